@@ -12,14 +12,15 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class NodeApplicationTest {
 
-    @TestHTTPResource(value = "/q/health/live", management = true)
+    @TestHTTPResource(value = "health/live", management = true)
     URL live;
 
-    @TestHTTPResource(value = "/q/metrics", management = true)
+    @TestHTTPResource(value = "metrics", management = true)
     URL metrics;
 
     @Test
     void healthIsUpOnTheManagementPort() {
+        org.assertj.core.api.Assertions.assertThat(live.getPath()).isEqualTo("/q/health/live");
         given().when().get(live).then().statusCode(200).body("status", equalTo("UP"));
     }
 
