@@ -81,7 +81,7 @@ final class Branch extends Node {
     }
 
     Branch withEntry(Entry e) {
-        return (Branch) of(depth, prefix, e, bitmap, children);
+        return entry == null ? (Branch) of(depth, prefix, e, bitmap, children) : replaced(entry, e, children, e.key());
     }
 
     Node withoutEntry() {
@@ -93,17 +93,16 @@ final class Branch extends Node {
         int bit = 1 << nibble;
         int slot = Integer.bitCount(bitmap & (bit - 1));
         Node[] next;
-        int nextBitmap;
         if ((bitmap & bit) != 0) {
             if (child == null) {
                 next = new Node[children.length - 1];
                 System.arraycopy(children, 0, next, 0, slot);
                 System.arraycopy(children, slot + 1, next, slot, children.length - slot - 1);
-                nextBitmap = bitmap & ~bit;
+                return of(depth, prefix, entry, bitmap & ~bit, next);
             } else {
                 next = children.clone();
                 next[slot] = child;
-                nextBitmap = bitmap;
+                return replaced(children[slot], child, next, child.key());
             }
         } else {
             if (child == null) {
@@ -113,9 +112,37 @@ final class Branch extends Node {
             System.arraycopy(children, 0, next, 0, slot);
             next[slot] = child;
             System.arraycopy(children, slot, next, slot + 1, children.length - slot);
-            nextBitmap = bitmap | bit;
+            return new Branch(depth, child.key(), entry, bitmap | bit, next, h1 + child.h1, h2 + child.h2,
+                    live + child.live(), subLive + child.subLive(), real + child.real(),
+                    entries + child.entries(), Math.min(minDue, child.minDue()));
         }
-        return of(depth, child != null ? child.key() : prefix, entry, nextBitmap, next);
+    }
+
+    /**
+     * This branch with {@code before} (a child or the entry) swapped for {@code after}, aggregates
+     * updated from the two alone: a write touches only the nodes on its path, not their siblings.
+     */
+    private Branch replaced(Node before, Node after, Node[] nextChildren, byte[] nextPrefix) {
+        Entry nextEntry = before == entry ? (Entry) after : entry;
+        long due = before.minDue() > minDue ? Math.min(minDue, after.minDue()) : recomputeMinDue(before, after);
+        return new Branch(depth, nextPrefix, nextEntry, bitmap, nextChildren,
+                h1 - before.h1 + after.h1, h2 - before.h2 + after.h2,
+                live - before.live() + after.live(), subLive - before.subLive() + after.subLive(),
+                real - before.real() + after.real(), entries - before.entries() + after.entries(), due);
+    }
+
+    /** Only when the replaced node held this branch's minimum: look at every sibling. */
+    private long recomputeMinDue(Node before, Node after) {
+        long due = after.minDue();
+        if (entry != null && entry != before) {
+            due = Math.min(due, entry.minDue());
+        }
+        for (Node c : children) {
+            if (c != before) {
+                due = Math.min(due, c.minDue());
+            }
+        }
+        return due;
     }
 
     /** The child at a nibble, or null. */
