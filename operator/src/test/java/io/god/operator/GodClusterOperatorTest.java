@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -530,6 +529,7 @@ class GodClusterOperatorTest {
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(distinct).as("the recording works: the operator's own writes are in it")
                 .contains("create apps/statefulsets", "patch god.io/godclusters/status", "watch /pods", "create /events");
+        System.out.println("API calls made by the operator: " + distinct);
         ClusterRole role = Rbac.operatorRole();
         List<String> denied = calls.stream().filter(c -> !Rbac.allows(role, c)).map(ApiCall::path).distinct().toList();
         assertThat(denied).as("calls deploy/02-clusterrole.yaml does not allow; operator made: " + distinct).isEmpty();
@@ -605,10 +605,5 @@ class GodClusterOperatorTest {
 
     private List<String> eventReasons(String ns) {
         return events(ns).stream().map(Event::getReason).toList();
-    }
-
-    @SuppressWarnings("unused")
-    private static List<String> ownerUids(HasMetadata o) {
-        return o.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).toList();
     }
 }
