@@ -80,6 +80,12 @@ class GodClusterOperatorTest {
     @Inject
     FakeNodeAdmin nodeAdmin;
 
+    @io.quarkus.test.common.http.TestHTTPResource("/q/health/ready")
+    java.net.URL healthUrl;
+
+    @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")
+    java.net.URL metricsUrl;
+
     /** The test's own client: its calls carry another User-Agent, so they are not counted as the operator's. */
     KubernetesClient k8s;
     FakeStatefulSetController fakeController;
@@ -509,6 +515,24 @@ class GodClusterOperatorTest {
         });
         assertThat(k8s.persistentVolumeClaims().inNamespace(ns).list().getItems()).as("data is never deleted with the CR")
                 .hasSize(2);
+    }
+
+    @Test
+    @Order(50)
+    void servesHealthAndReconcileMetrics() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        var health = http.send(java.net.http.HttpRequest.newBuilder(healthUrl.toURI()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"status\": \"UP\"");
+        String metrics = http.send(java.net.http.HttpRequest.newBuilder(metricsUrl.toURI()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        double settled = metrics.lines().filter(l -> l.startsWith("god_operator_reconciles_total{")
+                        && l.contains("result=\"settled\"")).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+        assertThat(settled).as(metrics.lines().filter(l -> l.startsWith("god_operator")).toList().toString())
+                .isGreaterThan(0);
+        assertThat(metrics).contains("god_operator_reconciles_total{result=\"invalid\"}");
     }
 
     @Test

@@ -175,7 +175,9 @@ public final class OwnedObjects {
         return actual.getSpec() != null
                 && Objects.equals(actual.getSpec().getMaxUnavailable(), desired.getSpec().getMaxUnavailable())
                 && actual.getSpec().getMinAvailable() == null
-                && Objects.equals(actual.getSpec().getSelector(), desired.getSpec().getSelector());
+                && actual.getSpec().getSelector() != null
+                && Objects.equals(actual.getSpec().getSelector().getMatchLabels(),
+                        desired.getSpec().getSelector().getMatchLabels());
     }
 
     static void copyPdb(PodDisruptionBudget current, PodDisruptionBudget desired) {
