@@ -552,7 +552,7 @@ class GodClusterOperatorTest {
         Set<String> distinct = calls.stream().map(c -> c.verb() + " " + c.group() + "/" + c.resource())
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(distinct).as("the recording works: the operator's own writes are in it")
-                .contains("create apps/statefulsets", "patch god.io/godclusters/status", "watch /pods", "create /events");
+                .contains("create apps/statefulsets", "update god.io/godclusters/status", "watch /pods", "create /events");
         System.out.println("API calls made by the operator: " + distinct);
         ClusterRole role = Rbac.operatorRole();
         List<String> denied = calls.stream().filter(c -> !Rbac.allows(role, c)).map(ApiCall::path).distinct().toList();

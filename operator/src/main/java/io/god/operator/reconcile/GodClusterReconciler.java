@@ -19,6 +19,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -94,36 +95,37 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         Settings settings = Settings.of(cluster.getSpec(), defaultImage);
         StatusWriter status = new StatusWriter(cluster, Instant.now());
         if (settings.paused()) {
-            return reportPaused(cluster, status);
+            return reportPaused(cluster, context, status);
         }
         List<String> problems = SpecValidator.problems(cluster.getSpec(), settings);
         if (!problems.isEmpty()) {
-            return rejectInvalid(cluster, status, problems);
+            return rejectInvalid(cluster, context, status, problems);
         }
         applyOwnedObjects(cluster, settings);
         Observation observation = observe(cluster);
         ScaleProgress progress = scale(cluster, settings, observation);
-        return reportStatus(cluster, status.observed(settings, observation, progress), progress);
+        return reportStatus(cluster, context, status.observed(settings, observation, progress), progress);
     }
 
-    private UpdateControl<GodCluster> reportPaused(GodCluster cluster, StatusWriter status) {
-        GodClusterStatus next = status.paused();
+    private UpdateControl<GodCluster> reportPaused(GodCluster cluster, Context<GodCluster> context, StatusWriter status) {
         if (!StatusWriter.PHASE_PAUSED.equals(phaseOf(cluster))) {
             events().record(cluster, EventRecorder.NORMAL, "ReconciliationPaused",
                     "spec.paused is true: no changes until it is false");
         }
-        return patch(cluster, next).rescheduleAfter(resyncInterval);
+        writeStatus(cluster, context, status.paused());
+        return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(resyncInterval);
     }
 
     /** No reschedule: the next spec change triggers the next reconcile. */
-    private UpdateControl<GodCluster> rejectInvalid(GodCluster cluster, StatusWriter status, List<String> problems) {
-        GodClusterStatus next = status.invalid(problems);
+    private UpdateControl<GodCluster> rejectInvalid(GodCluster cluster, Context<GodCluster> context, StatusWriter status,
+            List<String> problems) {
         String message = String.join("; ", problems);
         if (!StatusWriter.PHASE_INVALID.equals(phaseOf(cluster)) || !Objects.equals(degradedMessage(cluster), message)) {
             events().record(cluster, EventRecorder.WARNING, "InvalidSpec", message);
         }
         meters.counter("god.operator.reconciles", "result", "invalid").increment();
-        return patch(cluster, next);
+        writeStatus(cluster, context, status.invalid(problems));
+        return UpdateControl.noUpdate();
     }
 
     private void applyOwnedObjects(GodCluster cluster, Settings settings) {
@@ -176,12 +178,14 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                 });
     }
 
-    private UpdateControl<GodCluster> reportStatus(GodCluster cluster, GodClusterStatus next, ScaleProgress progress) {
+    private UpdateControl<GodCluster> reportStatus(GodCluster cluster, Context<GodCluster> context,
+            GodClusterStatus next, ScaleProgress progress) {
         boolean settled = (progress == ScaleProgress.STEADY
                 && Conditions.isTrue(next.getConditions(), Conditions.READY))
                 || progress == ScaleProgress.HIBERNATED;
         meters.counter("god.operator.reconciles", "result", settled ? "settled" : "progressing").increment();
-        return patch(cluster, next).rescheduleAfter(settled ? resyncInterval : pollInterval);
+        writeStatus(cluster, context, next);
+        return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(settled ? resyncInterval : pollInterval);
     }
 
     /** Also counts failures; the status says what went wrong, and JOSDK retries with back-off. */
@@ -189,13 +193,23 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     public ErrorStatusUpdateControl<GodCluster> updateErrorStatus(GodCluster cluster, Context<GodCluster> context,
             Exception e) {
         meters.counter("god.operator.reconciles", "result", "error").increment();
-        cluster.setStatus(new StatusWriter(cluster, Instant.now()).failed(e));
-        return ErrorStatusUpdateControl.patchStatus(cluster);
+        writeStatus(cluster, context, new StatusWriter(cluster, Instant.now()).failed(e));
+        return ErrorStatusUpdateControl.noStatusUpdate();
     }
 
-    private static UpdateControl<GodCluster> patch(GodCluster cluster, GodClusterStatus next) {
-        cluster.setStatus(next);
-        return UpdateControl.patchStatus(cluster);
+    /**
+     * Replaces the status (PUT on /status with the resourceVersion the reconcile started from, retried on conflict)
+     * and puts the result into JOSDK's cache, so the next reconcile starts from this status rather than an older copy.
+     * A patch computed against a stale cached copy could otherwise address list entries that no longer exist.
+     */
+    private static void writeStatus(GodCluster cluster, Context<GodCluster> context, GodClusterStatus next) {
+        if (next.equals(cluster.getStatus())) {
+            return;
+        }
+        PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(cluster, context, fresh -> {
+            fresh.setStatus(next);
+            return fresh;
+        });
     }
 
     private EventRecorder events() {
