@@ -440,6 +440,29 @@ class GodClusterOperatorTest {
     }
 
     @Test
+    @Order(8)
+    void refusesToChangeStorageAfterCreation() {
+        String ns = "storage";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        edit(ns, "demo", gc -> {
+            gc.getSpec().setStorage(new StorageSpec());
+            gc.getSpec().getStorage().setSize("2Gi");
+            gc.getSpec().setRedundancy(2);
+        });
+        GodClusterStatus status = awaitPhase(ns, "demo", "Invalid");
+        assertThat(Conditions.find(status.getConditions(), Conditions.DEGRADED).get().getMessage())
+                .contains("spec.storage.size cannot change after creation", "1Gi", "2Gi");
+        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
+                .as("nothing else of the edit is applied either").containsEntry("GOD_REDUNDANCY", "3");
+
+        edit(ns, "demo", gc -> gc.getSpec().getStorage().setSize("1024Mi"));
+        awaitPhase(ns, "demo", "Running");
+        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
+                .containsEntry("GOD_REDUNDANCY", "2");
+    }
+
+    @Test
     @Order(9)
     void pausedClusterIsLeftAlone() {
         String ns = "paused";

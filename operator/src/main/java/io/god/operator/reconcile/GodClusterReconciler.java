@@ -98,6 +98,9 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             return reportPaused(cluster, context, status);
         }
         List<String> problems = SpecValidator.problems(cluster.getSpec(), settings);
+        if (problems.isEmpty()) {
+            problems = storageChanges(cluster, settings);
+        }
         if (!problems.isEmpty()) {
             return rejectInvalid(cluster, context, status, problems);
         }
@@ -126,6 +129,16 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         meters.counter("god.operator.reconciles", "result", "invalid").increment();
         writeStatus(cluster, context, status.invalid(problems));
         return UpdateControl.noUpdate();
+    }
+
+    /**
+     * Volume claim templates of a StatefulSet cannot change. The CRD's CEL rules reject such edits, but not when the
+     * storage block was added after creation, nor on a server without CEL: then the spec is treated as invalid.
+     */
+    private List<String> storageChanges(GodCluster cluster, Settings settings) {
+        StatefulSet sts = client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
+                .withName(Labels.statefulSet(cluster)).get();
+        return sts == null ? List.of() : SpecValidator.storageChanges(settings, sts);
     }
 
     private void applyOwnedObjects(GodCluster cluster, Settings settings) {

@@ -1,15 +1,18 @@
 package io.god.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.god.operator.model.GoDuration;
 import io.god.operator.model.GodClusterSpec;
 import io.god.operator.model.PodTemplateOverrides;
 import io.god.operator.model.Settings;
+import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -48,6 +51,26 @@ public final class SpecValidator {
             problems.add("spec.service.type must be one of ClusterIP, NodePort, LoadBalancer; got '" + s.serviceType() + "'");
         }
         checkPodLabels(s.podTemplate(), problems);
+        return problems;
+    }
+
+    /** Differences between the storage settings and the StatefulSet's claim template, which cannot change. */
+    public static List<String> storageChanges(Settings s, StatefulSet existing) {
+        List<String> problems = new ArrayList<>();
+        existing.getSpec().getVolumeClaimTemplates().stream()
+                .filter(t -> DesiredObjects.DATA_VOLUME.equals(t.getMetadata().getName())).findFirst()
+                .ifPresent(claim -> {
+                    Quantity size = claim.getSpec().getResources().getRequests().get("storage");
+                    if (size != null && Quantity.getAmountInBytes(size)
+                            .compareTo(Quantity.getAmountInBytes(new Quantity(s.storageSize()))) != 0) {
+                        problems.add("spec.storage.size cannot change after creation: the volumes were made with "
+                                + size + ", spec asks for " + s.storageSize());
+                    }
+                    if (!Objects.equals(claim.getSpec().getStorageClassName(), s.storageClassName())) {
+                        problems.add("spec.storage.storageClassName cannot change after creation: the volumes use "
+                                + claim.getSpec().getStorageClassName() + ", spec asks for " + s.storageClassName());
+                    }
+                });
         return problems;
     }
 

@@ -98,4 +98,19 @@ class StatusWriterTest {
         assertThat(Conditions.find(invalid.getConditions(), Conditions.DEGRADED).get().getMessage())
                 .isEqualTo("spec.redundancy must be >= 1, got 0");
     }
+
+    @Test
+    void aFailedPassMarksDegradedAndKeepsThePhase() {
+        GodCluster gc = cluster(2);
+        Settings settings = Settings.of(gc.getSpec(), "img");
+        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), ScaleProgress.STEADY));
+        var failed = new StatusWriter(gc, T0.plusSeconds(1)).failed(new IllegalStateException("api down"));
+        assertThat(failed.getPhase()).isEqualTo("Running");
+        assertThat(Conditions.find(failed.getConditions(), Conditions.DEGRADED).get()).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo("ReconcileError");
+            assertThat(c.getMessage()).isEqualTo("IllegalStateException: api down");
+        });
+        assertThat(Conditions.isTrue(failed.getConditions(), Conditions.READY)).as("kept from the last pass").isTrue();
+    }
 }
