@@ -460,6 +460,8 @@ class GodClusterOperatorTest {
         awaitPhase(ns, "demo", "Running");
         assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
                 .containsEntry("GOD_REDUNDANCY", "2");
+        assertThat(eventReasons(ns)).as("a spec edit is an update, not a drift repair")
+                .contains("OwnedObjectUpdated").doesNotContain("OwnedObjectRepaired");
     }
 
     @Test

@@ -97,10 +97,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         if (settings.paused()) {
             return reportPaused(cluster, context, status);
         }
-        List<String> problems = SpecValidator.problems(cluster.getSpec(), settings);
-        if (problems.isEmpty()) {
-            problems = storageChanges(cluster, settings);
-        }
+        List<String> problems = validate(cluster, settings);
         if (!problems.isEmpty()) {
             return rejectInvalid(cluster, context, status, problems);
         }
@@ -132,10 +129,14 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     }
 
     /**
-     * Volume claim templates of a StatefulSet cannot change. The CRD's CEL rules reject such edits, but not when the
-     * storage block was added after creation, nor on a server without CEL: then the spec is treated as invalid.
+     * The spec on its own, then against the StatefulSet: its volume claim templates cannot change. The CRD's CEL
+     * rules reject such edits, but not when the storage block was added after creation, nor on a server without CEL.
      */
-    private List<String> storageChanges(GodCluster cluster, Settings settings) {
+    private List<String> validate(GodCluster cluster, Settings settings) {
+        List<String> problems = SpecValidator.problems(cluster.getSpec(), settings);
+        if (!problems.isEmpty()) {
+            return problems;
+        }
         StatefulSet sts = client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
                 .withName(Labels.statefulSet(cluster)).get();
         return sts == null ? List.of() : SpecValidator.storageChanges(settings, sts);
@@ -144,9 +145,13 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     private void applyOwnedObjects(GodCluster cluster, Settings settings) {
         List<String> changes = new OwnedObjects(client).apply(cluster, new DesiredObjects(cluster, settings));
         boolean created = phaseOf(cluster) == null;
+        // the spec is the one already acted on: a difference is someone else's edit (drift), not a spec change
+        boolean specUnchanged = cluster.getStatus() != null
+                && Objects.equals(cluster.getStatus().getObservedGeneration(), cluster.getMetadata().getGeneration());
         for (String change : changes) {
             if (!created || !change.startsWith("created")) { // a new cluster's objects are no news
-                events().record(cluster, EventRecorder.NORMAL, "OwnedObjectRepaired", change);
+                events().record(cluster, EventRecorder.NORMAL,
+                        specUnchanged ? "OwnedObjectRepaired" : "OwnedObjectUpdated", change);
             }
         }
     }

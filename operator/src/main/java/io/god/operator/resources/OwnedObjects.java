@@ -64,7 +64,7 @@ public final class OwnedObjects {
                 copyOwnedFields.accept(current, desired);
                 return current;
             });
-            changes.add("repaired " + type.getSimpleName() + " " + name);
+            changes.add("updated " + type.getSimpleName() + " " + name);
         }
     }
 
