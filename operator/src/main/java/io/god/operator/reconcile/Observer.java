@@ -41,8 +41,7 @@ public final class Observer {
         Map<String, CompletableFuture<NodeStatus>> calls = new LinkedHashMap<>();
         for (PodView p : pods) {
             if (p.ready() && p.ip() != null) {
-                calls.put(p.name(), admin.status(p.ip()).toCompletableFuture()
-                        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                calls.put(p.name(), ask(p.ip()).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
             }
         }
         Map<String, NodeStatus> statuses = new LinkedHashMap<>();
@@ -56,6 +55,15 @@ public final class Observer {
             }
         });
         return new Observation(stsReplicas, pods, statuses, unreachable);
+    }
+
+    /** A NodeAdmin that throws instead of failing its future still only makes that member unreachable. */
+    private CompletableFuture<NodeStatus> ask(String ip) {
+        try {
+            return admin.status(ip).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     static Optional<PodView> view(Pod pod, String prefix) {
