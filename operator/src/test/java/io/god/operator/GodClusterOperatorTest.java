@@ -361,6 +361,34 @@ class GodClusterOperatorTest {
     }
 
     @Test
+    @Order(5)
+    void aSpecChangeUpdatesTheTemplateButRestartsNobody() {
+        String ns = "template";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        String hashBefore = specHash(ns);
+        List<String> podUidsBefore = podUids(ns);
+
+        edit(ns, "demo", gc -> {
+            gc.getSpec().setImage("example.org/god-node:v2");
+            gc.getSpec().setRestartNonce("2026-11-21");
+        });
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get();
+            assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+                    .isEqualTo("example.org/god-node:v2");
+            assertThat(specHash(ns)).isNotEqualTo(hashBefore);
+        });
+        awaitPhase(ns, "demo", "Running");
+        assertThat(podUids(ns)).as("OnDelete: rolling members is operator part 2")
+                .containsExactlyInAnyOrderElementsOf(podUidsBefore);
+        assertThat(k8s.pods().inNamespace(ns).list().getItems()).allSatisfy(p -> {
+            assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo(IMAGE);
+            assertThat(p.getMetadata().getAnnotations()).containsEntry("god.io/spec-hash", hashBefore);
+        });
+    }
+
+    @Test
     @Order(6)
     void doesNotShrinkWithoutADrain() {
         String ns = "scale-down";
