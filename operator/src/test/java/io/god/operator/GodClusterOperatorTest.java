@@ -5,22 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.god.operator.admin.NodeStatus;
@@ -29,7 +25,6 @@ import io.god.operator.fake.FakeNodeAdmin;
 import io.god.operator.fake.FakeStatefulSetController;
 import io.god.operator.fake.Rbac;
 import io.god.operator.model.GodCluster;
-import io.god.operator.model.GodClusterSpec;
 import io.god.operator.model.GodClusterStatus;
 import io.god.operator.model.Member;
 import io.god.operator.model.PersistenceSpec;
@@ -49,7 +44,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,11 +62,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @WithKubernetesTestServer(crud = true)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class GodClusterOperatorTest {
-
-    static final String TEST_AGENT = "god-test";
-    static final Duration TIMEOUT = Duration.ofSeconds(20);
-    static final String IMAGE = "example.org/god-node:test";
+class GodClusterOperatorTest extends ScenarioSupport {
 
     @KubernetesTestServer
     KubernetesServer server;
@@ -86,8 +76,6 @@ class GodClusterOperatorTest {
     @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")
     java.net.URL metricsUrl;
 
-    /** The test's own client: its calls carry another User-Agent, so they are not counted as the operator's. */
-    KubernetesClient k8s;
     FakeStatefulSetController fakeController;
     final List<RecordedRequest> operatorRequests = new ArrayList<>();
 
@@ -613,77 +601,5 @@ class GodClusterOperatorTest {
         ClusterRole role = Rbac.operatorRole();
         List<String> denied = calls.stream().filter(c -> !Rbac.allows(role, c)).map(ApiCall::path).distinct().toList();
         assertThat(denied).as("calls deploy/02-clusterrole.yaml does not allow; operator made: " + distinct).isEmpty();
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-
-    private GodCluster create(String ns, String name, Consumer<GodClusterSpec> spec) {
-        if (k8s.namespaces().withName(ns).get() == null) {
-            k8s.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
-        }
-        GodCluster gc = new GodCluster();
-        gc.getMetadata().setName(name);
-        gc.getMetadata().setNamespace(ns);
-        gc.setSpec(new GodClusterSpec());
-        if (!name.equals("plain")) {
-            gc.getSpec().setImage(IMAGE);
-        }
-        spec.accept(gc.getSpec());
-        return k8s.resource(gc).create();
-    }
-
-    private GodCluster current(String ns, String name) {
-        return k8s.resources(GodCluster.class).inNamespace(ns).withName(name).get();
-    }
-
-    private void edit(String ns, String name, Consumer<GodCluster> change) {
-        k8s.resources(GodCluster.class).inNamespace(ns).withName(name).edit(gc -> {
-            change.accept(gc);
-            return gc;
-        });
-    }
-
-    private GodClusterStatus awaitPhase(String ns, String name, String phase) {
-        return await().atMost(TIMEOUT).until(() -> {
-            GodCluster gc = current(ns, name);
-            return gc == null || gc.getStatus() == null
-                    || !java.util.Objects.equals(gc.getStatus().getObservedGeneration(), gc.getMetadata().getGeneration())
-                    ? null : gc.getStatus();
-        }, s -> s != null && phase.equals(s.getPhase()));
-    }
-
-    private static void assertCondition(GodClusterStatus status, String type, String value, String reason) {
-        assertThat(Conditions.find(status.getConditions(), type)).as(type + " in " + status.getConditions())
-                .hasValueSatisfying(c -> {
-                    assertThat(c.getStatus()).as(type + " status").isEqualTo(value);
-                    assertThat(c.getReason()).as(type + " reason").isEqualTo(reason);
-                    assertThat(c.getLastTransitionTime()).isNotBlank();
-                });
-    }
-
-    private static List<String> ports(Service service) {
-        return service.getSpec().getPorts().stream().map((ServicePort p) -> p.getName() + ":" + p.getPort()).toList();
-    }
-
-    private String specHash(String ns) {
-        return k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getMetadata().getAnnotations()
-                .get("god.io/spec-hash");
-    }
-
-    private List<String> podUids(String ns) {
-        return k8s.pods().inNamespace(ns).list().getItems().stream().map((Pod p) -> p.getMetadata().getUid()).toList();
-    }
-
-    private List<String> claimUids(String ns) {
-        return k8s.persistentVolumeClaims().inNamespace(ns).list().getItems().stream()
-                .map(p -> p.getMetadata().getUid()).sorted().toList();
-    }
-
-    private List<Event> events(String ns) {
-        return k8s.v1().events().inNamespace(ns).list().getItems();
-    }
-
-    private List<String> eventReasons(String ns) {
-        return events(ns).stream().map(Event::getReason).toList();
     }
 }
