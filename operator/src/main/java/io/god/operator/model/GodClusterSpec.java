@@ -1,0 +1,81 @@
+package io.god.operator.model;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+
+/** Desired state of a god ring. Field defaults mirror {@link Defaults}, which the operator applies to unset fields. */
+public class GodClusterSpec {
+
+    /** Go-style duration as the node and CEL's duration() accept it: 90m, 24h, 1h30m. */
+    public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ns|us|ms|s|m|h))+$";
+
+    @SpecReplicas
+    @Min(0)
+    @Default("3")
+    @JsonPropertyDescription("Number of ring members (pods). 0 hibernates the ring: pods stop, PVCs and data are kept.")
+    private Integer replicas;
+
+    @JsonPropertyDescription("Node container image; the operator's configured default image when empty.")
+    private String image;
+
+    @Min(1)
+    @Default("3")
+    @JsonPropertyDescription("Replication factor N: each key is held by N successive ring members.")
+    private Integer redundancy;
+
+    @Pattern(DURATION_PATTERN)
+    @Default("24h")
+    @ValidationRule(value = "duration(self) >= duration('1h')", message = "tombstoneWindow must be at least 1h")
+    @JsonPropertyDescription("How long tombstones are kept before collection (Go duration, at least 1h).")
+    private String tombstoneWindow;
+
+    @JsonPropertyDescription("Persistent volume of each member.")
+    private StorageSpec storage;
+
+    @JsonPropertyDescription("Compute resources of the node container.")
+    private ResourceRequirements resources;
+
+    @JsonPropertyDescription("Write-ahead log and snapshot settings of the nodes.")
+    private PersistenceSpec persistence;
+
+    @JsonPropertyDescription("Change this value to restart every member, one at a time.")
+    private String restartNonce;
+
+    @Default("false")
+    @JsonPropertyDescription("When true the operator reports status but changes nothing.")
+    private Boolean paused;
+
+    @JsonPropertyDescription("Additions to the member pods: labels, annotations, scheduling.")
+    private PodTemplateOverrides podTemplate;
+
+    @JsonPropertyDescription("The client Service (HTTP 9192, binary 9191).")
+    private ServiceSettings service;
+
+    public Integer getReplicas() { return replicas; }
+    public void setReplicas(Integer replicas) { this.replicas = replicas; }
+    public String getImage() { return image; }
+    public void setImage(String image) { this.image = image; }
+    public Integer getRedundancy() { return redundancy; }
+    public void setRedundancy(Integer redundancy) { this.redundancy = redundancy; }
+    public String getTombstoneWindow() { return tombstoneWindow; }
+    public void setTombstoneWindow(String tombstoneWindow) { this.tombstoneWindow = tombstoneWindow; }
+    public StorageSpec getStorage() { return storage; }
+    public void setStorage(StorageSpec storage) { this.storage = storage; }
+    public ResourceRequirements getResources() { return resources; }
+    public void setResources(ResourceRequirements resources) { this.resources = resources; }
+    public PersistenceSpec getPersistence() { return persistence; }
+    public void setPersistence(PersistenceSpec persistence) { this.persistence = persistence; }
+    public String getRestartNonce() { return restartNonce; }
+    public void setRestartNonce(String restartNonce) { this.restartNonce = restartNonce; }
+    public Boolean getPaused() { return paused; }
+    public void setPaused(Boolean paused) { this.paused = paused; }
+    public PodTemplateOverrides getPodTemplate() { return podTemplate; }
+    public void setPodTemplate(PodTemplateOverrides podTemplate) { this.podTemplate = podTemplate; }
+    public ServiceSettings getService() { return service; }
+    public void setService(ServiceSettings service) { this.service = service; }
+}

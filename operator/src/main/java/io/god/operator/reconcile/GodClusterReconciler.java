@@ -1,0 +1,246 @@
+package io.god.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.god.operator.admin.NodeAdmin;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.GodClusterStatus;
+import io.god.operator.model.Settings;
+import io.god.operator.resources.DesiredObjects;
+import io.god.operator.resources.Labels;
+import io.god.operator.resources.OwnedObjects;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Runs a GodCluster. One step per method, in this order; a step that is not done returns early with a reschedule:
+ * validate → owned objects → observe → scale up → status (DESIGN §8; the tombstone guard, scale-down and roll steps
+ * come with operator part 2).
+ */
+@ControllerConfiguration(name = "godcluster")
+public class GodClusterReconciler implements Reconciler<GodCluster> {
+
+    private final KubernetesClient client;
+    private final NodeAdmin nodeAdmin;
+    private final MeterRegistry meters;
+    private final String defaultImage;
+    private final Duration adminTimeout;
+    private final Duration pollInterval;
+    private final Duration resyncInterval;
+
+    public GodClusterReconciler(KubernetesClient client, NodeAdmin nodeAdmin, MeterRegistry meters,
+            @ConfigProperty(name = "god.operator.default-image") String defaultImage,
+            @ConfigProperty(name = "god.operator.admin-timeout", defaultValue = "2s") Duration adminTimeout,
+            @ConfigProperty(name = "god.operator.poll-interval", defaultValue = "5s") Duration pollInterval,
+            @ConfigProperty(name = "god.operator.resync-interval", defaultValue = "60s") Duration resyncInterval) {
+        this.client = client;
+        this.nodeAdmin = nodeAdmin;
+        this.meters = meters;
+        this.defaultImage = defaultImage;
+        this.adminTimeout = adminTimeout;
+        this.pollInterval = pollInterval;
+        this.resyncInterval = resyncInterval;
+    }
+
+    /** Owned objects trigger a reconcile when they change (drift repair); pods are mapped back by label. */
+    @Override
+    public List<EventSource<?, GodCluster>> prepareEventSources(EventSourceContext<GodCluster> context) {
+        return List.of(
+                owned(ConfigMap.class, context),
+                owned(Service.class, context),
+                owned(StatefulSet.class, context),
+                owned(PodDisruptionBudget.class, context),
+                new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, GodCluster.class)
+                        .withLabelSelector(Labels.MANAGED_SELECTOR)
+                        .withSecondaryToPrimaryMapper(pod -> {
+                            String instance = pod.getMetadata().getLabels().get(Labels.INSTANCE);
+                            return instance == null ? Set.of()
+                                    : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
+                        }).build(), context));
+    }
+
+    private static <R extends HasMetadata> InformerEventSource<R, GodCluster> owned(Class<R> type,
+            EventSourceContext<GodCluster> context) {
+        return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, GodCluster.class)
+                .withLabelSelector(Labels.MANAGED_SELECTOR)
+                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(GodCluster.class))
+                .build(), context);
+    }
+
+    @Override
+    public UpdateControl<GodCluster> reconcile(GodCluster cluster, Context<GodCluster> context) {
+        meters.counter("god.operator.reconciles", "result", "started").increment();
+        Settings settings = Settings.of(cluster.getSpec(), defaultImage);
+        StatusWriter status = new StatusWriter(cluster, Instant.now());
+        if (settings.paused()) {
+            return reportPaused(cluster, context, status);
+        }
+        List<String> problems = validate(cluster, settings);
+        if (!problems.isEmpty()) {
+            return rejectInvalid(cluster, context, status, problems);
+        }
+        applyOwnedObjects(cluster, settings);
+        Observation observation = observe(cluster);
+        ScaleProgress progress = scale(cluster, settings, observation);
+        return reportStatus(cluster, context, status.observed(settings, observation, progress), progress);
+    }
+
+    private UpdateControl<GodCluster> reportPaused(GodCluster cluster, Context<GodCluster> context, StatusWriter status) {
+        if (!StatusWriter.PHASE_PAUSED.equals(phaseOf(cluster))) {
+            events().record(cluster, EventRecorder.NORMAL, "ReconciliationPaused",
+                    "spec.paused is true: no changes until it is false");
+        }
+        writeStatus(cluster, context, status.paused());
+        return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(resyncInterval);
+    }
+
+    /** No reschedule: the next spec change triggers the next reconcile. */
+    private UpdateControl<GodCluster> rejectInvalid(GodCluster cluster, Context<GodCluster> context, StatusWriter status,
+            List<String> problems) {
+        String message = String.join("; ", problems);
+        if (!StatusWriter.PHASE_INVALID.equals(phaseOf(cluster)) || !Objects.equals(degradedMessage(cluster), message)) {
+            events().record(cluster, EventRecorder.WARNING, "InvalidSpec", message);
+        }
+        meters.counter("god.operator.reconciles", "result", "invalid").increment();
+        writeStatus(cluster, context, status.invalid(problems));
+        return UpdateControl.noUpdate();
+    }
+
+    /**
+     * The spec on its own, then against the StatefulSet: its volume claim templates cannot change. The CRD's CEL
+     * rules reject such edits, but not when the storage block was added after creation, nor on a server without CEL.
+     */
+    private List<String> validate(GodCluster cluster, Settings settings) {
+        List<String> problems = SpecValidator.problems(cluster.getSpec(), settings);
+        if (!problems.isEmpty()) {
+            return problems;
+        }
+        StatefulSet sts = client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
+                .withName(Labels.statefulSet(cluster)).get();
+        return sts == null ? List.of() : SpecValidator.storageChanges(settings, sts);
+    }
+
+    private void applyOwnedObjects(GodCluster cluster, Settings settings) {
+        List<String> changes = new OwnedObjects(client).apply(cluster, new DesiredObjects(cluster, settings));
+        boolean created = phaseOf(cluster) == null;
+        // the spec is the one already acted on: a difference is someone else's edit (drift), not a spec change
+        boolean specUnchanged = cluster.getStatus() != null
+                && Objects.equals(cluster.getStatus().getObservedGeneration(), cluster.getMetadata().getGeneration());
+        for (String change : changes) {
+            if (!created || !change.startsWith("created")) { // a new cluster's objects are no news
+                events().record(cluster, EventRecorder.NORMAL,
+                        specUnchanged ? "OwnedObjectRepaired" : "OwnedObjectUpdated", change);
+            }
+        }
+    }
+
+    private Observation observe(GodCluster cluster) {
+        return new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
+    }
+
+    /** Raises the StatefulSet to spec.replicas, or to 0 to hibernate; never shrinks it otherwise (needs a drain). */
+    private ScaleProgress scale(GodCluster cluster, Settings settings, Observation obs) {
+        int desired = settings.replicas();
+        int current = obs.statefulSetReplicas();
+        if (desired == 0) {
+            if (current != 0) {
+                setStatefulSetReplicas(cluster, 0);
+                events().record(cluster, EventRecorder.NORMAL, "Hibernating",
+                        "spec.replicas is 0: stopping all " + current + " members; PVCs and data are kept");
+            }
+            return obs.pods().isEmpty() ? ScaleProgress.HIBERNATED : ScaleProgress.HIBERNATING;
+        }
+        if (desired > current) {
+            setStatefulSetReplicas(cluster, desired);
+            events().record(cluster, EventRecorder.NORMAL, "ScalingUp", "scaling from " + current + " to " + desired);
+            return ScaleProgress.SCALING_UP;
+        }
+        if (desired < current) {
+            if (!StatusWriter.PHASE_SCALE_DOWN_PENDING.equals(phaseOf(cluster))) {
+                events().record(cluster, EventRecorder.WARNING, "ScaleDownPending", "spec.replicas " + desired
+                        + " < " + current + ": removing members needs a drain, which this operator version does not do");
+            }
+            return ScaleProgress.SCALE_DOWN_PENDING;
+        }
+        boolean scaleUpOpen = cluster.getStatus() != null && cluster.getStatus().getOperation() != null;
+        return scaleUpOpen && obs.readyCount() < desired ? ScaleProgress.SCALING_UP : ScaleProgress.STEADY;
+    }
+
+    private void setStatefulSetReplicas(GodCluster cluster, int replicas) {
+        client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
+                .withName(Labels.statefulSet(cluster)).edit(sts -> {
+                    sts.getSpec().setReplicas(replicas);
+                    return sts;
+                });
+    }
+
+    private UpdateControl<GodCluster> reportStatus(GodCluster cluster, Context<GodCluster> context,
+            GodClusterStatus next, ScaleProgress progress) {
+        boolean settled = (progress == ScaleProgress.STEADY
+                && Conditions.isTrue(next.getConditions(), Conditions.READY))
+                || progress == ScaleProgress.HIBERNATED;
+        meters.counter("god.operator.reconciles", "result", settled ? "settled" : "progressing").increment();
+        writeStatus(cluster, context, next);
+        return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(settled ? resyncInterval : pollInterval);
+    }
+
+    /** Also counts failures; the status says what went wrong, and JOSDK retries with back-off. */
+    @Override
+    public ErrorStatusUpdateControl<GodCluster> updateErrorStatus(GodCluster cluster, Context<GodCluster> context,
+            Exception e) {
+        meters.counter("god.operator.reconciles", "result", "error").increment();
+        writeStatus(cluster, context, new StatusWriter(cluster, Instant.now()).failed(e));
+        return ErrorStatusUpdateControl.noStatusUpdate();
+    }
+
+    /**
+     * Replaces the status (PUT on /status with the resourceVersion the reconcile started from, retried on conflict)
+     * and puts the result into JOSDK's cache, so the next reconcile starts from this status rather than an older copy.
+     * A patch computed against a stale cached copy could otherwise address list entries that no longer exist.
+     */
+    private static void writeStatus(GodCluster cluster, Context<GodCluster> context, GodClusterStatus next) {
+        if (next.equals(cluster.getStatus())) {
+            return;
+        }
+        PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(cluster, context, fresh -> {
+            fresh.setStatus(next);
+            return fresh;
+        });
+    }
+
+    private EventRecorder events() {
+        return new EventRecorder(client);
+    }
+
+    private static String phaseOf(GodCluster cluster) {
+        return cluster.getStatus() == null ? null : cluster.getStatus().getPhase();
+    }
+
+    private static String degradedMessage(GodCluster cluster) {
+        return cluster.getStatus() == null ? null
+                : Conditions.find(cluster.getStatus().getConditions(), Conditions.DEGRADED)
+                        .map(c -> c.getMessage()).orElse(null);
+    }
+}

@@ -1,0 +1,87 @@
+package io.god.operator.reconcile;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.god.operator.admin.NodeAdmin;
+import io.god.operator.admin.NodeStatus;
+import io.god.operator.model.GodCluster;
+import io.god.operator.reconcile.Observation.PodView;
+import io.god.operator.resources.Labels;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Reads the world; changes nothing. Asks every Ready member for its /admin/status in parallel, bounded by a timeout. */
+public final class Observer {
+
+    private final KubernetesClient client;
+    private final NodeAdmin admin;
+    private final Duration timeout;
+
+    public Observer(KubernetesClient client, NodeAdmin admin, Duration timeout) {
+        this.client = client;
+        this.admin = admin;
+        this.timeout = timeout;
+    }
+
+    public Observation observe(GodCluster cluster) {
+        String ns = cluster.getMetadata().getNamespace();
+        StatefulSet sts = client.apps().statefulSets().inNamespace(ns).withName(Labels.statefulSet(cluster)).get();
+        int stsReplicas = sts == null || sts.getSpec().getReplicas() == null ? 0 : sts.getSpec().getReplicas();
+        String prefix = Labels.statefulSet(cluster) + "-";
+        List<PodView> pods = client.pods().inNamespace(ns).withLabels(Labels.selector(cluster)).list().getItems().stream()
+                .map(p -> view(p, prefix)).flatMap(Optional::stream)
+                .sorted(Comparator.comparingInt(PodView::ordinal)).toList();
+        Map<String, CompletableFuture<NodeStatus>> calls = new LinkedHashMap<>();
+        for (PodView p : pods) {
+            if (p.ready() && p.ip() != null) {
+                calls.put(p.name(), ask(p.ip()).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            }
+        }
+        Map<String, NodeStatus> statuses = new LinkedHashMap<>();
+        Map<String, String> unreachable = new LinkedHashMap<>();
+        calls.forEach((pod, call) -> {
+            try {
+                statuses.put(pod, call.join());
+            } catch (RuntimeException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                unreachable.put(pod, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            }
+        });
+        return new Observation(stsReplicas, pods, statuses, unreachable);
+    }
+
+    /** A NodeAdmin that throws instead of failing its future still only makes that member unreachable. */
+    private CompletableFuture<NodeStatus> ask(String ip) {
+        try {
+            return admin.status(ip).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    static Optional<PodView> view(Pod pod, String prefix) {
+        String name = pod.getMetadata().getName();
+        if (!name.startsWith(prefix)) {
+            return Optional.empty();
+        }
+        int ordinal;
+        try {
+            ordinal = Integer.parseInt(name.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        boolean terminating = pod.getMetadata().getDeletionTimestamp() != null;
+        boolean ready = !terminating && pod.getStatus() != null && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+        return Optional.of(new PodView(name, ordinal, ready, ip, terminating));
+    }
+}

@@ -1,0 +1,257 @@
+package io.god.operator.reconcile;
+
+import io.god.operator.admin.NodeStatus;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.GodClusterStatus;
+import io.god.operator.model.Member;
+import io.god.operator.model.Operation;
+import io.god.operator.model.Settings;
+import io.god.operator.reconcile.Observation.PodView;
+import io.god.operator.resources.Labels;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** Computes a GodCluster status from an observation (pure: no API calls, the clock is passed in). */
+public final class StatusWriter {
+
+    public static final String PHASE_RUNNING = "Running";
+    public static final String PHASE_DEGRADED = "Degraded";
+    public static final String PHASE_SCALING_UP = "ScalingUp";
+    public static final String PHASE_SCALE_DOWN_PENDING = "ScaleDownPending";
+    public static final String PHASE_HIBERNATING = "Hibernating";
+    public static final String PHASE_HIBERNATED = "Hibernated";
+    public static final String PHASE_PAUSED = "Paused";
+    public static final String PHASE_INVALID = "Invalid";
+
+    /** lastSeenInRing is refreshed at most this often, so a steady ring does not rewrite its status every pass. */
+    static final Duration LAST_SEEN_GRANULARITY = Duration.ofSeconds(60);
+
+    private final GodCluster cluster;
+    private final GodClusterStatus previous;
+    private final Instant now;
+
+    public StatusWriter(GodCluster cluster, Instant now) {
+        this.cluster = cluster;
+        this.previous = Optional.ofNullable(cluster.getStatus()).orElseGet(GodClusterStatus::new);
+        this.now = now;
+    }
+
+    /** A status that keeps what was observed before and only records this pass's verdict. */
+    private GodClusterStatus base(String phase) {
+        GodClusterStatus s = new GodClusterStatus();
+        s.setObservedGeneration(cluster.getMetadata().getGeneration());
+        s.setSelector(Labels.selectorString(cluster));
+        s.setReplicas(Optional.ofNullable(previous.getReplicas()).orElse(0));
+        s.setReadyReplicas(Optional.ofNullable(previous.getReadyReplicas()).orElse(0));
+        s.setMembers(Optional.ofNullable(previous.getMembers()).orElse(List.of()));
+        s.setRingHash(previous.getRingHash());
+        s.setOperation(previous.getOperation());
+        s.setPhase(phase);
+        return s;
+    }
+
+    public GodClusterStatus paused() {
+        GodClusterStatus s = base(PHASE_PAUSED);
+        s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
+                .keep(Conditions.DEGRADED)
+                .set(Conditions.PAUSED, Conditions.TRUE, "Paused",
+                        "spec.paused is true: the operator reports status but changes nothing")
+                .build());
+        return s;
+    }
+
+    public GodClusterStatus invalid(List<String> problems) {
+        GodClusterStatus s = base(PHASE_INVALID);
+        String message = String.join("; ", problems);
+        s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.REPLICATED)
+                .set(Conditions.PROGRESSING, Conditions.FALSE, "InvalidSpec", "nothing changes until the spec is fixed")
+                .set(Conditions.DEGRADED, Conditions.TRUE, "InvalidSpec", message)
+                .set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "")
+                .build());
+        return s;
+    }
+
+    public GodClusterStatus failed(Exception error) {
+        GodClusterStatus s = base(previous.getPhase());
+        s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
+                .keep(Conditions.PAUSED)
+                .set(Conditions.DEGRADED, Conditions.TRUE, "ReconcileError",
+                        error.getClass().getSimpleName() + ": " + error.getMessage())
+                .build());
+        return s;
+    }
+
+    public GodClusterStatus observed(Settings settings, Observation obs, ScaleProgress progress) {
+        int desired = settings.replicas();
+        List<PodView> live = obs.pods().stream().filter(p -> !p.terminating()).toList();
+        int ready = (int) live.stream().filter(PodView::ready).count();
+        List<Member> members = members(desired, obs);
+        String ringHash = commonRingHash(obs, ready);
+        boolean allActive = members.stream().filter(m -> m.getOrdinal() < desired)
+                .allMatch(m -> NodeStatus.ACTIVE.equals(m.getState()));
+        boolean isReady = desired > 0 && ready == desired && live.size() == desired && allActive && ringHash != null;
+
+        GodClusterStatus s = base(phase(progress, isReady));
+        s.setReplicas(live.size());
+        s.setReadyReplicas(ready);
+        s.setMembers(members);
+        s.setRingHash(ringHash);
+        s.setOperation(operation(progress, desired));
+        Conditions c = conditions();
+        readyCondition(c, desired, ready, isReady, allActive, ringHash);
+        progressingCondition(c, progress, obs.statefulSetReplicas(), desired);
+        replicatedCondition(c, obs, desired);
+        degradedCondition(c, progress, desired, ready, obs);
+        c.set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "");
+        s.setConditions(c.build());
+        return s;
+    }
+
+    private Conditions conditions() {
+        return new Conditions(previous.getConditions(), now.toString(), cluster.getMetadata().getGeneration());
+    }
+
+    private static String phase(ScaleProgress progress, boolean ready) {
+        return switch (progress) {
+            case HIBERNATED -> PHASE_HIBERNATED;
+            case HIBERNATING -> PHASE_HIBERNATING;
+            case SCALING_UP -> PHASE_SCALING_UP;
+            case SCALE_DOWN_PENDING -> PHASE_SCALE_DOWN_PENDING;
+            case STEADY -> ready ? PHASE_RUNNING : PHASE_DEGRADED;
+        };
+    }
+
+    /** One entry per ordinal up to spec.replicas (and any pod above it); a hibernating ring keeps its entries. */
+    private List<Member> members(int desired, Observation obs) {
+        List<Member> old = Optional.ofNullable(previous.getMembers()).orElse(List.of());
+        int count = Math.max(desired, obs.highestOrdinal() + 1);
+        if (desired == 0) {
+            count = Math.max(count, old.size());
+        }
+        List<Member> members = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int ordinal = i;
+            Member m = new Member(ordinal, Labels.pod(cluster, ordinal));
+            Optional<Member> before = old.stream().filter(o -> Objects.equals(o.getOrdinal(), ordinal)).findFirst();
+            Optional<PodView> pod = obs.pod(ordinal);
+            NodeStatus status = pod.map(p -> obs.statuses().get(p.name())).orElse(null);
+            m.setReady(pod.map(PodView::ready).orElse(false));
+            m.setState(state(pod, status, obs));
+            m.setPosition(status != null ? status.position() : before.map(Member::getPosition).orElse(null));
+            String lastSeen = before.map(Member::getLastSeenInRing).orElse(null);
+            if (status != null && status.inRing() && !recent(lastSeen)) {
+                lastSeen = now.toString();
+            }
+            m.setLastSeenInRing(lastSeen);
+            members.add(m);
+        }
+        return members;
+    }
+
+    private boolean recent(String timestamp) {
+        try {
+            return timestamp != null
+                    && Duration.between(Instant.parse(timestamp), now).compareTo(LAST_SEEN_GRANULARITY) < 0;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+
+    private static String state(Optional<PodView> pod, NodeStatus status, Observation obs) {
+        if (pod.isEmpty()) {
+            return "Absent";
+        }
+        if (status != null) {
+            return status.state();
+        }
+        if (obs.unreachable().containsKey(pod.get().name())) {
+            return "Unreachable";
+        }
+        return pod.get().terminating() ? "Terminating" : "Pending";
+    }
+
+    /** The ring hash when every Ready member answered and all agree. */
+    private static String commonRingHash(Observation obs, int ready) {
+        Set<String> hashes = obs.statuses().values().stream().map(NodeStatus::ringHash).filter(Objects::nonNull)
+                .collect(Collectors.toSet());
+        boolean allAnswered = ready > 0 && obs.statuses().size() == ready
+                && obs.statuses().values().stream().allMatch(st -> st.ringHash() != null);
+        return allAnswered && hashes.size() == 1 ? hashes.iterator().next() : null;
+    }
+
+    private Operation operation(ScaleProgress progress, int desired) {
+        if (progress != ScaleProgress.SCALING_UP) {
+            return null;
+        }
+        Operation op = previous.getOperation();
+        if (op != null && Operation.SCALE_UP.equals(op.getType()) && Objects.equals(op.getTargetReplicas(), desired)) {
+            return op;
+        }
+        return new Operation(Operation.SCALE_UP, desired, now.toString());
+    }
+
+    private static void readyCondition(Conditions c, int desired, int ready, boolean isReady, boolean allActive,
+            String ringHash) {
+        if (desired == 0) {
+            c.set(Conditions.READY, Conditions.FALSE, "Hibernated", "spec.replicas is 0");
+        } else if (isReady) {
+            c.set(Conditions.READY, Conditions.TRUE, "AllMembersReady", ready + "/" + desired + " members ready");
+        } else if (ready < desired) {
+            c.set(Conditions.READY, Conditions.FALSE, "MembersNotReady", ready + "/" + desired + " members ready");
+        } else if (!allActive) {
+            c.set(Conditions.READY, Conditions.FALSE, "MembersNotActive", "not every member reports state ACTIVE");
+        } else {
+            c.set(Conditions.READY, Conditions.FALSE, "RingNotConverged",
+                    ringHash == null ? "members report different ring hashes" : "");
+        }
+    }
+
+    private static void progressingCondition(Conditions c, ScaleProgress progress, int stsReplicas, int desired) {
+        switch (progress) {
+            case SCALING_UP -> c.set(Conditions.PROGRESSING, Conditions.TRUE, "ScalingUp",
+                    "scaling up to " + desired + " members");
+            case HIBERNATING -> c.set(Conditions.PROGRESSING, Conditions.TRUE, "ScalingDown",
+                    "hibernating: stopping every member, PVCs are kept");
+            case SCALE_DOWN_PENDING -> c.set(Conditions.PROGRESSING, Conditions.FALSE, "ScaleDownPending",
+                    "spec.replicas " + desired + " < " + stsReplicas
+                            + ": removing members needs a drain, which this operator version does not do yet");
+            default -> c.set(Conditions.PROGRESSING, Conditions.FALSE, "Idle", "");
+        }
+    }
+
+    private static void replicatedCondition(Conditions c, Observation obs, int desired) {
+        if (obs.statuses().isEmpty()) {
+            c.set(Conditions.REPLICATED, Conditions.UNKNOWN, "NoMemberStatus", "no member answered /admin/status");
+            return;
+        }
+        List<String> behind = obs.statuses().entrySet().stream().filter(e -> !e.getValue().replicated())
+                .map(java.util.Map.Entry::getKey).sorted().toList();
+        if (!behind.isEmpty()) {
+            c.set(Conditions.REPLICATED, Conditions.FALSE, "NotReplicated", "not replicated yet: " + behind);
+        } else if (obs.statuses().size() < desired) {
+            c.set(Conditions.REPLICATED, Conditions.UNKNOWN, "MembersMissing",
+                    obs.statuses().size() + "/" + desired + " members answered");
+        } else {
+            c.set(Conditions.REPLICATED, Conditions.TRUE, "Replicated", "every member reports replicated");
+        }
+    }
+
+    private static void degradedCondition(Conditions c, ScaleProgress progress, int desired, int ready,
+            Observation obs) {
+        if (!obs.unreachable().isEmpty()) {
+            c.set(Conditions.DEGRADED, Conditions.TRUE, "MembersUnreachable",
+                    "no /admin/status from " + obs.unreachable().keySet());
+        } else if (progress == ScaleProgress.STEADY && ready < desired) {
+            c.set(Conditions.DEGRADED, Conditions.TRUE, "MembersNotReady", ready + "/" + desired + " members ready");
+        } else {
+            c.set(Conditions.DEGRADED, Conditions.FALSE, "AsExpected", "");
+        }
+    }
+}

@@ -1,0 +1,269 @@
+package io.god.operator.resources;
+
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.PodTemplateOverrides;
+import io.god.operator.model.Settings;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/** The objects a GodCluster should own, computed from its spec alone (pure: no API calls). */
+public final class DesiredObjects {
+
+    /** On the StatefulSet and its pod template: hash of everything that needs a restart to take effect. */
+    public static final String SPEC_HASH = "god.io/spec-hash";
+    public static final String DATA_VOLUME = "data";
+    static final String CONTAINER = "node";
+    static final long RUN_AS_USER = 1001L;
+
+    private final GodCluster cluster;
+    private final Settings settings;
+
+    public DesiredObjects(GodCluster cluster, Settings settings) {
+        this.cluster = cluster;
+        this.settings = settings;
+    }
+
+    public ConfigMap configMap() {
+        return new ConfigMapBuilder().withMetadata(meta(Labels.configMap(cluster)))
+                .withData(configData()).build();
+    }
+
+    /** Node configuration as env vars (the pod reads them through envFrom). */
+    private Map<String, String> configData() {
+        Map<String, String> data = new TreeMap<>(restartRelevantConfig());
+        data.put(NodeEnv.SEEDS, seeds());
+        return data;
+    }
+
+    /** Config that only takes effect at a node start, hence part of the spec hash. GOD_SEEDS is not: it matters
+     *  only while bootstrapping, and a scale-up must not make every running member outdated. */
+    private Map<String, String> restartRelevantConfig() {
+        Map<String, String> data = new TreeMap<>();
+        data.put(NodeEnv.DATA_DIR, NodeEnv.DATA_PATH);
+        data.put(NodeEnv.REDUNDANCY, String.valueOf(settings.redundancy()));
+        data.put(NodeEnv.TOMBSTONE_WINDOW, settings.tombstoneWindow());
+        data.put(NodeEnv.FSYNC, settings.fsync());
+        if (settings.snapshotThreshold() != null) {
+            data.put(NodeEnv.SNAPSHOT_THRESHOLD, String.valueOf(settings.snapshotThreshold()));
+        }
+        return data;
+    }
+
+    /** Every member's address, ordinal order: the first one is the only member allowed to found a ring. */
+    String seeds() {
+        return IntStream.range(0, settings.replicas())
+                .mapToObj(i -> Labels.podAddress(cluster, Labels.pod(cluster, i)))
+                .collect(Collectors.joining(","));
+    }
+
+    public Service peersService() {
+        return new ServiceBuilder().withMetadata(meta(Labels.peersService(cluster)))
+                .withNewSpec()
+                .withClusterIP("None")
+                .withPublishNotReadyAddresses(true)
+                .withSelector(Labels.selector(cluster))
+                .withPorts(port("binary", Ports.BINARY))
+                .endSpec().build();
+    }
+
+    public Service clientService() {
+        return new ServiceBuilder().withMetadata(meta(Labels.clientService(cluster)))
+                .withNewSpec()
+                .withType(settings.serviceType())
+                .withSelector(Labels.selector(cluster))
+                .withPorts(port("http", Ports.HTTP), port("binary", Ports.BINARY))
+                .endSpec().build();
+    }
+
+    private static ServicePort port(String name, int port) {
+        return new ServicePortBuilder().withName(name).withPort(port).withProtocol("TCP")
+                .withTargetPort(new IntOrString(name)).build();
+    }
+
+    /** The StatefulSet with the given replica count (replicas are the scale step's business, not this class's). */
+    public StatefulSet statefulSet(int replicas) {
+        PodTemplateSpec template = podTemplate();
+        String hash = specHash(template);
+        template.getMetadata().getAnnotations().put(SPEC_HASH, hash);
+        ObjectMeta meta = meta(Labels.statefulSet(cluster));
+        meta.setAnnotations(new LinkedHashMap<>(Map.of(SPEC_HASH, hash)));
+        return new StatefulSetBuilder().withMetadata(meta)
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withServiceName(Labels.peersService(cluster))
+                .withPodManagementPolicy("Parallel")
+                .withNewUpdateStrategy().withType("OnDelete").endUpdateStrategy()
+                .withNewSelector().withMatchLabels(Labels.selector(cluster)).endSelector()
+                .withTemplate(template)
+                .withVolumeClaimTemplates(claimTemplate())
+                .endSpec().build();
+    }
+
+    private PersistentVolumeClaim claimTemplate() {
+        return new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName(DATA_VOLUME).withLabels(Labels.common(cluster)).endMetadata()
+                .withNewSpec()
+                .withAccessModes("ReadWriteOnce")
+                .withStorageClassName(settings.storageClassName())
+                .withNewResources().addToRequests("storage", new Quantity(settings.storageSize())).endResources()
+                .endSpec().build();
+    }
+
+    PodTemplateSpec podTemplate() {
+        PodTemplateOverrides overrides = settings.podTemplate();
+        Map<String, String> labels = new LinkedHashMap<>();
+        Optional.ofNullable(overrides.getLabels()).ifPresent(labels::putAll);
+        labels.putAll(Labels.common(cluster)); // ours win
+        Map<String, String> annotations = new LinkedHashMap<>();
+        Optional.ofNullable(overrides.getAnnotations()).ifPresent(annotations::putAll);
+        return new PodTemplateSpecBuilder()
+                .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
+                .withNewSpec()
+                .withNewSecurityContext()
+                .withRunAsNonRoot(true).withRunAsUser(RUN_AS_USER).withRunAsGroup(RUN_AS_USER).withFsGroup(RUN_AS_USER)
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                .endSecurityContext()
+                .withTerminationGracePeriodSeconds(60L)
+                .withNodeSelector(overrides.getNodeSelector())
+                .withTolerations(overrides.getTolerations())
+                .withAffinity(affinity(overrides.getAffinity()))
+                .withContainers(container())
+                .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
+                .endSpec().build();
+    }
+
+    private Container container() {
+        return new ContainerBuilder()
+                .withName(CONTAINER)
+                .withImage(settings.image())
+                .addNewPort().withName("http").withContainerPort(Ports.HTTP).withProtocol("TCP").endPort()
+                .addNewPort().withName("binary").withContainerPort(Ports.BINARY).withProtocol("TCP").endPort()
+                .addNewPort().withName("management").withContainerPort(Ports.MANAGEMENT).withProtocol("TCP").endPort()
+                .withEnv(env())
+                .addNewEnvFrom().withNewConfigMapRef().withName(Labels.configMap(cluster)).endConfigMapRef().endEnvFrom()
+                .withResources(Optional.ofNullable(settings.resources()).orElseGet(ResourceRequirements::new))
+                .withStartupProbe(probe("/q/health/live", 60))
+                .withLivenessProbe(probe("/q/health/live", 3))
+                .withReadinessProbe(probe("/q/health/ready", 3))
+                .withNewSecurityContext()
+                .withReadOnlyRootFilesystem(true)
+                .withAllowPrivilegeEscalation(false)
+                .withNewCapabilities().withDrop("ALL").endCapabilities()
+                .endSecurityContext()
+                .addNewVolumeMount().withName(DATA_VOLUME).withMountPath(NodeEnv.DATA_PATH).endVolumeMount()
+                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                .build();
+    }
+
+    private List<EnvVar> env() {
+        return List.of(
+                fieldEnv("POD_NAME", "metadata.name"),
+                fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+                new EnvVarBuilder().withName(NodeEnv.ADVERTISE)
+                        .withValue("$(POD_NAME)." + Labels.peersService(cluster) + "." + cluster.getMetadata().getNamespace()
+                                + ".svc:" + Ports.BINARY)
+                        .build());
+    }
+
+    private static EnvVar fieldEnv(String name, String path) {
+        return new EnvVarBuilder().withName(name).withNewValueFrom().withNewFieldRef().withFieldPath(path)
+                .endFieldRef().endValueFrom().build();
+    }
+
+    private static Probe probe(String path, int failureThreshold) {
+        return new ProbeBuilder().withNewHttpGet().withPath(path).withPort(new IntOrString("management")).endHttpGet()
+                .withPeriodSeconds(5).withTimeoutSeconds(2).withFailureThreshold(failureThreshold).build();
+    }
+
+    /** The user's affinity, plus a preferred spread of members across Kubernetes nodes unless the user set one. */
+    private Affinity affinity(Affinity user) {
+        AffinityBuilder b = user == null ? new AffinityBuilder() : new AffinityBuilder(user);
+        if (user != null && user.getPodAntiAffinity() != null) {
+            return b.build();
+        }
+        return b.withNewPodAntiAffinity()
+                .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+                .withWeight(100)
+                .withNewPodAffinityTerm()
+                .withTopologyKey("kubernetes.io/hostname")
+                .withNewLabelSelector().withMatchLabels(Labels.selector(cluster)).endLabelSelector()
+                .endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity().build();
+    }
+
+    /** Hash of the pod template and the restart-relevant config: members started from another hash are outdated. */
+    String specHash(PodTemplateSpec template) {
+        String text = Serialization.asJson(template) + Serialization.asJson(restartRelevantConfig())
+                + "|restartNonce=" + Optional.ofNullable(settings.restartNonce()).orElse("");
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Present when replicas > 1; with one member a PDB would only block node drains. */
+    public Optional<PodDisruptionBudget> podDisruptionBudget() {
+        if (settings.replicas() <= 1) {
+            return Optional.empty();
+        }
+        return Optional.of(new PodDisruptionBudgetBuilder().withMetadata(meta(Labels.podDisruptionBudget(cluster)))
+                .withNewSpec()
+                .withMaxUnavailable(new IntOrString(1))
+                .withNewSelector().withMatchLabels(Labels.selector(cluster)).endSelector()
+                .endSpec().build());
+    }
+
+    private ObjectMeta meta(String name) {
+        return new ObjectMetaBuilder().withName(name).withNamespace(cluster.getMetadata().getNamespace())
+                .withLabels(Labels.common(cluster)).withOwnerReferences(ownerReference(cluster)).build();
+    }
+
+    public static OwnerReference ownerReference(HasMetadata owner) {
+        return new OwnerReferenceBuilder().withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
+                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid())
+                .withController(true).build();
+    }
+}

@@ -1,0 +1,186 @@
+package io.god.operator.resources;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServiceSpec;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.god.operator.model.GodCluster;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
+
+/**
+ * Creates the owned objects and repairs drift. Each kind compares only the fields the operator owns, so values the
+ * API server or other controllers fill in (clusterIP, nodePorts, defaulted template fields) never count as drift, and
+ * a repair is a JSON patch of those fields, never a replace. StatefulSet replicas are left alone: the scale step owns
+ * them.
+ */
+public final class OwnedObjects {
+
+    private final KubernetesClient client;
+
+    public OwnedObjects(KubernetesClient client) {
+        this.client = client;
+    }
+
+    /** @return a short description of each object created or repaired ("created ConfigMap demo-config") */
+    public List<String> apply(GodCluster cluster, DesiredObjects desired) {
+        List<String> changes = new ArrayList<>();
+        ensure(desired.configMap(), ConfigMap.class, OwnedObjects::configMapInSync, OwnedObjects::copyConfigMap, changes);
+        ensure(desired.peersService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
+        ensure(desired.clientService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
+        ensure(desired.statefulSet(0), StatefulSet.class, OwnedObjects::statefulSetInSync, OwnedObjects::copyStatefulSet,
+                changes);
+        Optional<PodDisruptionBudget> pdb = desired.podDisruptionBudget();
+        if (pdb.isPresent()) {
+            ensure(pdb.get(), PodDisruptionBudget.class, OwnedObjects::pdbInSync, OwnedObjects::copyPdb, changes);
+        } else {
+            deletePdb(cluster, changes);
+        }
+        return changes;
+    }
+
+    private <T extends HasMetadata> void ensure(T desired, Class<T> type, BiPredicate<T, T> inSync,
+            BiConsumer<T, T> copyOwnedFields, List<String> changes) {
+        String ns = desired.getMetadata().getNamespace();
+        String name = desired.getMetadata().getName();
+        T actual = client.resources(type).inNamespace(ns).withName(name).get();
+        if (actual == null) {
+            client.resource(desired).create();
+            changes.add("created " + type.getSimpleName() + " " + name);
+        } else if (!(inSync.test(actual, desired) && metaInSync(actual, desired))) {
+            client.resources(type).inNamespace(ns).withName(name).edit(current -> {
+                copyMeta(current, desired);
+                copyOwnedFields.accept(current, desired);
+                return current;
+            });
+            changes.add("updated " + type.getSimpleName() + " " + name);
+        }
+    }
+
+    private void deletePdb(GodCluster cluster, List<String> changes) {
+        var pdb = client.resources(PodDisruptionBudget.class).inNamespace(cluster.getMetadata().getNamespace())
+                .withName(Labels.podDisruptionBudget(cluster));
+        if (pdb.get() != null) {
+            pdb.delete();
+            changes.add("deleted PodDisruptionBudget " + Labels.podDisruptionBudget(cluster));
+        }
+    }
+
+    private static boolean metaInSync(HasMetadata actual, HasMetadata desired) {
+        Map<String, String> labels = Optional.ofNullable(actual.getMetadata().getLabels()).orElse(Map.of());
+        boolean labelsOk = desired.getMetadata().getLabels().entrySet().stream()
+                .allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+        List<OwnerReference> refs = Optional.ofNullable(actual.getMetadata().getOwnerReferences()).orElse(List.of());
+        String ownerUid = desired.getMetadata().getOwnerReferences().get(0).getUid();
+        return labelsOk && refs.stream().anyMatch(r -> ownerUid.equals(r.getUid()));
+    }
+
+    private static void copyMeta(HasMetadata current, HasMetadata desired) {
+        Map<String, String> labels = new HashMap<>(Optional.ofNullable(current.getMetadata().getLabels()).orElse(Map.of()));
+        labels.putAll(desired.getMetadata().getLabels());
+        current.getMetadata().setLabels(labels);
+        OwnerReference owner = desired.getMetadata().getOwnerReferences().get(0);
+        List<OwnerReference> refs = new ArrayList<>(
+                Optional.ofNullable(current.getMetadata().getOwnerReferences()).orElse(List.of()));
+        if (refs.stream().noneMatch(r -> owner.getUid().equals(r.getUid()))) {
+            refs.removeIf(r -> Boolean.TRUE.equals(r.getController()));
+            refs.add(owner);
+        }
+        current.getMetadata().setOwnerReferences(refs);
+    }
+
+    static boolean configMapInSync(ConfigMap actual, ConfigMap desired) {
+        return Objects.equals(actual.getData(), desired.getData());
+    }
+
+    static void copyConfigMap(ConfigMap current, ConfigMap desired) {
+        current.setData(desired.getData());
+    }
+
+    static boolean serviceInSync(Service actual, Service desired) {
+        ServiceSpec a = actual.getSpec();
+        ServiceSpec d = desired.getSpec();
+        return a != null
+                && Objects.equals(a.getSelector(), d.getSelector())
+                && Objects.equals(typeOf(a), typeOf(d))
+                && (d.getClusterIP() == null || d.getClusterIP().equals(a.getClusterIP()))
+                && Objects.equals(Boolean.TRUE.equals(a.getPublishNotReadyAddresses()),
+                        Boolean.TRUE.equals(d.getPublishNotReadyAddresses()))
+                && portsKey(a.getPorts()).equals(portsKey(d.getPorts()));
+    }
+
+    private static String typeOf(ServiceSpec spec) {
+        return spec.getType() == null ? "ClusterIP" : spec.getType();
+    }
+
+    /** name/port/targetPort/protocol of each port; nodePort is the API server's to assign. */
+    private static List<String> portsKey(List<ServicePort> ports) {
+        return Optional.ofNullable(ports).orElse(List.of()).stream()
+                .map(p -> p.getName() + "/" + p.getPort() + "/" + p.getTargetPort() + "/"
+                        + Optional.ofNullable(p.getProtocol()).orElse("TCP"))
+                .sorted().toList();
+    }
+
+    static void copyService(Service current, Service desired) {
+        ServiceSpec c = current.getSpec();
+        ServiceSpec d = desired.getSpec();
+        c.setSelector(d.getSelector());
+        c.setType(d.getType());
+        c.setPublishNotReadyAddresses(d.getPublishNotReadyAddresses());
+        c.setPorts(d.getPorts());
+        if ("ClusterIP".equals(typeOf(d))) {
+            c.setExternalTrafficPolicy(null); // only valid for NodePort/LoadBalancer
+        }
+    }
+
+    /** The hash annotation stands for the template (the API server defaults template fields, so no deep compare). */
+    static boolean statefulSetInSync(StatefulSet actual, StatefulSet desired) {
+        return actual.getSpec() != null
+                && Objects.equals(hash(actual), hash(desired))
+                && Objects.equals(hash(actual.getSpec().getTemplate().getMetadata()), hash(desired))
+                && actual.getSpec().getUpdateStrategy() != null
+                && "OnDelete".equals(actual.getSpec().getUpdateStrategy().getType());
+    }
+
+    private static String hash(StatefulSet sts) {
+        return hash(sts.getMetadata());
+    }
+
+    private static String hash(io.fabric8.kubernetes.api.model.ObjectMeta meta) {
+        return meta == null || meta.getAnnotations() == null ? null : meta.getAnnotations().get(DesiredObjects.SPEC_HASH);
+    }
+
+    /** Template, update strategy and hash only: selector, serviceName and claim templates are immutable. */
+    static void copyStatefulSet(StatefulSet current, StatefulSet desired) {
+        Map<String, String> annotations = new HashMap<>(
+                Optional.ofNullable(current.getMetadata().getAnnotations()).orElse(Map.of()));
+        annotations.putAll(desired.getMetadata().getAnnotations());
+        current.getMetadata().setAnnotations(annotations);
+        current.getSpec().setTemplate(desired.getSpec().getTemplate());
+        current.getSpec().setUpdateStrategy(desired.getSpec().getUpdateStrategy());
+    }
+
+    static boolean pdbInSync(PodDisruptionBudget actual, PodDisruptionBudget desired) {
+        return actual.getSpec() != null
+                && Objects.equals(actual.getSpec().getMaxUnavailable(), desired.getSpec().getMaxUnavailable())
+                && actual.getSpec().getMinAvailable() == null
+                && actual.getSpec().getSelector() != null
+                && Objects.equals(actual.getSpec().getSelector().getMatchLabels(),
+                        desired.getSpec().getSelector().getMatchLabels());
+    }
+
+    static void copyPdb(PodDisruptionBudget current, PodDisruptionBudget desired) {
+        current.setSpec(desired.getSpec());
+    }
+}

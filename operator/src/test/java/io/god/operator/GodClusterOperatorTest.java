@@ -1,0 +1,605 @@
+package io.god.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.god.operator.admin.NodeStatus;
+import io.god.operator.fake.ApiCall;
+import io.god.operator.fake.FakeNodeAdmin;
+import io.god.operator.fake.FakeStatefulSetController;
+import io.god.operator.fake.Rbac;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.GodClusterStatus;
+import io.god.operator.model.Member;
+import io.god.operator.model.PersistenceSpec;
+import io.god.operator.model.PodTemplateOverrides;
+import io.god.operator.model.ServiceSettings;
+import io.god.operator.model.StorageSpec;
+import io.god.operator.reconcile.Conditions;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The operator in the Quarkus app against the fabric8 mock API server (CRUD mode), with a fake StatefulSet/Pod/PVC
+ * controller and a fake NodeAdmin. Each scenario uses its own namespace; the last test checks every API call the
+ * operator made during all of them against deploy/'s ClusterRole.
+ */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GodClusterOperatorTest extends ScenarioSupport {
+
+    @KubernetesTestServer
+    KubernetesServer server;
+
+    @Inject
+    FakeNodeAdmin nodeAdmin;
+
+    @io.quarkus.test.common.http.TestHTTPResource("/q/health/ready")
+    java.net.URL healthUrl;
+
+    @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")
+    java.net.URL metricsUrl;
+
+    FakeStatefulSetController fakeController;
+    final List<RecordedRequest> operatorRequests = new ArrayList<>();
+
+    @BeforeAll
+    void startFakes() {
+        k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder(server.getClient().getConfiguration())
+                .withUserAgent(TEST_AGENT).build()).build();
+        fakeController = new FakeStatefulSetController(k8s).start();
+    }
+
+    @AfterAll
+    void stopFakes() {
+        fakeController.close();
+        k8s.close();
+    }
+
+    @Test
+    @Order(1)
+    void createsTheOwnedObjectsOfAMinimalCluster() {
+        GodCluster gc = create("create", "demo", spec -> spec.setReplicas(3));
+        String ns = "create";
+        GodClusterStatus status = awaitPhase(ns, "demo", "Running");
+
+        ConfigMap cm = k8s.configMaps().inNamespace(ns).withName("demo-config").get();
+        assertThat(cm.getData()).containsEntry("GOD_DATA_DIR", "/var/lib/god")
+                .containsEntry("GOD_REDUNDANCY", "3")
+                .containsEntry("GOD_TOMBSTONE_WINDOW", "24h")
+                .containsEntry("GOD_PERSISTENCE_FSYNC", "everysec")
+                .doesNotContainKey("GOD_PERSISTENCE_SNAPSHOT_THRESHOLD")
+                .containsEntry("GOD_SEEDS", "demo-0.demo-peers.create.svc:9191,demo-1.demo-peers.create.svc:9191,"
+                        + "demo-2.demo-peers.create.svc:9191");
+
+        Service peers = k8s.services().inNamespace(ns).withName("demo-peers").get();
+        assertThat(peers.getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(peers.getSpec().getPublishNotReadyAddresses()).isTrue();
+        assertThat(peers.getSpec().getSelector()).containsOnly(
+                Map.entry("app.kubernetes.io/name", "god"), Map.entry("app.kubernetes.io/instance", "demo"));
+        assertThat(ports(peers)).containsExactly("binary:9191");
+
+        Service client = k8s.services().inNamespace(ns).withName("demo").get();
+        assertThat(client.getSpec().getType()).isEqualTo("ClusterIP");
+        assertThat(ports(client)).containsExactlyInAnyOrder("http:9192", "binary:9191");
+        assertThat(client.getSpec().getSelector()).isEqualTo(peers.getSpec().getSelector());
+
+        StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get();
+        assertThat(sts.getSpec().getReplicas()).isEqualTo(3);
+        assertThat(sts.getSpec().getServiceName()).isEqualTo("demo-peers");
+        assertThat(sts.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+        assertThat(sts.getSpec().getUpdateStrategy().getType()).isEqualTo("OnDelete");
+        assertThat(sts.getSpec().getSelector().getMatchLabels()).isEqualTo(peers.getSpec().getSelector());
+        PersistentVolumeClaim claim = sts.getSpec().getVolumeClaimTemplates().get(0);
+        assertThat(claim.getMetadata().getName()).isEqualTo("data");
+        assertThat(claim.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("1Gi"));
+        assertThat(claim.getSpec().getStorageClassName()).isNull();
+
+        var pod = sts.getSpec().getTemplate();
+        assertThat(pod.getMetadata().getLabels()).containsAllEntriesOf(peers.getSpec().getSelector());
+        String hash = sts.getMetadata().getAnnotations().get("god.io/spec-hash");
+        assertThat(hash).isNotBlank().isEqualTo(pod.getMetadata().getAnnotations().get("god.io/spec-hash"));
+        assertThat(pod.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSpec().getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+                .singleElement().satisfies(term -> {
+                    assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+                    assertThat(term.getPodAffinityTerm().getLabelSelector().getMatchLabels())
+                            .isEqualTo(peers.getSpec().getSelector());
+                });
+        Container node = pod.getSpec().getContainers().get(0);
+        assertThat(node.getImage()).isEqualTo(IMAGE);
+        assertThat(node.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
+                .containsExactlyInAnyOrder("http:9192", "binary:9191", "management:9000");
+        assertThat(node.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/q/health/ready");
+        assertThat(node.getReadinessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("management"));
+        assertThat(node.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/q/health/live");
+        assertThat(node.getLivenessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("management"));
+        assertThat(node.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(node.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(node.getVolumeMounts()).extracting(m -> m.getName() + ":" + m.getMountPath())
+                .contains("data:/var/lib/god", "tmp:/tmp");
+        assertThat(node.getEnvFrom().get(0).getConfigMapRef().getName()).isEqualTo("demo-config");
+        assertThat(node.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("POD_NAME");
+            assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+        });
+        assertThat(node.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("GOD_NODE_ADVERTISE");
+            assertThat(e.getValue()).isEqualTo("$(POD_NAME).demo-peers.create.svc:9191");
+        });
+        assertThat(node.getEnv().stream().map(e -> e.getName()).toList())
+                .as("POD_NAME is defined before it is referenced").containsSubsequence("POD_NAME", "GOD_NODE_ADVERTISE");
+
+        PodDisruptionBudget pdb = k8s.policy().v1().podDisruptionBudget().inNamespace(ns).withName("demo").get();
+        assertThat(pdb.getSpec().getMaxUnavailable()).isEqualTo(new IntOrString(1));
+        assertThat(pdb.getSpec().getSelector().getMatchLabels()).isEqualTo(peers.getSpec().getSelector());
+
+        for (HasMetadata owned : List.<HasMetadata>of(cm, peers, client, sts, pdb)) {
+            assertThat(owned.getMetadata().getOwnerReferences()).as(owned.getKind()).singleElement().satisfies(ref -> {
+                assertThat(ref.getUid()).isEqualTo(gc.getMetadata().getUid());
+                assertThat(ref.getKind()).isEqualTo("GodCluster");
+                assertThat(ref.getApiVersion()).isEqualTo("god.io/v1alpha1");
+                assertThat(ref.getController()).isTrue();
+            });
+            assertThat(owned.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "god-operator");
+        }
+
+        assertThat(k8s.persistentVolumeClaims().inNamespace(ns).list().getItems())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactlyInAnyOrder("data-demo-0", "data-demo-1", "data-demo-2");
+
+        assertThat(status.getObservedGeneration()).isEqualTo(current(ns, "demo").getMetadata().getGeneration());
+        assertThat(status.getReplicas()).isEqualTo(3);
+        assertThat(status.getReadyReplicas()).isEqualTo(3);
+        assertThat(status.getSelector()).isEqualTo("app.kubernetes.io/name=god,app.kubernetes.io/instance=demo");
+        assertThat(status.getRingHash()).isEqualTo("ring-create");
+        assertThat(status.getOperation()).isNull();
+        assertThat(status.getMembers()).extracting(Member::getOrdinal, Member::getPod, Member::getState, Member::getReady)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(0, "demo-0", "ACTIVE", true),
+                        org.assertj.core.groups.Tuple.tuple(1, "demo-1", "ACTIVE", true),
+                        org.assertj.core.groups.Tuple.tuple(2, "demo-2", "ACTIVE", true));
+        assertThat(status.getMembers()).allSatisfy(m -> {
+            assertThat(m.getLastSeenInRing()).isNotBlank();
+            assertThat(m.getPosition()).isNotBlank();
+        });
+        assertCondition(status, Conditions.READY, "True", "AllMembersReady");
+        assertCondition(status, Conditions.PROGRESSING, "False", "Idle");
+        assertCondition(status, Conditions.REPLICATED, "True", "Replicated");
+        assertCondition(status, Conditions.DEGRADED, "False", "AsExpected");
+        assertCondition(status, Conditions.PAUSED, "False", "Reconciling");
+        assertThat(eventReasons(ns)).contains("ScalingUp");
+    }
+
+    @Test
+    @Order(2)
+    void defaultsApplyWhenTheSpecIsEmpty() {
+        create("defaults", "plain", spec -> {
+        });
+        awaitPhase("defaults", "plain", "Running");
+        StatefulSet sts = k8s.apps().statefulSets().inNamespace("defaults").withName("plain").get();
+        assertThat(sts.getSpec().getReplicas()).as("default replicas").isEqualTo(3);
+        assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+                .as("the operator's default image").isEqualTo("ghcr.io/god-io/god-node:0.1.0");
+        assertThat(k8s.configMaps().inNamespace("defaults").withName("plain-config").get().getData())
+                .containsEntry("GOD_REDUNDANCY", "3").containsEntry("GOD_TOMBSTONE_WINDOW", "24h");
+    }
+
+    @Test
+    @Order(3)
+    void appliesEverySpecField() {
+        String ns = "custom";
+        create(ns, "big", spec -> {
+            spec.setReplicas(1);
+            spec.setRedundancy(1);
+            spec.setTombstoneWindow("48h");
+            StorageSpec storage = new StorageSpec();
+            storage.setSize("5Gi");
+            storage.setStorageClassName("fast");
+            spec.setStorage(storage);
+            PersistenceSpec persistence = new PersistenceSpec();
+            persistence.setFsync("always");
+            persistence.setSnapshotThreshold(1_000_000L);
+            spec.setPersistence(persistence);
+            spec.setResources(new ResourceRequirementsBuilder().addToRequests("cpu", new Quantity("250m"))
+                    .addToLimits("memory", new Quantity("1Gi")).build());
+            PodTemplateOverrides template = new PodTemplateOverrides();
+            template.setLabels(Map.of("team", "storage"));
+            template.setAnnotations(Map.of("example.org/scrape", "true"));
+            template.setNodeSelector(Map.of("disktype", "ssd"));
+            template.setTolerations(List.of(new TolerationBuilder().withKey("dedicated").withOperator("Equal")
+                    .withValue("god").withEffect("NoSchedule").build()));
+            spec.setPodTemplate(template);
+            ServiceSettings service = new ServiceSettings();
+            service.setType("NodePort");
+            spec.setService(service);
+        });
+        awaitPhase(ns, "big", "Running");
+        assertThat(k8s.configMaps().inNamespace(ns).withName("big-config").get().getData())
+                .containsEntry("GOD_REDUNDANCY", "1")
+                .containsEntry("GOD_TOMBSTONE_WINDOW", "48h")
+                .containsEntry("GOD_PERSISTENCE_FSYNC", "always")
+                .containsEntry("GOD_PERSISTENCE_SNAPSHOT_THRESHOLD", "1000000")
+                .containsEntry("GOD_SEEDS", "big-0.big-peers.custom.svc:9191");
+        StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("big").get();
+        PersistentVolumeClaim claim = sts.getSpec().getVolumeClaimTemplates().get(0);
+        assertThat(claim.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("5Gi"));
+        assertThat(claim.getSpec().getStorageClassName()).isEqualTo("fast");
+        var pod = sts.getSpec().getTemplate();
+        assertThat(pod.getMetadata().getLabels()).containsEntry("team", "storage")
+                .containsEntry("app.kubernetes.io/instance", "big");
+        assertThat(pod.getMetadata().getAnnotations()).containsEntry("example.org/scrape", "true")
+                .containsKey("god.io/spec-hash");
+        assertThat(pod.getSpec().getNodeSelector()).containsEntry("disktype", "ssd");
+        assertThat(pod.getSpec().getTolerations()).singleElement().satisfies(t -> assertThat(t.getKey()).isEqualTo("dedicated"));
+        Container node = pod.getSpec().getContainers().get(0);
+        assertThat(node.getResources().getRequests()).containsEntry("cpu", new Quantity("250m"));
+        assertThat(node.getResources().getLimits()).containsEntry("memory", new Quantity("1Gi"));
+        assertThat(k8s.services().inNamespace(ns).withName("big").get().getSpec().getType()).isEqualTo("NodePort");
+        assertThat(k8s.policy().v1().podDisruptionBudget().inNamespace(ns).withName("big").get())
+                .as("no PDB for a single member").isNull();
+    }
+
+    @Test
+    @Order(4)
+    void repairsDriftOfOwnedObjects() {
+        String ns = "drift";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        String hash = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getMetadata().getAnnotations()
+                .get("god.io/spec-hash");
+
+        k8s.services().inNamespace(ns).withName("demo").edit(s -> {
+            s.getSpec().setPorts(List.of(s.getSpec().getPorts().get(0)));
+            s.getSpec().getPorts().get(0).setPort(80);
+            s.getSpec().setSelector(Map.of("app", "other"));
+            return s;
+        });
+        k8s.services().inNamespace(ns).withName("demo-peers").delete();
+        k8s.configMaps().inNamespace(ns).withName("demo-config").edit(c -> {
+            c.getData().put("GOD_REDUNDANCY", "9");
+            return c;
+        });
+        k8s.apps().statefulSets().inNamespace(ns).withName("demo").edit(s -> {
+            s.getMetadata().getAnnotations().put("god.io/spec-hash", "tampered");
+            s.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("evil:latest");
+            return s;
+        });
+        k8s.policy().v1().podDisruptionBudget().inNamespace(ns).withName("demo").delete();
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            Service client = k8s.services().inNamespace(ns).withName("demo").get();
+            assertThat(ports(client)).containsExactlyInAnyOrder("http:9192", "binary:9191");
+            assertThat(client.getSpec().getSelector()).containsEntry("app.kubernetes.io/instance", "demo")
+                    .doesNotContainKey("app");
+            Service peers = k8s.services().inNamespace(ns).withName("demo-peers").get();
+            assertThat(peers).isNotNull();
+            assertThat(peers.getSpec().getPublishNotReadyAddresses()).isTrue();
+            assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
+                    .containsEntry("GOD_REDUNDANCY", "3");
+            StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get();
+            assertThat(sts.getMetadata().getAnnotations()).containsEntry("god.io/spec-hash", hash);
+            assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo(IMAGE);
+            assertThat(sts.getSpec().getReplicas()).as("repair leaves replicas alone").isEqualTo(2);
+            assertThat(k8s.policy().v1().podDisruptionBudget().inNamespace(ns).withName("demo").get()).isNotNull();
+        });
+        assertThat(eventReasons(ns)).contains("OwnedObjectRepaired");
+    }
+
+    @Test
+    @Order(5)
+    void scalesUpWithoutMakingRunningMembersOutdated() {
+        String ns = "scale-up";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        String hashBefore = specHash(ns);
+        List<String> podUidsBefore = podUids(ns);
+
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(4));
+        GodClusterStatus status = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s.getReadyReplicas() == 4 && "Running".equals(s.getPhase()));
+
+        assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getReplicas()).isEqualTo(4);
+        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData().get("GOD_SEEDS").split(","))
+                .hasSize(4).contains("demo-3.demo-peers.scale-up.svc:9191");
+        assertThat(specHash(ns)).as("seeds are not part of the spec hash").isEqualTo(hashBefore);
+        assertThat(podUids(ns)).as("running members were not restarted").containsAll(podUidsBefore).hasSize(4);
+        assertThat(status.getMembers()).hasSize(4).allSatisfy(m -> assertThat(m.getState()).isEqualTo("ACTIVE"));
+        assertThat(status.getOperation()).isNull();
+        assertThat(events(ns)).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("ScalingUp");
+            assertThat(e.getMessage()).contains("from 2 to 4");
+        });
+    }
+
+    @Test
+    @Order(5)
+    void aSpecChangeUpdatesTheTemplateButRestartsNobody() {
+        String ns = "template";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        String hashBefore = specHash(ns);
+        List<String> podUidsBefore = podUids(ns);
+
+        edit(ns, "demo", gc -> {
+            gc.getSpec().setImage("example.org/god-node:v2");
+            gc.getSpec().setRestartNonce("2026-11-21");
+        });
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get();
+            assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+                    .isEqualTo("example.org/god-node:v2");
+            assertThat(specHash(ns)).isNotEqualTo(hashBefore);
+        });
+        awaitPhase(ns, "demo", "Running");
+        assertThat(podUids(ns)).as("OnDelete: rolling members is operator part 2")
+                .containsExactlyInAnyOrderElementsOf(podUidsBefore);
+        assertThat(k8s.pods().inNamespace(ns).list().getItems()).allSatisfy(p -> {
+            assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo(IMAGE);
+            assertThat(p.getMetadata().getAnnotations()).containsEntry("god.io/spec-hash", hashBefore);
+        });
+    }
+
+    @Test
+    @Order(6)
+    void doesNotShrinkWithoutADrain() {
+        String ns = "scale-down";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        awaitPhase(ns, "demo", "Running");
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        GodClusterStatus status = awaitPhase(ns, "demo", "ScaleDownPending");
+        assertCondition(status, Conditions.PROGRESSING, "False", "ScaleDownPending");
+        assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getReplicas()).isEqualTo(3);
+        assertThat(k8s.pods().inNamespace(ns).list().getItems()).hasSize(3);
+        assertThat(events(ns)).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("ScaleDownPending");
+            assertThat(e.getType()).isEqualTo("Warning");
+        });
+    }
+
+    @Test
+    @Order(7)
+    void hibernatesKeepingClaimsAndWakesUp() {
+        String ns = "hibernate";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        GodClusterStatus running = awaitPhase(ns, "demo", "Running");
+        List<String> claimUids = claimUids(ns);
+
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(0));
+        GodClusterStatus hibernated = awaitPhase(ns, "demo", "Hibernated");
+        assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getReplicas()).isZero();
+        assertThat(k8s.pods().inNamespace(ns).list().getItems()).isEmpty();
+        assertThat(claimUids(ns)).as("PVCs are kept").isEqualTo(claimUids);
+        assertThat(hibernated.getReplicas()).isZero();
+        assertThat(hibernated.getReadyReplicas()).isZero();
+        assertCondition(hibernated, Conditions.READY, "False", "Hibernated");
+        assertThat(hibernated.getMembers()).as("members and lastSeenInRing survive hibernation").hasSize(3)
+                .allSatisfy(m -> assertThat(m.getState()).isEqualTo("Absent"));
+        assertThat(hibernated.getMembers()).extracting(Member::getLastSeenInRing)
+                .isEqualTo(running.getMembers().stream().map(Member::getLastSeenInRing).toList());
+        assertThat(eventReasons(ns)).contains("Hibernating");
+
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(3));
+        awaitPhase(ns, "demo", "Running");
+        assertThat(claimUids(ns)).as("the members come back on their old volumes").isEqualTo(claimUids);
+    }
+
+    @Test
+    @Order(8)
+    void rejectsAnInvalidSpecWithAConditionAndAnEvent() {
+        String ns = "invalid";
+        create(ns, "bad", spec -> {
+            spec.setReplicas(2);
+            spec.setRedundancy(0);
+            spec.setTombstoneWindow("30m");
+            StorageSpec storage = new StorageSpec();
+            storage.setSize("lots");
+            spec.setStorage(storage);
+        });
+        GodClusterStatus status = awaitPhase(ns, "bad", "Invalid");
+        Conditions.find(status.getConditions(), Conditions.DEGRADED).ifPresentOrElse(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo("InvalidSpec");
+            assertThat(c.getMessage()).contains("spec.redundancy", "spec.tombstoneWindow", "spec.storage.size");
+        }, () -> {
+            throw new AssertionError("no Degraded condition");
+        });
+        assertThat(events(ns)).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("InvalidSpec");
+            assertThat(e.getType()).isEqualTo("Warning");
+        });
+        assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("bad").get()).as("nothing is created").isNull();
+
+        edit(ns, "bad", gc -> {
+            gc.getSpec().setRedundancy(2);
+            gc.getSpec().setTombstoneWindow("2h");
+            gc.getSpec().getStorage().setSize("2Gi");
+        });
+        GodClusterStatus fixed = awaitPhase(ns, "bad", "Running");
+        assertCondition(fixed, Conditions.DEGRADED, "False", "AsExpected");
+    }
+
+    @Test
+    @Order(8)
+    void refusesToChangeStorageAfterCreation() {
+        String ns = "storage";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        edit(ns, "demo", gc -> {
+            gc.getSpec().setStorage(new StorageSpec());
+            gc.getSpec().getStorage().setSize("2Gi");
+            gc.getSpec().setRedundancy(2);
+        });
+        GodClusterStatus status = awaitPhase(ns, "demo", "Invalid");
+        assertThat(Conditions.find(status.getConditions(), Conditions.DEGRADED).get().getMessage())
+                .contains("spec.storage.size cannot change after creation", "1Gi", "2Gi");
+        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
+                .as("nothing else of the edit is applied either").containsEntry("GOD_REDUNDANCY", "3");
+
+        edit(ns, "demo", gc -> gc.getSpec().getStorage().setSize("1024Mi"));
+        awaitPhase(ns, "demo", "Running");
+        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
+                .containsEntry("GOD_REDUNDANCY", "2");
+        assertThat(eventReasons(ns)).as("a spec edit is an update, not a drift repair")
+                .contains("OwnedObjectUpdated").doesNotContain("OwnedObjectRepaired");
+    }
+
+    @Test
+    @Order(9)
+    void pausedClusterIsLeftAlone() {
+        String ns = "paused";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        edit(ns, "demo", gc -> gc.getSpec().setPaused(true));
+        GodClusterStatus paused = awaitPhase(ns, "demo", "Paused");
+        assertCondition(paused, Conditions.PAUSED, "True", "Paused");
+
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(4));
+        k8s.services().inNamespace(ns).withName("demo").delete();
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getReplicas())
+                    .isEqualTo(2);
+            assertThat(k8s.services().inNamespace(ns).withName("demo").get()).isNull();
+        });
+
+        edit(ns, "demo", gc -> gc.getSpec().setPaused(false));
+        GodClusterStatus resumed = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> "Running".equals(s.getPhase()) && s.getReadyReplicas() == 4);
+        assertCondition(resumed, Conditions.PAUSED, "False", "Reconciling");
+        assertThat(k8s.services().inNamespace(ns).withName("demo").get()).isNotNull();
+    }
+
+    @Test
+    @Order(10)
+    void reportsWhatTheMembersSay() {
+        String ns = "members";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        awaitPhase(ns, "demo", "Running");
+
+        nodeAdmin.answer(ns, "demo-1", FakeNodeAdmin.status(NodeStatus.ACTIVE, "ring-other", false, ns + "/demo-1"));
+        GodClusterStatus split = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s.getRingHash() == null && !Conditions.isTrue(s.getConditions(), Conditions.READY));
+        assertCondition(split, Conditions.READY, "False", "RingNotConverged");
+        assertCondition(split, Conditions.REPLICATED, "False", "NotReplicated");
+
+        nodeAdmin.reset(ns, "demo-1");
+        nodeAdmin.unreachable(ns, "demo-2");
+        GodClusterStatus unreachable = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> Conditions.isTrue(s.getConditions(), Conditions.DEGRADED));
+        assertCondition(unreachable, Conditions.DEGRADED, "True", "MembersUnreachable");
+        assertThat(unreachable.getMembers().get(2).getState()).isEqualTo("Unreachable");
+        assertThat(unreachable.getPhase()).isEqualTo("Degraded");
+
+        nodeAdmin.reset(ns, "demo-2");
+        k8s.pods().inNamespace(ns).withName("demo-0").edit(p -> {
+            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
+            return p;
+        });
+        GodClusterStatus notReady = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s.getReadyReplicas() == 2);
+        assertCondition(notReady, Conditions.READY, "False", "MembersNotReady");
+        assertCondition(notReady, Conditions.DEGRADED, "True", "MembersNotReady");
+        assertThat(notReady.getMembers().get(0).getState()).isEqualTo("Pending");
+        assertThat(notReady.getMembers().get(0).getReady()).isFalse();
+    }
+
+    @Test
+    @Order(11)
+    void deletionIsNotBlockedAndLeavesTheVolumes() {
+        String ns = "delete";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        awaitPhase(ns, "demo", "Running");
+        k8s.resources(GodCluster.class).inNamespace(ns).withName("demo").delete();
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo") == null);
+        // stand in for the garbage collector (owner references were asserted above), then make sure nothing returns
+        k8s.apps().statefulSets().inNamespace(ns).withName("demo").delete();
+        k8s.services().inNamespace(ns).withName("demo").delete();
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get()).isNull();
+            assertThat(k8s.services().inNamespace(ns).withName("demo").get()).isNull();
+        });
+        assertThat(k8s.persistentVolumeClaims().inNamespace(ns).list().getItems()).as("data is never deleted with the CR")
+                .hasSize(2);
+    }
+
+    @Test
+    @Order(50)
+    void servesHealthAndReconcileMetrics() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        var health = http.send(java.net.http.HttpRequest.newBuilder(healthUrl.toURI()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"status\": \"UP\"");
+        var started = http.send(java.net.http.HttpRequest.newBuilder(healthUrl.toURI().resolve("/q/health/started"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(started.statusCode()).as("deploy/04-deployment.yaml's startupProbe path").isEqualTo(200);
+        String metrics = http.send(java.net.http.HttpRequest.newBuilder(metricsUrl.toURI()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        double settled = metrics.lines().filter(l -> l.startsWith("god_operator_reconciles_total{")
+                        && l.contains("result=\"settled\"")).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+        assertThat(settled).as(metrics.lines().filter(l -> l.startsWith("god_operator")).toList().toString())
+                .isGreaterThan(0);
+        assertThat(metrics).contains("god_operator_reconciles_total{result=\"invalid\"}");
+    }
+
+    @Test
+    @Order(100)
+    void rbacAllowsEveryCallTheOperatorMade() throws Exception {
+        RecordedRequest request;
+        while ((request = server.getKubernetesMockServer().takeRequest(50, TimeUnit.MILLISECONDS)) != null) {
+            if (!TEST_AGENT.equals(request.getHeader("User-Agent"))) {
+                operatorRequests.add(request);
+            }
+        }
+        List<ApiCall> calls = operatorRequests.stream()
+                .map(r -> ApiCall.parse(r.getMethod(), r.getPath())).flatMap(java.util.Optional::stream)
+                // the test profile applies the CRD at start-up (quarkus.operator-sdk.crd.apply); production does not
+                .filter(c -> !c.group().equals("apiextensions.k8s.io"))
+                .toList();
+        Set<String> distinct = calls.stream().map(c -> c.verb() + " " + c.group() + "/" + c.resource())
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(distinct).as("the recording works: the operator's own writes are in it")
+                .contains("create apps/statefulsets", "update god.io/godclusters/status", "watch /pods", "create /events");
+        System.out.println("API calls made by the operator: " + distinct);
+        ClusterRole role = Rbac.operatorRole();
+        List<String> denied = calls.stream().filter(c -> !Rbac.allows(role, c)).map(ApiCall::path).distinct().toList();
+        assertThat(denied).as("calls deploy/02-clusterrole.yaml does not allow; operator made: " + distinct).isEmpty();
+    }
+}

@@ -1,0 +1,100 @@
+package io.god.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.GodClusterSpec;
+import io.god.operator.model.GodClusterStatus;
+import io.god.operator.reconcile.Conditions;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Helpers of the operator scenario tests: create and edit GodClusters, wait for a phase, read what the operator made. */
+abstract class ScenarioSupport {
+
+    static final String TEST_AGENT = "god-test";
+    static final Duration TIMEOUT = Duration.ofSeconds(20);
+    static final String IMAGE = "example.org/god-node:test";
+
+    /** The test's own client: its calls carry another User-Agent, so they are not counted as the operator's. */
+    protected KubernetesClient k8s;
+
+
+    protected GodCluster create(String ns, String name, Consumer<GodClusterSpec> spec) {
+        if (k8s.namespaces().withName(ns).get() == null) {
+            k8s.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+        }
+        GodCluster gc = new GodCluster();
+        gc.getMetadata().setName(name);
+        gc.getMetadata().setNamespace(ns);
+        gc.setSpec(new GodClusterSpec());
+        if (!name.equals("plain")) {
+            gc.getSpec().setImage(IMAGE);
+        }
+        spec.accept(gc.getSpec());
+        return k8s.resource(gc).create();
+    }
+
+    protected GodCluster current(String ns, String name) {
+        return k8s.resources(GodCluster.class).inNamespace(ns).withName(name).get();
+    }
+
+    protected void edit(String ns, String name, Consumer<GodCluster> change) {
+        k8s.resources(GodCluster.class).inNamespace(ns).withName(name).edit(gc -> {
+            change.accept(gc);
+            return gc;
+        });
+    }
+
+    protected GodClusterStatus awaitPhase(String ns, String name, String phase) {
+        return await().atMost(TIMEOUT).until(() -> {
+            GodCluster gc = current(ns, name);
+            return gc == null || gc.getStatus() == null
+                    || !java.util.Objects.equals(gc.getStatus().getObservedGeneration(), gc.getMetadata().getGeneration())
+                    ? null : gc.getStatus();
+        }, s -> s != null && phase.equals(s.getPhase()));
+    }
+
+    protected static void assertCondition(GodClusterStatus status, String type, String value, String reason) {
+        assertThat(Conditions.find(status.getConditions(), type)).as(type + " in " + status.getConditions())
+                .hasValueSatisfying(c -> {
+                    assertThat(c.getStatus()).as(type + " status").isEqualTo(value);
+                    assertThat(c.getReason()).as(type + " reason").isEqualTo(reason);
+                    assertThat(c.getLastTransitionTime()).isNotBlank();
+                });
+    }
+
+    protected static List<String> ports(Service service) {
+        return service.getSpec().getPorts().stream().map((ServicePort p) -> p.getName() + ":" + p.getPort()).toList();
+    }
+
+    protected String specHash(String ns) {
+        return k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getMetadata().getAnnotations()
+                .get("god.io/spec-hash");
+    }
+
+    protected List<String> podUids(String ns) {
+        return k8s.pods().inNamespace(ns).list().getItems().stream().map((Pod p) -> p.getMetadata().getUid()).toList();
+    }
+
+    protected List<String> claimUids(String ns) {
+        return k8s.persistentVolumeClaims().inNamespace(ns).list().getItems().stream()
+                .map(p -> p.getMetadata().getUid()).sorted().toList();
+    }
+
+    protected List<Event> events(String ns) {
+        return k8s.v1().events().inNamespace(ns).list().getItems();
+    }
+
+    protected List<String> eventReasons(String ns) {
+        return events(ns).stream().map(Event::getReason).toList();
+    }
+}

@@ -1,0 +1,113 @@
+package io.god.operator.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP NodeAdmin against a JDK HttpServer standing in for a node's management port. */
+class HttpNodeAdminTest {
+
+    static final String STATUS = """
+            {"state":"ACTIVE","position":"7f00000000000000000000000000000a","ringHash":"c0ffee",
+             "ring":[{"position":"00","address":"a:9191"},{"position":"7f","address":"b:9191"}],
+             "ownedEntries":12,"heldEntries":36,"replicated":true,"lastSyncAt":"2026-11-21T10:00:00Z",
+             "lastAliveAt":"2026-11-21T10:00:01Z","collectedUpTo":1732183200000,"quarantinedAt":null,
+             "dataBytes":4096,"somethingNew":{"x":1}}""";
+
+    HttpServer server;
+    final AtomicReference<String> body = new AtomicReference<>(STATUS);
+    final AtomicReference<Integer> code = new AtomicReference<>(200);
+    final AtomicReference<String> authorization = new AtomicReference<>();
+    final CountDownLatch hang = new CountDownLatch(1);
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/admin/status", exchange -> {
+            authorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
+            if (code.get() == 0) {
+                try {
+                    hang.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(code.get() == 0 ? 200 : code.get(), bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        hang.countDown();
+        server.stop(0);
+    }
+
+    HttpNodeAdmin admin(Duration timeout, String token) {
+        return new HttpNodeAdmin(timeout, server.getAddress().getPort(), Optional.ofNullable(token));
+    }
+
+    @Test
+    void readsTheStatusDocumentIgnoringUnknownFields() {
+        NodeStatus s = admin(Duration.ofSeconds(2), null).status("127.0.0.1").toCompletableFuture().join();
+        assertThat(s.state()).isEqualTo("ACTIVE");
+        assertThat(s.inRing()).isTrue();
+        assertThat(s.position()).isEqualTo("7f00000000000000000000000000000a");
+        assertThat(s.ringHash()).isEqualTo("c0ffee");
+        assertThat(s.ringSize()).isEqualTo(2);
+        assertThat(s.replicated()).isTrue();
+        assertThat(s.ownedEntries()).isEqualTo(12);
+        assertThat(s.heldEntries()).isEqualTo(36);
+        assertThat(s.dataBytes()).isEqualTo(4096);
+        assertThat(s.lastAliveAt()).isEqualTo("2026-11-21T10:00:01Z");
+        assertThat(s.collectedUpTo()).isEqualTo("1732183200000");
+        assertThat(s.quarantinedAt()).isNull();
+        assertThat(authorization.get()).isNull();
+    }
+
+    @Test
+    void sendsTheTokenWhenConfigured() {
+        admin(Duration.ofSeconds(2), "s3cret").status("127.0.0.1").toCompletableFuture().join();
+        assertThat(authorization.get()).isEqualTo("Bearer s3cret");
+    }
+
+    @Test
+    void failsOnErrorStatusAndOnJunk() {
+        code.set(503);
+        assertThatThrownBy(() -> admin(Duration.ofSeconds(2), null).status("127.0.0.1").toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class).hasMessageContaining("answered 503");
+        code.set(200);
+        body.set("<html>hello</html>");
+        assertThatThrownBy(() -> admin(Duration.ofSeconds(2), null).status("127.0.0.1").toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(IOException.class);
+        body.set("{\"position\":\"00\"}");
+        assertThatThrownBy(() -> admin(Duration.ofSeconds(2), null).status("127.0.0.1").toCompletableFuture().join())
+                .hasMessageContaining("no state");
+    }
+
+    @Test
+    void aHangingNodeTimesOut() {
+        code.set(0);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> admin(Duration.ofMillis(300), null).status("127.0.0.1").toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    }
+}

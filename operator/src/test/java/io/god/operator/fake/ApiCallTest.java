@@ -1,0 +1,40 @@
+package io.god.operator.fake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The RBAC check is only as good as this mapping from requests to verbs and resources. */
+class ApiCallTest {
+
+    @Test
+    void mapsRequestsToRbacVerbsAndResources() {
+        assertThat(ApiCall.parse("GET", "/api/v1/namespaces/a/pods?labelSelector=x")).hasValueSatisfying(c -> {
+            assertThat(c.verb()).isEqualTo("list");
+            assertThat(c.group()).isEmpty();
+            assertThat(c.resource()).isEqualTo("pods");
+        });
+        assertThat(ApiCall.parse("GET", "/api/v1/pods?allowWatchBookmarks=true&watch=true")).get()
+                .extracting(ApiCall::verb).isEqualTo("watch");
+        assertThat(ApiCall.parse("GET", "/apis/apps/v1/namespaces/a/statefulsets/demo")).hasValueSatisfying(c -> {
+            assertThat(c.verb()).isEqualTo("get");
+            assertThat(c.group()).isEqualTo("apps");
+            assertThat(c.resource()).isEqualTo("statefulsets");
+        });
+        assertThat(ApiCall.parse("PATCH", "/apis/god.io/v1alpha1/namespaces/a/godclusters/demo/status"))
+                .hasValueSatisfying(c -> {
+                    assertThat(c.verb()).isEqualTo("patch");
+                    assertThat(c.resource()).isEqualTo("godclusters/status");
+                });
+        assertThat(ApiCall.parse("POST", "/api/v1/namespaces/a/events")).get().extracting(ApiCall::verb)
+                .isEqualTo("create");
+        assertThat(ApiCall.parse("PUT", "/api/v1/namespaces/a/configmaps/c")).get().extracting(ApiCall::verb)
+                .isEqualTo("update");
+        assertThat(ApiCall.parse("DELETE", "/apis/policy/v1/namespaces/a/poddisruptionbudgets/p")).get()
+                .extracting(ApiCall::verb).isEqualTo("delete");
+        assertThat(ApiCall.parse("DELETE", "/api/v1/namespaces/a/pods")).get().extracting(ApiCall::verb)
+                .isEqualTo("deletecollection");
+        assertThat(ApiCall.parse("GET", "/version")).isEmpty();
+        assertThat(ApiCall.parse("GET", "/apis")).isEmpty();
+    }
+}

@@ -1,0 +1,75 @@
+package io.god.operator.fake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.Settings;
+import io.god.operator.reconcile.SpecValidator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** `kubectl apply -f deploy/` must work as is: one consistent set of objects, the namespace first. */
+class DeployManifestsTest {
+
+    @Test
+    void appliesInOrderAndFitsTogether() throws IOException {
+        try (Stream<Path> files = Files.list(Rbac.deployDir())) {
+            List<String> names = files.map(f -> f.getFileName().toString()).sorted().toList();
+            assertThat(names).doesNotContain("kustomization.yaml", "kustomization.yml");
+            assertThat(names.stream().filter(n -> n.endsWith(".yaml")).findFirst()).hasValue("00-namespace.yaml");
+        }
+        List<HasMetadata> objects = Rbac.deployObjects();
+        Namespace ns = one(objects, Namespace.class);
+        ServiceAccount sa = one(objects, ServiceAccount.class);
+        ClusterRoleBinding binding = one(objects, ClusterRoleBinding.class);
+        Deployment deployment = one(objects, Deployment.class);
+        String namespace = ns.getMetadata().getName();
+        assertThat(sa.getMetadata().getNamespace()).isEqualTo(namespace);
+        assertThat(deployment.getMetadata().getNamespace()).isEqualTo(namespace);
+        assertThat(binding.getRoleRef().getName()).isEqualTo(Rbac.operatorRole().getMetadata().getName());
+        assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
+            assertThat(s.getKind()).isEqualTo("ServiceAccount");
+            assertThat(s.getName()).isEqualTo(sa.getMetadata().getName());
+            assertThat(s.getNamespace()).isEqualTo(namespace);
+        });
+        var pod = deployment.getSpec().getTemplate().getSpec();
+        assertThat(pod.getServiceAccountName()).isEqualTo(sa.getMetadata().getName());
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getContainers().get(0).getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(deployment.getSpec().getSelector().getMatchLabels())
+                .isEqualTo(deployment.getSpec().getTemplate().getMetadata().getLabels());
+    }
+
+    @Test
+    void examplesAreValidGodClusters() throws IOException {
+        try (Stream<Path> files = Files.list(Rbac.deployDir().resolve("examples"))) {
+            List<Path> examples = files.filter(f -> f.toString().endsWith(".yaml")).toList();
+            assertThat(examples).isNotEmpty();
+            for (Path example : examples) {
+                try (InputStream in = Files.newInputStream(example)) {
+                    GodCluster gc = Serialization.unmarshal(in, GodCluster.class);
+                    assertThat(gc.getApiVersion()).isEqualTo("god.io/v1alpha1");
+                    assertThat(SpecValidator.problems(gc.getSpec(), Settings.of(gc.getSpec(), "default:1")))
+                            .as(example.toString()).isEmpty();
+                }
+            }
+        }
+    }
+
+    private static <T> T one(List<HasMetadata> objects, Class<T> type) {
+        List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
+        assertThat(found).as(type.getSimpleName() + " in deploy/").hasSize(1);
+        return found.get(0);
+    }
+}

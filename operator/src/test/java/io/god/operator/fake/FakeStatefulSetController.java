@@ -1,0 +1,187 @@
+package io.god.operator.fake;
+
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * Stands in for the StatefulSet, kubelet and PVC-protection controllers the mock API server lacks (after
+ * cass-operator's envtest statefulset_controller and Strimzi's MockPodController). Every tick, for each StatefulSet:
+ * pods {@code <sts>-<i>} exist for i < replicas and are created from the current template; pods at or above replicas are
+ * deleted; existing pods are never updated (OnDelete: a deleted pod comes back from the new template); a PVC
+ * {@code <claim>-<sts>-<i>} with the {@code kubernetes.io/pvc-protection} finalizer exists for each pod and is kept
+ * when the pod goes; pods are Ready unless annotated {@value #NOT_READY}; a PVC being deleted loses its finalizer
+ * once no pod uses it.
+ */
+public final class FakeStatefulSetController implements AutoCloseable {
+
+    /** Annotate a pod with this (any value) to keep it unready. */
+    public static final String NOT_READY = "fake.god.io/not-ready";
+    public static final String PVC_PROTECTION = "kubernetes.io/pvc-protection";
+    private static final Logger LOG = Logger.getLogger(FakeStatefulSetController.class);
+    /** pod IP → namespace/pod, so the fake NodeAdmin knows who it answers for. */
+    private static final Map<String, String> PODS_BY_IP = new ConcurrentHashMap<>();
+    private static final AtomicInteger NEXT_IP = new AtomicInteger(1);
+
+    private final KubernetesClient client;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fake-statefulset-controller");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public FakeStatefulSetController(KubernetesClient client) {
+        this.client = client;
+    }
+
+    public static Optional<String> podAt(String ip) {
+        return Optional.ofNullable(PODS_BY_IP.get(ip));
+    }
+
+    public FakeStatefulSetController start() {
+        timer.scheduleWithFixedDelay(this::tickSafely, 0, 100, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+
+    private void tickSafely() {
+        try {
+            tick();
+        } catch (RuntimeException e) {
+            LOG.debugf("fake controller tick failed (retrying): %s", e.getMessage());
+        }
+    }
+
+    void tick() {
+        for (StatefulSet sts : client.apps().statefulSets().inAnyNamespace().list().getItems()) {
+            reconcile(sts);
+        }
+        releaseUnusedClaims();
+    }
+
+    private void reconcile(StatefulSet sts) {
+        String ns = sts.getMetadata().getNamespace();
+        String name = sts.getMetadata().getName();
+        int replicas = Optional.ofNullable(sts.getSpec().getReplicas()).orElse(1);
+        Map<String, Pod> pods = new HashMap<>();
+        client.pods().inNamespace(ns).withLabels(sts.getSpec().getSelector().getMatchLabels()).list().getItems()
+                .forEach(p -> pods.put(p.getMetadata().getName(), p));
+        for (Pod pod : pods.values()) {
+            int ordinal = ordinal(name, pod.getMetadata().getName());
+            if (ordinal >= replicas && pod.getMetadata().getDeletionTimestamp() == null) {
+                client.pods().inNamespace(ns).withName(pod.getMetadata().getName()).delete();
+            }
+        }
+        for (int i = 0; i < replicas; i++) {
+            String podName = name + "-" + i;
+            Pod pod = pods.get(podName);
+            ensureClaims(sts, i);
+            if (pod == null) {
+                createPod(sts, podName);
+            } else {
+                updateReadiness(pod);
+            }
+        }
+    }
+
+    private static int ordinal(String sts, String pod) {
+        try {
+            return Integer.parseInt(pod.substring(sts.length() + 1));
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private void createPod(StatefulSet sts, String podName) {
+        String ip = "10.0." + (NEXT_IP.get() / 250) + "." + (NEXT_IP.getAndIncrement() % 250 + 1);
+        String ns = sts.getMetadata().getNamespace();
+        PODS_BY_IP.put(ip, ns + "/" + podName);
+        Map<String, String> labels = new HashMap<>(sts.getSpec().getTemplate().getMetadata().getLabels());
+        labels.put("statefulset.kubernetes.io/pod-name", podName);
+        Pod pod = new PodBuilder()
+                .withNewMetadata().withName(podName).withNamespace(ns).withLabels(labels)
+                .withAnnotations(sts.getSpec().getTemplate().getMetadata().getAnnotations())
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("StatefulSet")
+                        .withName(sts.getMetadata().getName()).withUid(sts.getMetadata().getUid())
+                        .withController(true).build())
+                .endMetadata()
+                .withSpec(sts.getSpec().getTemplate().getSpec())
+                .editSpec().withHostname(podName).withSubdomain(sts.getSpec().getServiceName()).endSpec()
+                .withNewStatus().withPhase("Running").withPodIP(ip).withConditions(ready(true)).endStatus()
+                .build();
+        client.resource(pod).create();
+    }
+
+    private void updateReadiness(Pod pod) {
+        boolean wanted = pod.getMetadata().getAnnotations() == null
+                || !pod.getMetadata().getAnnotations().containsKey(NOT_READY);
+        boolean now = pod.getStatus() != null && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        if (wanted != now && pod.getMetadata().getDeletionTimestamp() == null) {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .editStatus(p -> {
+                        p.getStatus().setConditions(new ArrayList<>(List.of(ready(wanted))));
+                        return p;
+                    });
+        }
+    }
+
+    private static PodCondition ready(boolean ready) {
+        return new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build();
+    }
+
+    private void ensureClaims(StatefulSet sts, int ordinal) {
+        String ns = sts.getMetadata().getNamespace();
+        for (PersistentVolumeClaim template : sts.getSpec().getVolumeClaimTemplates()) {
+            String claim = template.getMetadata().getName() + "-" + sts.getMetadata().getName() + "-" + ordinal;
+            if (client.persistentVolumeClaims().inNamespace(ns).withName(claim).get() == null) {
+                client.resource(new PersistentVolumeClaimBuilder()
+                        .withNewMetadata().withName(claim).withNamespace(ns)
+                        .withLabels(template.getMetadata().getLabels())
+                        .withFinalizers(PVC_PROTECTION).endMetadata()
+                        .withSpec(template.getSpec())
+                        .withNewStatus().withPhase("Bound").endStatus()
+                        .build()).create();
+            }
+        }
+    }
+
+    /** The PVC-protection controller: a claim being deleted goes once no pod of its ordinal exists. */
+    private void releaseUnusedClaims() {
+        for (PersistentVolumeClaim pvc : client.persistentVolumeClaims().inAnyNamespace().list().getItems()) {
+            if (pvc.getMetadata().getDeletionTimestamp() == null) {
+                continue;
+            }
+            String ns = pvc.getMetadata().getNamespace();
+            String podName = pvc.getMetadata().getName().substring(pvc.getMetadata().getName().indexOf('-') + 1);
+            if (client.pods().inNamespace(ns).withName(podName).get() == null) {
+                client.persistentVolumeClaims().inNamespace(ns).withName(pvc.getMetadata().getName()).edit(p -> {
+                    p.getMetadata().getFinalizers().remove(PVC_PROTECTION);
+                    return p;
+                });
+            }
+        }
+    }
+}
