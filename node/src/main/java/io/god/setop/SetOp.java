@@ -26,7 +26,7 @@ public record SetOp(SetOpType type, Merge merge, List<SetOpSource> sources) {
       Objects.requireNonNull(s, "source");
     }
     sources = List.copyOf(sources);
-    if (depth() > MAX_DEPTH) {
+    if (depthOf(sources) > MAX_DEPTH) {
       throw new SetOpException("SetOp nested deeper than " + MAX_DEPTH + " levels");
     }
   }
@@ -42,6 +42,10 @@ public record SetOp(SetOpType type, Merge merge, List<SetOpSource> sources) {
 
   /** Nesting depth: 1 for an op over raw sources only. */
   public int depth() {
+    return depthOf(sources);
+  }
+
+  private static int depthOf(List<SetOpSource> sources) {
     int max = 0;
     for (SetOpSource s : sources) {
       if (s.op() != null) {

@@ -83,7 +83,7 @@ public final class SetOpParser {
       }
     }
     if (peek() == ')') {
-      throw error("Operation without parameters not allowed");
+      throw error("Empty operation not allowed");
     }
     List<SetOpSource> sources = new ArrayList<>();
     skipSpaces();
