@@ -32,7 +32,7 @@ final class Merges {
   }
 
   static List<byte[]> append(List<byte[]> old, List<byte[]> values, double w) {
-    int n = copies(w);
+    int n = values.isEmpty() ? 0 : copies(w);
     long size = (old == null ? 0 : old.size()) + (long) n * values.size();
     if (size > MAX_APPEND_VALUES) {
       throw new SetOpException("Append would produce " + size + " values (weight " + w + "); limit " + MAX_APPEND_VALUES);
@@ -58,6 +58,9 @@ final class Merges {
     }
     for (byte[] b : values) {
       newLen += b.length;
+    }
+    if (newLen == 0) {
+      n = 0; // nothing to repeat, however large the weight
     }
     long total = oldLen + n * newLen;
     if (total > MAX_CONCAT_BYTES) {
