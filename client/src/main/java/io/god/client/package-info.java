@@ -1,2 +1,0 @@
-/** Wire types, key hashing, and (later) the binary codec, the Java client and god-cli. */
-package io.god.client;

@@ -1,0 +1,22 @@
+package io.god.tree;
+
+/**
+ * What a Merkle walk needs to know of one trie node: where it sits ({@code key}'s first
+ * {@code depth} nibbles), the hash of everything below, the hash of the entry ending exactly at
+ * depth (or null) and the hash of each child by nibble (null where there is none).
+ */
+public record Fingerprint(byte[] key, int depth, Hash128 hash, long entries, Hash128 entryHash, Hash128[] children) {
+
+    static Fingerprint of(Node n) {
+        Hash128[] children = new Hash128[16];
+        if (n instanceof Entry e) {
+            return new Fingerprint(e.key(), e.depth(), e.hash(), 1, e.hash(), children);
+        }
+        Branch b = (Branch) n;
+        for (int nibble = 0; nibble < 16; nibble++) {
+            Node c = b.child(nibble);
+            children[nibble] = c == null ? null : c.hash();
+        }
+        return new Fingerprint(b.key(), b.depth(), b.hash(), b.entries(), b.entry == null ? null : b.entry.hash(), children);
+    }
+}

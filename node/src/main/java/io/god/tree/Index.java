@@ -1,0 +1,5 @@
+package io.god.tree;
+
+/** An ordinal and whether the asked-for key (or mirror value) is present. */
+public record Index(long n, boolean existed) {
+}

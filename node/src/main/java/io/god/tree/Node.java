@@ -1,0 +1,52 @@
+package io.god.tree;
+
+/**
+ * An immutable node of the radix trie over nibbles. A node covers every key that starts with the
+ * first {@link #depth()} nibbles of {@link #key()}. Structure is canonical: it depends only on the
+ * set of stored keys, so equal contents give equal shapes and equal hashes.
+ */
+abstract sealed class Node permits Entry, Branch {
+
+    /** Merkle hash lanes: the lane-wise sum of the hashes of every entry below. */
+    final long h1;
+    final long h2;
+
+    Node(long h1, long h2) {
+        this.h1 = h1;
+        this.h2 = h2;
+    }
+
+    /** Nibble depth of this node's prefix. */
+    abstract int depth();
+
+    /** A key whose first {@link #depth()} nibbles are this node's prefix. */
+    abstract byte[] key();
+
+    abstract long live();
+
+    abstract long subLive();
+
+    abstract long real();
+
+    /** Number of entries stored below (each Entry counts 1). */
+    abstract long entries();
+
+    /**
+     * The oldest moment at which something below may be garbage-collected (a tombstone's
+     * timestamp, or an empty sub tree's clear time); {@link Long#MAX_VALUE} when nothing can be.
+     */
+    abstract long minDue();
+
+    final long measure(Measure m) {
+        return switch (m) {
+            case LIVE -> live();
+            case TOTAL -> live() + subLive();
+            case REAL -> real();
+            case ENTRIES -> entries();
+        };
+    }
+
+    final Hash128 hash() {
+        return new Hash128(h1, h2);
+    }
+}

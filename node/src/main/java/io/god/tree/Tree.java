@@ -1,0 +1,137 @@
+package io.god.tree;
+
+import io.god.time.NanoClock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
+
+/**
+ * The mutable handle on a node's tree: an atomically published {@link TreeState}. Readers take
+ * {@link #state()} and see one consistent version without ever blocking; writers are serialised by
+ * one lock. Tombstones (and empty, cleared sub trees) older than the tombstone window are collected a
+ * few at a time on every write and by {@link #collectGarbage(int)}, which a background loop calls so
+ * that cold regions are collected too; {@link #collectedUpTo()} tells how recent a deletion this
+ * tree may have forgotten.
+ */
+public final class Tree {
+
+    /** Expired markers collected along with each write: keeps write latency flat. */
+    static final int COLLECT_PER_WRITE = 4;
+
+    private final NanoClock clock;
+    private final long windowNanos;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private volatile TreeState state = TreeState.EMPTY;
+    private volatile long collectedUpTo;
+
+    public Tree(NanoClock clock, Duration tombstoneWindow) {
+        if (tombstoneWindow.isNegative() || tombstoneWindow.isZero()) {
+            throw new IllegalArgumentException("tombstone window must be positive, was " + tombstoneWindow);
+        }
+        this.clock = clock;
+        this.windowNanos = tombstoneWindow.toNanos();
+    }
+
+    /** The current version: immutable, safe to read from any thread for as long as needed. */
+    public TreeState state() {
+        return state;
+    }
+
+    /** Newest timestamp of any tombstone or clear marker this tree has collected (0 = none). */
+    public long collectedUpTo() {
+        return collectedUpTo;
+    }
+
+    public boolean put(byte[] key, byte[] value, long timestamp) {
+        return update(s -> s.put(key, value, timestamp));
+    }
+
+    public boolean delete(byte[] key, long timestamp) {
+        return update(s -> s.delete(key, timestamp));
+    }
+
+    public boolean subPut(byte[] key, byte[] subKey, byte[] value, long timestamp) {
+        return update(s -> s.subPut(key, subKey, value, timestamp));
+    }
+
+    public boolean subDelete(byte[] key, byte[] subKey, long timestamp) {
+        return update(s -> s.subDelete(key, subKey, timestamp));
+    }
+
+    public boolean subClear(byte[] key, long timestamp) {
+        return update(s -> s.subClear(key, timestamp));
+    }
+
+    public boolean subConfigure(byte[] key, String name, String value, long timestamp) {
+        return update(s -> s.subConfigure(key, name, value, timestamp));
+    }
+
+    public boolean subSetConfiguration(byte[] key, Map<String, String> conf, long timestamp) {
+        return update(s -> s.subSetConfiguration(key, conf, timestamp));
+    }
+
+    public boolean configure(String name, String value, long timestamp) {
+        return update(s -> s.configure(name, value, timestamp));
+    }
+
+    public boolean setConfiguration(Map<String, String> conf, long timestamp) {
+        return update(s -> s.setConfiguration(conf, timestamp));
+    }
+
+    /** Clears the whole tree as of timestamp (everything written later survives). */
+    public boolean clear(long timestamp) {
+        return update(s -> s.clear(timestamp));
+    }
+
+    /**
+     * Applies a change (possibly several writes) as one new version; readers see all of it or none.
+     * Returns whether the version changed.
+     */
+    public boolean update(UnaryOperator<TreeState> change) {
+        writeLock.lock();
+        try {
+            TreeState before = state;
+            TreeState after = change.apply(before);
+            if (after == before) {
+                return false;
+            }
+            state = collect(after, COLLECT_PER_WRITE);
+            return true;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Collects up to budget expired markers anywhere in the tree; returns how many versions changed. */
+    public boolean collectGarbage(int budget) {
+        writeLock.lock();
+        try {
+            TreeState before = state;
+            state = collect(before, budget);
+            return state != before;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Replaces the whole content (recovery from disk); the caller guarantees no concurrent writers. */
+    public void restore(TreeState restored, long restoredCollectedUpTo) {
+        writeLock.lock();
+        try {
+            state = restored;
+            collectedUpTo = Math.max(collectedUpTo, restoredCollectedUpTo);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private TreeState collect(TreeState s, int budget) {
+        long cutoff = clock.nanos() - windowNanos;
+        return s.collect(cutoff, budget, ts -> {
+            if (ts > collectedUpTo) {
+                collectedUpTo = ts;
+            }
+        });
+    }
+}

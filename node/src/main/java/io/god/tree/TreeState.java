@@ -1,0 +1,440 @@
+package io.god.tree;
+
+import com.google.common.hash.Hasher;
+import com.google.common.hash.Hashing;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * One immutable version of a tree: the top-level tree of a node or one sub tree. Reads are plain
+ * methods; writes return a new version (or {@code this} when the write loses under last-write-wins),
+ * sharing everything they did not touch. See {@link Tree} for the mutable handle.
+ *
+ * <p>Last write wins, with one rule everywhere: the higher timestamp wins; on equal timestamps a
+ * tombstone beats a value, and otherwise the larger value bytes win. A write at or before the
+ * tree's {@link #clearedAt()} loses to the clear.
+ */
+public final class TreeState implements MerkleSource {
+
+    /** The configuration key that turns a mirror on (value "yes") or off (anything else). */
+    public static final String MIRRORED = "mirrored";
+
+    public static final TreeState EMPTY = new TreeState(null, null, new TreeMap<>(), 0, 0);
+
+    private final Node root;
+    /** The mirror trie when {@link #mirrored} (null is also an empty mirror). */
+    private final Node mirror;
+    private final boolean mirrored;
+    private final SortedMap<String, String> configuration;
+    private final long configurationTimestamp;
+    private final long clearedAt;
+    private final Hash128 hash;
+
+    private TreeState(Node root, Node mirror, SortedMap<String, String> configuration,
+                      long configurationTimestamp, long clearedAt) {
+        this.root = root;
+        this.mirror = mirror;
+        this.configuration = configuration;
+        this.configurationTimestamp = configurationTimestamp;
+        this.clearedAt = clearedAt;
+        this.mirrored = "yes".equals(configuration.get(MIRRORED));
+        this.hash = combine(root, configuration);
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    /** The byte value of key; a tombstone reads as absent but carries its timestamp. */
+    public Item get(byte[] key) {
+        Entry e = Trie.get(root, key);
+        if (e == null || e.timestamp() == 0) {
+            return Item.absent(key);
+        }
+        return new Item(key, e.value(), e.timestamp(), e.hasValue(), -1);
+    }
+
+    /** The stored entry of key (value, tombstone and/or sub tree), or null. */
+    public Entry entry(byte[] key) {
+        return Trie.get(root, key);
+    }
+
+    /** The sub tree under key; {@link #EMPTY} when there is none. */
+    public TreeState sub(byte[] key) {
+        Entry e = Trie.get(root, key);
+        return e == null || e.sub() == null ? EMPTY : e.sub();
+    }
+
+    /** The live byte values in key order. */
+    public SortedView values() {
+        return root == null ? SortedView.EMPTY : new SortedView(root, KeyCodec.PLAIN);
+    }
+
+    /** The live byte values ordered by value (then key); empty unless the tree is mirrored. */
+    public SortedView mirror() {
+        return mirror == null ? SortedView.EMPTY : new SortedView(mirror, KeyCodec.MIRROR);
+    }
+
+    public boolean isMirrored() {
+        return mirrored;
+    }
+
+    /** Live byte values plus the live entries of all sub trees (the reference's Size). */
+    public long size() {
+        return root == null ? 0 : root.measure(Measure.TOTAL);
+    }
+
+    /** Every marker: values, tombstones and all sub-tree entries including their tombstones. */
+    public long realSize() {
+        return root == null ? 0 : root.real();
+    }
+
+    /** {@link #size()} restricted to keys in [from, to); null bounds are open. */
+    public long sizeBetween(byte[] from, byte[] to) {
+        return between(from, to, Measure.TOTAL);
+    }
+
+    /** {@link #realSize()} restricted to keys in [from, to); null bounds are open. */
+    public long realSizeBetween(byte[] from, byte[] to) {
+        return between(from, to, Measure.REAL);
+    }
+
+    /**
+     * The entry at position {@code index} in marker order (each entry weighs its {@link #realSize()}
+     * share), as used to pick a new ring position when balancing load; null when out of range.
+     */
+    public Entry markerAt(long index) {
+        return Trie.select(root, index, Measure.REAL);
+    }
+
+    /** Every entry (values, tombstones, sub-tree holders) in key order, from the first key >= from. */
+    public Iterator<Entry> entries(byte[] from) {
+        Cursor c = new Cursor(root, Measure.ENTRIES, false);
+        if (from != null) {
+            c.seek(from, true);
+        }
+        return new Iterator<>() {
+            private Entry next = c.next();
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public Entry next() {
+                if (next == null) {
+                    throw new NoSuchElementException();
+                }
+                Entry e = next;
+                next = c.next();
+                return e;
+            }
+        };
+    }
+
+    /** Merkle hash of the whole tree: content and configuration, never timestamps or history. */
+    public Hash128 hash() {
+        return hash;
+    }
+
+    public Map<String, String> configuration() {
+        return Collections.unmodifiableSortedMap(configuration);
+    }
+
+    public long configurationTimestamp() {
+        return configurationTimestamp;
+    }
+
+    /** When this tree was last cleared (0 = never); writes at or before it lose. */
+    public long clearedAt() {
+        return clearedAt;
+    }
+
+    /** Earliest moment something in this version may be collected; MAX_VALUE when nothing can. */
+    long minDue() {
+        long own = root == null ? Long.MAX_VALUE : root.minDue();
+        return isDisposable() ? Math.min(own, clearedAt) : own;
+    }
+
+    /** An empty, unconfigured sub tree: once its clear is older than the window, it can go. */
+    private boolean isDisposable() {
+        return root == null && configuration.isEmpty();
+    }
+
+    @Override
+    public Fingerprint fingerprint(byte[] prefix, int nibbles) {
+        Node n = root;
+        while (n != null) {
+            int nd = n.depth();
+            int limit = Math.min(nd, nibbles);
+            if (Bytes.mismatch(prefix, n.key(), limit) < limit) {
+                return null;
+            }
+            if (nd >= nibbles) {
+                return Fingerprint.of(n);
+            }
+            if (!(n instanceof Branch b)) {
+                return null;
+            }
+            n = b.child(Bytes.nibble(prefix, nd));
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /** Stores a byte value at key (last write wins). */
+    public TreeState put(byte[] key, byte[] value, long timestamp) {
+        requireTimestamp(timestamp);
+        return writeValue(key, value.clone(), timestamp);
+    }
+
+    /** Records a tombstone at key (last write wins); created even when the key was never written. */
+    public TreeState delete(byte[] key, long timestamp) {
+        requireTimestamp(timestamp);
+        return writeValue(key, null, timestamp);
+    }
+
+    public TreeState subPut(byte[] key, byte[] subKey, byte[] value, long timestamp) {
+        requireTimestamp(timestamp);
+        return withSub(key, timestamp, s -> s.put(subKey, value, timestamp));
+    }
+
+    /** Tombstones subKey; creates the sub tree if needed so a late, older put cannot resurrect it. */
+    public TreeState subDelete(byte[] key, byte[] subKey, long timestamp) {
+        requireTimestamp(timestamp);
+        return withSub(key, timestamp, s -> s.delete(subKey, timestamp));
+    }
+
+    /** Clears the sub tree at key as of timestamp; entries written later survive. */
+    public TreeState subClear(byte[] key, long timestamp) {
+        requireTimestamp(timestamp);
+        return withSub(key, timestamp, s -> s.clear(timestamp));
+    }
+
+    public TreeState subConfigure(byte[] key, String name, String value, long timestamp) {
+        requireTimestamp(timestamp);
+        return withSub(key, timestamp, s -> s.configure(name, value, timestamp));
+    }
+
+    /** Replaces a sub tree's whole configuration if timestamp is newer (anti-entropy, replay). */
+    public TreeState subSetConfiguration(byte[] key, Map<String, String> conf, long timestamp) {
+        requireTimestamp(timestamp);
+        return withSub(key, timestamp, s -> s.setConfiguration(conf, timestamp));
+    }
+
+    /**
+     * Removes everything written at or before timestamp (values, tombstones, sub-tree entries) and
+     * remembers the clear, so older writes arriving later lose. Configuration is kept.
+     */
+    public TreeState clear(long timestamp) {
+        requireTimestamp(timestamp);
+        if (timestamp <= clearedAt) {
+            return this;
+        }
+        Node survivors = null;
+        for (Iterator<Entry> it = entries(null); it.hasNext(); ) {
+            Entry e = it.next();
+            boolean keepValue = e.timestamp() > timestamp;
+            TreeState sub = e.sub() == null ? null : e.sub().clear(timestamp);
+            if (keepValue || sub != null) {
+                survivors = Trie.put(survivors, Entry.of(e.key(), keepValue ? e.value() : null,
+                        keepValue ? e.timestamp() : 0, sub));
+            }
+        }
+        return new TreeState(survivors, isMirrored() ? buildMirror(survivors) : null, configuration,
+                configurationTimestamp, timestamp);
+    }
+
+    /** Sets one configuration key; a value of "" removes it. Loses to a newer configuration. */
+    public TreeState configure(String name, String value, long timestamp) {
+        requireTimestamp(timestamp);
+        if (timestamp <= configurationTimestamp) {
+            return this;
+        }
+        TreeMap<String, String> next = new TreeMap<>(configuration);
+        if (value.isEmpty()) {
+            next.remove(name);
+        } else {
+            next.put(name, value);
+        }
+        return withConfiguration(next, timestamp);
+    }
+
+    /** Replaces the whole configuration if timestamp is newer. */
+    public TreeState setConfiguration(Map<String, String> conf, long timestamp) {
+        requireTimestamp(timestamp);
+        if (timestamp <= configurationTimestamp) {
+            return this;
+        }
+        return withConfiguration(new TreeMap<>(conf), timestamp);
+    }
+
+    /** Restores the clear marker of a version (snapshot recovery, anti-entropy). */
+    public TreeState withClearedAt(long timestamp) {
+        return timestamp <= clearedAt ? this : clear(timestamp);
+    }
+
+    /**
+     * Collects up to {@code budget} expired things: tombstones older than cutoff, and empty,
+     * unconfigured sub trees cleared before cutoff. Reports each collected timestamp.
+     */
+    TreeState collect(long cutoff, int budget, LongConsumer collected) {
+        if (minDue() >= cutoff || budget <= 0) {
+            return this;
+        }
+        List<Entry> due = new ArrayList<>();
+        findDue(root, cutoff, budget, due);
+        Node next = root;
+        Node nextMirror = mirror;
+        for (Entry e : due) {
+            boolean dropTombstone = e.isTombstone() && e.timestamp() < cutoff;
+            if (dropTombstone) {
+                collected.accept(e.timestamp());
+            }
+            TreeState sub = e.sub();
+            if (sub != null && sub.minDue() < cutoff) {
+                sub = sub.collect(cutoff, budget, collected);
+                if (sub.isDisposable() && sub.clearedAt < cutoff) {
+                    if (sub.clearedAt > 0) {
+                        collected.accept(sub.clearedAt);
+                    }
+                    sub = null;
+                }
+            }
+            long ts = dropTombstone ? 0 : e.timestamp();
+            next = ts == 0 && sub == null ? Trie.remove(next, e.key()) : Trie.put(next, Entry.of(e.key(), e.value(), ts, sub));
+        }
+        return next == root ? this : new TreeState(next, nextMirror, configuration, configurationTimestamp, clearedAt);
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private TreeState writeValue(byte[] key, byte[] value, long timestamp) {
+        if (timestamp <= clearedAt) {
+            return this;
+        }
+        Entry old = Trie.get(root, key);
+        if (old != null && old.timestamp() != 0 && !wins(timestamp, value, old)) {
+            return this;
+        }
+        Node nextRoot = Trie.put(root, Entry.of(key.clone(), value, timestamp, old == null ? null : old.sub()));
+        Node nextMirror = mirror;
+        if (mirrored) {
+            if (old != null && old.hasValue()) {
+                nextMirror = Trie.remove(nextMirror, MirrorKeys.encode(old.value(), key));
+            }
+            if (value != null) {
+                nextMirror = Trie.put(nextMirror, Entry.unhashed(MirrorKeys.encode(value, key), key, timestamp));
+            }
+        }
+        return new TreeState(nextRoot, nextMirror, configuration, configurationTimestamp, clearedAt);
+    }
+
+    /** DESIGN §5: higher timestamp; then tombstone over value; then larger value bytes. */
+    static boolean wins(long timestamp, byte[] value, Entry old) {
+        if (timestamp != old.timestamp()) {
+            return timestamp > old.timestamp();
+        }
+        if (value == null || old.value() == null) {
+            return value == null && old.value() != null;
+        }
+        return Bytes.compare(value, old.value()) > 0;
+    }
+
+    private TreeState withSub(byte[] key, long timestamp, UnaryOperator<TreeState> change) {
+        if (timestamp <= clearedAt) {
+            return this;
+        }
+        Entry old = Trie.get(root, key);
+        TreeState sub = old == null || old.sub() == null ? EMPTY : old.sub();
+        TreeState changed = change.apply(sub);
+        if (changed == sub) {
+            return this;
+        }
+        Entry next = old == null ? Entry.of(key.clone(), null, 0, changed)
+                : Entry.of(old.key(), old.value(), old.timestamp(), changed);
+        return new TreeState(Trie.put(root, next), mirror, configuration, configurationTimestamp, clearedAt);
+    }
+
+    private TreeState withConfiguration(TreeMap<String, String> next, long timestamp) {
+        boolean nextMirrored = "yes".equals(next.get(MIRRORED));
+        Node nextMirror = nextMirrored ? (mirrored ? mirror : buildMirror(root)) : null;
+        return new TreeState(root, nextMirror, next, timestamp, clearedAt);
+    }
+
+    private static Node buildMirror(Node root) {
+        Node m = null;
+        Cursor c = new Cursor(root, Measure.LIVE, false);
+        for (Entry e = c.next(); e != null; e = c.next()) {
+            m = Trie.put(m, Entry.unhashed(MirrorKeys.encode(e.value(), e.key()), e.key(), e.timestamp()));
+        }
+        return m;
+    }
+
+    /** Depth-first, guided by the minDue aggregates, so only paths to due entries are walked. */
+    private static void findDue(Node root, long cutoff, int budget, List<Entry> out) {
+        java.util.ArrayDeque<Node> stack = new java.util.ArrayDeque<>();
+        if (root != null) {
+            stack.push(root);
+        }
+        while (!stack.isEmpty() && out.size() < budget) {
+            Node n = stack.pop();
+            if (n.minDue() >= cutoff) {
+                continue;
+            }
+            if (n instanceof Entry e) {
+                out.add(e);
+                continue;
+            }
+            Branch b = (Branch) n;
+            Node[] children = b.children();
+            for (int i = children.length - 1; i >= 0; i--) {
+                stack.push(children[i]);
+            }
+            if (b.entry != null) {
+                stack.push(b.entry);
+            }
+        }
+    }
+
+    private long between(byte[] from, byte[] to, Measure m) {
+        if (root == null) {
+            return 0;
+        }
+        long upTo = to == null ? root.measure(m) : Trie.rank(root, to, false, m);
+        long below = from == null ? 0 : Trie.rank(root, from, false, m);
+        return Math.max(0, upTo - below);
+    }
+
+    private static void requireTimestamp(long timestamp) {
+        if (timestamp <= 0) {
+            throw new IllegalArgumentException("timestamp must be positive, was " + timestamp);
+        }
+    }
+
+    private static Hash128 combine(Node root, SortedMap<String, String> configuration) {
+        if (configuration.isEmpty()) {
+            return root == null ? Hash128.ZERO : root.hash();
+        }
+        Hasher h = Hashing.murmur3_128().newHasher();
+        for (Map.Entry<String, String> c : configuration.entrySet()) {
+            h.putInt(c.getKey().length()).putString(c.getKey(), StandardCharsets.UTF_8);
+            h.putInt(c.getValue().length()).putString(c.getValue(), StandardCharsets.UTF_8);
+        }
+        ByteBuffer lanes = ByteBuffer.wrap(h.hash().asBytes()).order(ByteOrder.LITTLE_ENDIAN);
+        long h1 = lanes.getLong(0);
+        long h2 = lanes.getLong(8);
+        return root == null ? new Hash128(h1, h2) : new Hash128(root.h1 + h1, root.h2 + h2);
+    }
+}

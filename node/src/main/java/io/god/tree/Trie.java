@@ -1,0 +1,193 @@
+package io.god.tree;
+
+import java.util.Arrays;
+
+/**
+ * Path-copying operations on the immutable radix trie. All loops are iterative, so key length and
+ * trie depth never threaten the stack. A {@code null} root is the empty trie.
+ */
+final class Trie {
+
+    private Trie() {
+    }
+
+    static Entry get(Node root, byte[] key) {
+        int kd = Bytes.nibbles(key);
+        Node n = root;
+        while (n != null) {
+            if (n instanceof Entry e) {
+                return Arrays.equals(e.key(), key) ? e : null;
+            }
+            Branch b = (Branch) n;
+            int nd = b.depth();
+            if (kd < nd || Bytes.mismatch(key, b.key(), nd) < nd) {
+                return null;
+            }
+            if (kd == nd) {
+                return b.entry;
+            }
+            n = b.child(Bytes.nibble(key, nd));
+        }
+        return null;
+    }
+
+    /** The trie with {@code entry} stored under its key, replacing whatever was there. */
+    static Node put(Node root, Entry entry) {
+        byte[] k = entry.key();
+        int kd = Bytes.nibbles(k);
+        Path path = new Path();
+        Node n = root;
+        Node replacement;
+        while (true) {
+            if (n == null) {
+                replacement = entry;
+                break;
+            }
+            int nd = n.depth();
+            int limit = Math.min(kd, nd);
+            int m = Bytes.mismatch(k, n.key(), limit);
+            if (m < limit) {
+                replacement = Branch.fork(m, entry, n);
+                break;
+            }
+            if (kd == nd) {
+                replacement = n instanceof Branch b ? b.withEntry(entry) : entry;
+                break;
+            }
+            if (kd < nd) {
+                replacement = Branch.entryAbove(entry, n);
+                break;
+            }
+            if (n instanceof Entry e) {
+                replacement = Branch.entryAbove(e, entry);
+                break;
+            }
+            Branch b = (Branch) n;
+            int nibble = Bytes.nibble(k, nd);
+            path.push(b, nibble);
+            n = b.child(nibble);
+        }
+        return path.rebuild(replacement);
+    }
+
+    /** The trie without {@code key}; the same root object when the key is absent. */
+    static Node remove(Node root, byte[] key) {
+        int kd = Bytes.nibbles(key);
+        Path path = new Path();
+        Node n = root;
+        while (n != null) {
+            int nd = n.depth();
+            if (kd < nd || Bytes.mismatch(key, n.key(), nd) < nd) {
+                return root;
+            }
+            if (n instanceof Entry) {
+                return kd == nd ? path.rebuild(null) : root;
+            }
+            Branch b = (Branch) n;
+            if (kd == nd) {
+                return b.entry == null ? root : path.rebuild(b.withoutEntry());
+            }
+            int nibble = Bytes.nibble(key, nd);
+            path.push(b, nibble);
+            n = b.child(nibble);
+        }
+        return root;
+    }
+
+    /** How much of {@code m} lies strictly below {@code key} (or at or below it, when inclusive). */
+    static long rank(Node root, byte[] key, boolean inclusive, Measure m) {
+        int kd = Bytes.nibbles(key);
+        long count = 0;
+        Node n = root;
+        while (n != null) {
+            int nd = n.depth();
+            byte[] nk = n.key();
+            int limit = Math.min(kd, nd);
+            int mm = Bytes.mismatch(key, nk, limit);
+            if (mm < limit) {
+                return Bytes.nibble(nk, mm) < Bytes.nibble(key, mm) ? count + n.measure(m) : count;
+            }
+            if (kd < nd) {
+                return count;
+            }
+            if (n instanceof Entry e) {
+                return (kd > nd || inclusive) ? count + e.measure(m) : count;
+            }
+            Branch b = (Branch) n;
+            if (b.entry != null && (kd > nd || inclusive)) {
+                count += b.entry.measure(m);
+            }
+            if (kd == nd) {
+                return count;
+            }
+            int nibble = Bytes.nibble(key, nd);
+            int below = b.bitmap & ((1 << nibble) - 1);
+            Node[] children = b.children();
+            for (int i = 0, c = Integer.bitCount(below); i < c; i++) {
+                count += children[i].measure(m);
+            }
+            n = b.child(nibble);
+        }
+        return count;
+    }
+
+    /**
+     * The entry at position {@code index} of the order weighted by {@code m}: the entry whose
+     * cumulative weight range contains index; null when out of range.
+     */
+    static Entry select(Node root, long index, Measure m) {
+        if (index < 0) {
+            return null;
+        }
+        long i = index;
+        Node n = root;
+        outer:
+        while (n != null) {
+            if (n instanceof Entry e) {
+                return i < e.measure(m) ? e : null;
+            }
+            Branch b = (Branch) n;
+            if (b.entry != null) {
+                long w = b.entry.measure(m);
+                if (i < w) {
+                    return b.entry;
+                }
+                i -= w;
+            }
+            for (Node c : b.children()) {
+                long w = c.measure(m);
+                if (i < w) {
+                    n = c;
+                    continue outer;
+                }
+                i -= w;
+            }
+            return null;
+        }
+        return null;
+    }
+
+    /** The branches walked from the root, to copy on the way back up. */
+    private static final class Path {
+        private Branch[] branches = new Branch[8];
+        private int[] nibbles = new int[8];
+        private int size;
+
+        void push(Branch b, int nibble) {
+            if (size == branches.length) {
+                branches = Arrays.copyOf(branches, size * 2);
+                nibbles = Arrays.copyOf(nibbles, size * 2);
+            }
+            branches[size] = b;
+            nibbles[size++] = nibble;
+        }
+
+        Node rebuild(Node replacement) {
+            Node n = replacement;
+            for (int i = size - 1; i >= 0; i--) {
+                n = branches[i].withChild(nibbles[i], n);
+            }
+            return n;
+        }
+    }
+}
