@@ -1,0 +1,111 @@
+package io.god.bench;
+
+import io.god.setop.Encodings;
+import io.god.setop.ListSource;
+import io.god.setop.SetEntry;
+import io.god.setop.SetOp;
+import io.god.setop.SetOpParser;
+import io.god.setop.SetOps;
+import io.god.setop.SortedSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Intersection of a 1 M-entry set with a 1 k-entry set (half of the small set's keys are in the
+ * large one): the set operator's skip-ahead (galloping) intersection against the same operator over
+ * sources that can only step (a linear merge), and against a plain two-pointer merge over the key
+ * arrays. Run: {@code java -jar bench/target/benchmarks.jar SetOp -f 1 -wi 2 -i 3}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class SetOpBenchmark {
+  static final int LARGE = 1_000_000;
+  static final int SMALL = 1_000;
+
+  private List<SetEntry> large;
+  private List<SetEntry> small;
+  private byte[][] largeKeys;
+  private byte[][] smallKeys;
+  private SetOp intersection;
+
+  @Setup
+  public void setup() {
+    List<byte[]> shared = List.of(new byte[0]);
+    large = new ArrayList<>(LARGE);
+    for (int i = 0; i < LARGE; i++) {
+      large.add(new SetEntry(Encodings.encodeInt64(2L * i), shared));
+    }
+    small = new ArrayList<>(SMALL);
+    for (int i = 0; i < SMALL; i++) {
+      small.add(new SetEntry(Encodings.encodeInt64(2L * i * (LARGE / SMALL) + (i % 2)), shared));
+    }
+    largeKeys = large.stream().map(SetEntry::key).toArray(byte[][]::new);
+    smallKeys = small.stream().map(SetEntry::key).toArray(byte[][]::new);
+    intersection = SetOpParser.parse("(I small large)");
+    int expected = SMALL / 2;
+    if (skipAhead() != expected || linearMerge() != expected || twoPointerMerge() != expected) {
+      throw new IllegalStateException("benchmarks disagree");
+    }
+  }
+
+  private int count(SortedSource root) {
+    int n = 0;
+    for (SetEntry e = root.next(); e != null; e = root.next()) {
+      n++;
+    }
+    return n;
+  }
+
+  /** The set operator over galloping sources: ≈ small × log(large / small) key comparisons. */
+  @Benchmark
+  public int skipAhead() {
+    ListSource l = ListSource.of(large);
+    ListSource s = ListSource.of(small);
+    return count(SetOps.open(intersection, name -> name[0] == 's' ? s : l));
+  }
+
+  /** The same operator over sources that skip by stepping: reads the whole large set. */
+  @Benchmark
+  public int linearMerge() {
+    ListSource l = ListSource.linear(large);
+    ListSource s = ListSource.linear(small);
+    return count(SetOps.open(intersection, name -> name[0] == 's' ? s : l));
+  }
+
+  /** A hand-written two-pointer merge over the key arrays (the cheapest possible linear merge). */
+  @Benchmark
+  public int twoPointerMerge() {
+    int i = 0;
+    int j = 0;
+    int n = 0;
+    while (i < smallKeys.length && j < largeKeys.length) {
+      int c = Arrays.compareUnsigned(smallKeys[i], largeKeys[j]);
+      if (c == 0) {
+        n++;
+        i++;
+        j++;
+      } else if (c < 0) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    return n;
+  }
+}
