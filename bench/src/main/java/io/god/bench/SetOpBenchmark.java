@@ -40,6 +40,10 @@ public class SetOpBenchmark {
 
   private List<SetEntry> large;
   private List<SetEntry> small;
+  private ListSource largeGallop;
+  private ListSource smallGallop;
+  private ListSource largeLinear;
+  private ListSource smallLinear;
   private byte[][] largeKeys;
   private byte[][] smallKeys;
   private SetOp intersection;
@@ -47,9 +51,14 @@ public class SetOpBenchmark {
   @Setup
   public void setup() {
     List<byte[]> shared = List.of(new byte[0]);
+    // keys first, so they lie next to each other in memory as a tree's would in a freshly built leaf run
+    byte[][] keys = new byte[LARGE][];
+    for (int i = 0; i < LARGE; i++) {
+      keys[i] = Encodings.encodeInt64(2L * i);
+    }
     large = new ArrayList<>(LARGE);
     for (int i = 0; i < LARGE; i++) {
-      large.add(new SetEntry(Encodings.encodeInt64(2L * i), shared));
+      large.add(new SetEntry(keys[i], shared));
     }
     small = new ArrayList<>(SMALL);
     for (int i = 0; i < SMALL; i++) {
@@ -57,6 +66,11 @@ public class SetOpBenchmark {
     }
     largeKeys = large.stream().map(SetEntry::key).toArray(byte[][]::new);
     smallKeys = small.stream().map(SetEntry::key).toArray(byte[][]::new);
+    // built (copied and checked) once; each benchmark call opens fresh cursors over the same arrays
+    largeGallop = ListSource.of(large);
+    smallGallop = ListSource.of(small);
+    largeLinear = ListSource.linear(large);
+    smallLinear = ListSource.linear(small);
     intersection = SetOpParser.parse("(I small large)");
     int expected = SMALL / 2;
     if (skipAhead() != expected || linearMerge() != expected || twoPointerMerge() != expected) {
@@ -75,16 +89,16 @@ public class SetOpBenchmark {
   /** The set operator over galloping sources: ≈ small × log(large / small) key comparisons. */
   @Benchmark
   public int skipAhead() {
-    ListSource l = ListSource.of(large);
-    ListSource s = ListSource.of(small);
+    ListSource l = largeGallop.reopen();
+    ListSource s = smallGallop.reopen();
     return count(SetOps.open(intersection, name -> name[0] == 's' ? s : l));
   }
 
   /** The same operator over sources that skip by stepping: reads the whole large set. */
   @Benchmark
   public int linearMerge() {
-    ListSource l = ListSource.linear(large);
-    ListSource s = ListSource.linear(small);
+    ListSource l = largeLinear.reopen();
+    ListSource s = smallLinear.reopen();
     return count(SetOps.open(intersection, name -> name[0] == 's' ? s : l));
   }
 

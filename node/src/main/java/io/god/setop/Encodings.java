@@ -1,7 +1,6 @@
 package io.god.setop;
 
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 
 /**
  * Value encodings understood by the numeric merge functions (reference §4.4).
@@ -25,7 +24,12 @@ public final class Encodings {
   private Encodings() {}
 
   public static byte[] encodeInt64(long v) {
-    return ByteBuffer.allocate(8).putLong(v).array();
+    byte[] b = new byte[8];
+    for (int i = 7; i >= 0; i--) {
+      b[i] = (byte) v;
+      v >>>= 8;
+    }
+    return b;
   }
 
   /** True when {@link #decodeInt64} (and {@link #decodeFloat64}) can read {@code b}. */
@@ -36,17 +40,21 @@ public final class Encodings {
   /** Reads the first 8 bytes as a big-endian int64. */
   public static long decodeInt64(byte[] b) {
     requireDecodable(b);
-    return ByteBuffer.wrap(b, 0, 8).getLong();
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (b[i] & 0xff);
+    }
+    return v;
   }
 
   public static byte[] encodeFloat64(double v) {
-    return ByteBuffer.allocate(8).putDouble(v).array();
+    return encodeInt64(Double.doubleToRawLongBits(v));
   }
 
   /** Reads the first 8 bytes as a big-endian IEEE-754 double. */
   public static double decodeFloat64(byte[] b) {
     requireDecodable(b);
-    return ByteBuffer.wrap(b, 0, 8).getDouble();
+    return Double.longBitsToDouble(decodeInt64(b));
   }
 
   /** Encodes a big integer in the sign-preserving form described above. */

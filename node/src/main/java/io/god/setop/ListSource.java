@@ -14,14 +14,28 @@ import java.util.List;
  */
 public final class ListSource implements SortedSource {
   private final SetEntry[] entries;
+  private final byte[][] keys; // entries' keys, one indirection less per comparison
   private final boolean linear;
   private int pos = -1; // index of the current entry; -1 before the first read
   private long visited;
   private long seeks;
 
-  private ListSource(SetEntry[] entries, boolean linear) {
+  private ListSource(SetEntry[] entries, byte[][] keys, boolean linear) {
     this.entries = entries;
+    this.keys = keys;
     this.linear = linear;
+  }
+
+  private ListSource(SetEntry[] entries, boolean linear) {
+    this(entries, keysOf(entries), linear);
+  }
+
+  private static byte[][] keysOf(SetEntry[] entries) {
+    byte[][] keys = new byte[entries.length][];
+    for (int i = 0; i < entries.length; i++) {
+      keys[i] = entries[i].key();
+    }
+    return keys;
   }
 
   /** A galloping source over {@code entries}, which must be strictly ascending by key. */
@@ -37,7 +51,7 @@ public final class ListSource implements SortedSource {
   /** Entries whose value equals the key, from UTF-8 strings in any order (duplicates dropped). */
   public static List<SetEntry> entries(Collection<String> keys) {
     List<SetEntry> out = new ArrayList<>();
-    keys.stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).sorted(Keys::compare).distinct()
+    keys.stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).sorted(Keys::compare)
         .forEach(k -> {
           if (out.isEmpty() || Keys.compare(out.get(out.size() - 1).key(), k) != 0) {
             out.add(SetEntry.of(k, k));
@@ -58,7 +72,7 @@ public final class ListSource implements SortedSource {
 
   /** Opens a fresh cursor over the same entries (shares the array). */
   public ListSource reopen() {
-    return new ListSource(entries, linear);
+    return new ListSource(entries, keys, linear);
   }
 
   @Override
@@ -87,7 +101,7 @@ public final class ListSource implements SortedSource {
 
   private boolean ok(int i, byte[] min, boolean inclusive) {
     visited++;
-    return Keys.atLeast(entries[i].key(), min, inclusive);
+    return Keys.atLeast(keys[i], min, inclusive);
   }
 
   private int stepTo(int i, byte[] min, boolean inclusive) {
