@@ -4,6 +4,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BinaryOperator;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.LongBinaryOperator;
 
 /**
  * Implementations of {@link Merge}, as the original's {@code setop/merges.go} with its crashes
@@ -86,39 +88,29 @@ final class Merges {
   // ---- int64 -------------------------------------------------------------------------------
 
   static List<byte[]> integerSum(List<byte[]> old, List<byte[]> values, double w) {
-    long lw = (long) w;
-    long sum = 0;
-    if (old != null) {
-      for (byte[] b : old) {
-        if (Encodings.isDecodable64(b)) {
-          sum += Encodings.decodeInt64(b);
-        }
-      }
-    }
-    for (byte[] b : values) {
-      if (Encodings.isDecodable64(b)) {
-        sum += Encodings.decodeInt64(b) * lw;
-      }
-    }
-    return List.of(Encodings.encodeInt64(sum));
+    return List.of(Encodings.encodeInt64(foldLongs(old, values, (long) w, 0, Long::sum)));
   }
 
   static List<byte[]> integerMul(List<byte[]> old, List<byte[]> values, double w) {
-    long lw = (long) w;
-    long prod = 1;
+    return List.of(Encodings.encodeInt64(foldLongs(old, values, (long) w, 1, (x, y) -> x * y)));
+  }
+
+  /** op over identity, every decodable old value and every decodable new value times w. */
+  private static long foldLongs(List<byte[]> old, List<byte[]> values, long w, long identity, LongBinaryOperator op) {
+    long acc = identity;
     if (old != null) {
       for (byte[] b : old) {
         if (Encodings.isDecodable64(b)) {
-          prod *= Encodings.decodeInt64(b);
+          acc = op.applyAsLong(acc, Encodings.decodeInt64(b));
         }
       }
     }
     for (byte[] b : values) {
       if (Encodings.isDecodable64(b)) {
-        prod *= Encodings.decodeInt64(b) * lw;
+        acc = op.applyAsLong(acc, Encodings.decodeInt64(b) * w);
       }
     }
-    return List.of(Encodings.encodeInt64(prod));
+    return acc;
   }
 
   static List<byte[]> integerDiv(List<byte[]> old, List<byte[]> values, double w) {
@@ -150,37 +142,29 @@ final class Merges {
   // ---- float64 -----------------------------------------------------------------------------
 
   static List<byte[]> floatSum(List<byte[]> old, List<byte[]> values, double w) {
-    double sum = 0;
-    if (old != null) {
-      for (byte[] b : old) {
-        if (Encodings.isDecodable64(b)) {
-          sum += Encodings.decodeFloat64(b);
-        }
-      }
-    }
-    for (byte[] b : values) {
-      if (Encodings.isDecodable64(b)) {
-        sum += Encodings.decodeFloat64(b) * w;
-      }
-    }
-    return List.of(Encodings.encodeFloat64(sum));
+    return List.of(Encodings.encodeFloat64(foldDoubles(old, values, w, 0, Double::sum)));
   }
 
   static List<byte[]> floatMul(List<byte[]> old, List<byte[]> values, double w) {
-    double prod = 1;
+    return List.of(Encodings.encodeFloat64(foldDoubles(old, values, w, 1, (x, y) -> x * y)));
+  }
+
+  private static double foldDoubles(List<byte[]> old, List<byte[]> values, double w, double identity,
+      DoubleBinaryOperator op) {
+    double acc = identity;
     if (old != null) {
       for (byte[] b : old) {
         if (Encodings.isDecodable64(b)) {
-          prod *= Encodings.decodeFloat64(b);
+          acc = op.applyAsDouble(acc, Encodings.decodeFloat64(b));
         }
       }
     }
     for (byte[] b : values) {
       if (Encodings.isDecodable64(b)) {
-        prod *= Encodings.decodeFloat64(b) * w;
+        acc = op.applyAsDouble(acc, Encodings.decodeFloat64(b) * w);
       }
     }
-    return List.of(Encodings.encodeFloat64(prod));
+    return acc;
   }
 
   static List<byte[]> floatDiv(List<byte[]> old, List<byte[]> values, double w) {

@@ -11,6 +11,8 @@ abstract class OperatorSource implements SortedSource {
   protected final SortedSource[] children;
   protected final double[] weights;
   protected final Merge merge;
+  /** Each child's entry of the current round (used by the operators that need them). */
+  protected final SetEntry[] heads;
   private SetEntry current;
   private boolean exhausted;
 
@@ -18,6 +20,7 @@ abstract class OperatorSource implements SortedSource {
     this.children = children.toArray(new SortedSource[0]);
     this.weights = weights;
     this.merge = merge;
+    this.heads = new SetEntry[this.children.length];
   }
 
   static OperatorSource create(SetOpType type, List<SortedSource> children, double[] weights, Merge merge) {
@@ -57,11 +60,8 @@ abstract class OperatorSource implements SortedSource {
 
   /** Keys present in any source; values folded in source order. */
   static final class Union extends OperatorSource {
-    private final SetEntry[] heads;
-
     Union(List<SortedSource> children, double[] weights, Merge merge) {
       super(children, weights, merge);
-      heads = new SetEntry[this.children.length];
     }
 
     @Override
@@ -94,11 +94,8 @@ abstract class OperatorSource implements SortedSource {
 
   /** Keys present in every source: leapfrog, each source skips to the largest key seen. */
   static final class Intersection extends OperatorSource {
-    private final SetEntry[] heads;
-
     Intersection(List<SortedSource> children, double[] weights, Merge merge) {
       super(children, weights, merge);
-      heads = new SetEntry[this.children.length];
     }
 
     @Override
