@@ -7,6 +7,12 @@ import io.god.setop.SetOp;
 import io.god.setop.SetOpParser;
 import io.god.setop.SetOps;
 import io.god.setop.SortedSource;
+import io.god.setop.SourceResolver;
+import io.god.setop.TreeSource;
+import io.god.tree.Tree;
+import io.god.tree.TreeState;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Intersection of a 1 M-entry set with a 1 k-entry set (half of the small set's keys are in the
  * large one): the set operator's skip-ahead (galloping) intersection against the same operator over
  * sources that can only step (a linear merge), and against a plain two-pointer merge over the key
- * arrays. Run: {@code java -jar bench/target/benchmarks.jar SetOp -f 1 -wi 2 -i 3}.
+ * arrays; and the same over two sub trees of the engine ({@link TreeSource}: seek vs step).
+ * Run: {@code java -jar bench/target/benchmarks.jar SetOp -f 1 -wi 2 -i 3}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,6 +54,7 @@ public class SetOpBenchmark {
   private byte[][] largeKeys;
   private byte[][] smallKeys;
   private SetOp intersection;
+  private TreeState tree;
 
   @Setup
   public void setup() {
@@ -72,9 +80,23 @@ public class SetOpBenchmark {
     largeLinear = ListSource.linear(large);
     smallLinear = ListSource.linear(small);
     intersection = SetOpParser.parse("(I small large)");
+    long[] now = {1};
+    Tree t = new Tree(() -> now[0], Duration.ofHours(24));
+    byte[] largeName = "large".getBytes(StandardCharsets.UTF_8);
+    byte[] smallName = "small".getBytes(StandardCharsets.UTF_8);
+    for (SetEntry e : large) {
+      t.subPut(largeName, e.key(), e.key(), ++now[0]);
+    }
+    for (SetEntry e : small) {
+      t.subPut(smallName, e.key(), e.key(), ++now[0]);
+    }
+    tree = t.state();
     int expected = SMALL / 2;
-    if (skipAhead() != expected || linearMerge() != expected || twoPointerMerge() != expected) {
-      throw new IllegalStateException("benchmarks disagree");
+    int[] counts = {skipAhead(), linearMerge(), twoPointerMerge(), treeSkipAhead(), treeLinearMerge()};
+    for (int c : counts) {
+      if (c != expected) {
+        throw new IllegalStateException("benchmarks disagree: " + Arrays.toString(counts) + ", expected " + expected);
+      }
     }
   }
 
@@ -121,5 +143,49 @@ public class SetOpBenchmark {
       }
     }
     return n;
+  }
+
+  /** The set operator over two sub trees of the engine: each skip is a seek from the root. */
+  @Benchmark
+  public int treeSkipAhead() {
+    return count(SetOps.open(intersection, TreeSource.subTrees(tree)));
+  }
+
+  /** The same over the engine's cursor stepping entry by entry (a linear merge of the sub trees). */
+  @Benchmark
+  public int treeLinearMerge() {
+    SourceResolver trees = TreeSource.subTrees(tree);
+    return count(SetOps.open(intersection, name -> stepping(trees.open(name))));
+  }
+
+  /** A source whose skip only steps forward with next(). */
+  static SortedSource stepping(SortedSource inner) {
+    return new SortedSource() {
+      private SetEntry current;
+      private boolean started;
+
+      @Override
+      public SetEntry skip(byte[] min, boolean inclusive) {
+        if (!started) {
+          started = true;
+          current = inner.next();
+        }
+        while (current != null && min != null) {
+          int c = Arrays.compareUnsigned(current.key(), min);
+          if (c > 0 || (inclusive && c == 0)) {
+            break;
+          }
+          current = inner.next();
+        }
+        return current;
+      }
+
+      @Override
+      public SetEntry next() {
+        started = true;
+        current = inner.next();
+        return current;
+      }
+    };
   }
 }
