@@ -84,64 +84,51 @@ final class Cursor {
 
     /** The next entry that counts under the cursor's measure, or null at the end. */
     Entry next() {
-        return reverse ? previousEntry() : nextEntry();
-    }
-
-    private Entry nextEntry() {
         while (top >= 0) {
             Node n = nodes[top];
+            Entry found;
             if (n instanceof Entry e) {
                 top--;
-                if (e.measure(measure) > 0) {
-                    return e;
-                }
-                continue;
+                found = e;
+            } else {
+                found = reverse ? stepBackward((Branch) n) : stepForward((Branch) n);
             }
-            Branch b = (Branch) n;
-            int p = positions[top];
-            if (p == -1) {
-                positions[top] = 0;
-                if (b.entry != null && b.entry.measure(measure) > 0) {
-                    return b.entry;
-                }
-                continue;
+            if (found != null && found.measure(measure) > 0) {
+                return found;
             }
-            int bits = p > 15 ? 0 : b.bitmap & (-1 << p) & 0xffff;
-            if (bits == 0) {
-                top--;
-                continue;
-            }
-            int nibble = Integer.numberOfTrailingZeros(bits);
-            positions[top] = nibble + 1;
-            push(b.child(nibble), -1);
         }
         return null;
     }
 
-    private Entry previousEntry() {
-        while (top >= 0) {
-            Node n = nodes[top];
-            if (n instanceof Entry e) {
-                top--;
-                if (e.measure(measure) > 0) {
-                    return e;
-                }
-                continue;
-            }
-            Branch b = (Branch) n;
-            int p = positions[top];
-            int bits = p < 0 ? 0 : b.bitmap & ((2 << p) - 1);
-            if (bits == 0) {
-                top--;
-                if (b.entry != null && b.entry.measure(measure) > 0) {
-                    return b.entry;
-                }
-                continue;
-            }
-            int nibble = 31 - Integer.numberOfLeadingZeros(bits);
-            positions[top] = nibble - 1;
-            push(b.child(nibble), 15);
+    /** One step in a branch frame going forward: its entry first, then its children ascending. */
+    private Entry stepForward(Branch b) {
+        int p = positions[top];
+        if (p == -1) {
+            positions[top] = 0;
+            return b.entry;
         }
+        int bits = p > 15 ? 0 : b.bitmap & (-1 << p) & 0xffff;
+        if (bits == 0) {
+            top--;
+            return null;
+        }
+        int nibble = Integer.numberOfTrailingZeros(bits);
+        positions[top] = nibble + 1;
+        push(b.child(nibble), -1);
+        return null;
+    }
+
+    /** One step in a branch frame going backward: its children descending, then its entry. */
+    private Entry stepBackward(Branch b) {
+        int p = positions[top];
+        int bits = p < 0 ? 0 : b.bitmap & ((2 << p) - 1);
+        if (bits == 0) {
+            top--;
+            return b.entry;
+        }
+        int nibble = 31 - Integer.numberOfLeadingZeros(bits);
+        positions[top] = nibble - 1;
+        push(b.child(nibble), 15);
         return null;
     }
 
