@@ -508,6 +508,10 @@ public final class DurableTree implements AutoCloseable {
             Path p = dir.resolve(f.name());
             long size = disk.size(p);
             long valid;
+            if (size == 0) { // created, crashed before its header reached the disk
+                read.add(f.name());
+                continue;
+            }
             try (InputStream raw = disk.read(p); InputStream in = new java.io.BufferedInputStream(raw, 1 << 16)) {
                 Frames.Reader r = new Frames.Reader(in, WriteAheadLog.MAGIC.length);
                 boolean magicOk = false;
