@@ -499,6 +499,7 @@ public final class DurableTree implements AutoCloseable {
         long truncated = 0;
         long bytesSince = 0;
         List<String> read = new ArrayList<>();
+        List<Long> emptyLogs = new ArrayList<>();
         for (FileNames.DataFile f : logs) {
             if (f.seq() != expect) {
                 warn(warnings, dir + ": log(s) " + FileNames.log(expect) + " .. " + FileNames.log(f.seq() - 1)
@@ -510,6 +511,7 @@ public final class DurableTree implements AutoCloseable {
             long valid;
             if (size == 0) { // created, crashed before its header reached the disk
                 read.add(f.name());
+                emptyLogs.add(f.seq());
                 continue;
             }
             try (InputStream raw = disk.read(p); InputStream in = new java.io.BufferedInputStream(raw, 1 << 16)) {
@@ -544,11 +546,17 @@ public final class DurableTree implements AutoCloseable {
             }
             bytesSince += valid;
             read.add(f.name());
+            if (valid <= WriteAheadLog.MAGIC.length) {
+                emptyLogs.add(f.seq());
+            }
         }
         tree.restore(state, collected);
         RecoveryReport report = new RecoveryReport(baseName, snapRecords, read, logRecords, truncated, rejected,
                 warnings, System.nanoTime() - t0);
-        return new Recovered(report, maxSeq + 1, bytesSince);
+        // the newest log holds no record: write on in it (a fresh file of the same number) rather
+        // than leave one more empty log behind on every restart
+        long nextSeq = emptyLogs.contains(maxSeq) ? maxSeq : maxSeq + 1;
+        return new Recovered(report, nextSeq, bytesSince);
     }
 
     private static void warn(List<String> warnings, String message) {

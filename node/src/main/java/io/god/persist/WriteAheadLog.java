@@ -163,7 +163,7 @@ final class WriteAheadLog implements AutoCloseable {
     }
 
     /**
-     * Closes the current file (synced unless the policy is NO) and continues in a new one numbered
+     * Closes the current file (synced, whatever the policy) and continues in a new one numbered
      * seq + 1; returns the new number. The caller holds the writer lock, so nothing is appended
      * meanwhile. If the new file cannot be created the current one stays in use.
      */
@@ -182,13 +182,13 @@ final class WriteAheadLog implements AutoCloseable {
         long nextSeq = seq + 1;
         boolean synced = false;
         try {
-            if (policy != FsyncPolicy.NO) {
-                try {
-                    file.sync();
-                } catch (IOException e) {
-                    poison(e);
-                    throw e;
-                }
+            // even with policy NO: a later log must never be on disk while an earlier one is not,
+            // so that whatever survives a crash is a prefix of the writes (one fsync per snapshot)
+            try {
+                file.sync();
+            } catch (IOException e) {
+                poison(e);
+                throw e;
             }
             synced = true;
             next = createFile(nextSeq);
@@ -205,7 +205,7 @@ final class WriteAheadLog implements AutoCloseable {
                     seq = nextSeq;
                     fileSize = MAGIC.length;
                 }
-                if (synced && policy != FsyncPolicy.NO) {
+                if (synced) {
                     durableLsn = Math.max(durableLsn, writtenLsn);
                 }
                 syncing = false;
