@@ -88,11 +88,14 @@ public final class DurableTree implements AutoCloseable {
     }
 
     /**
-     * Locks dir, recovers its content into tree (which must have no other writers) and starts a new
-     * log. Throws {@link PersistenceException} naming the path and the problem when the directory is
+     * Locks dir, recovers its content into tree (a fresh one, with no other writers) and goes on
+     * logging. Throws {@link PersistenceException} naming the path and the problem when the directory is
      * unusable.
      */
     public static DurableTree open(Disk disk, Path dir, Tree tree, PersistenceOptions options) {
+        if (tree.state() != TreeState.EMPTY) {
+            throw new IllegalArgumentException("recovery needs a fresh, empty tree");
+        }
         Closeable lock = DataDirectory.lock(disk, dir);
         try {
             Recovered r = recover(disk, dir, tree);

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * written in the background). Whatever the policy, the recovered tree is the tree after some prefix
  * of the writes; with fsync=always that prefix holds every acknowledged write.
  */
-class SimulatedCrashProperties {
+class SimulatedCrashTest {
 
     private static final Path DIR = Path.of("/sim/node-1/data");
 

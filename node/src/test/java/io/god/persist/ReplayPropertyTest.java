@@ -26,7 +26,7 @@ import net.jqwik.api.Tuple;
  * between; at the end the recovered tree must equal the plain one: Merkle root, every entry with its
  * timestamp, tombstones, clear markers, configuration, value and mirror views. Fixed seed.
  */
-class ReplayProperties {
+class ReplayPropertyTest {
 
     enum Kind { PUT, DELETE, SUB_PUT, SUB_DELETE, SUB_CLEAR, CLEAR, SUB_MIRROR, SUB_CONF, TOP_MIRROR, TOP_SET_CONF, SNAPSHOT, REOPEN }
 
