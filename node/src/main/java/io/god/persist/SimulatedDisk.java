@@ -216,6 +216,12 @@ public final class SimulatedDisk implements Disk {
         };
     }
 
+    /** Bytes of file that would survive a crash now (without torn writes); -1 if it would not exist. */
+    public synchronized long durableSize(Path file) {
+        Data d = durableNames.get(file);
+        return d == null ? -1 : d.durable.length;
+    }
+
     /** Names currently visible in dir (for tests). */
     public synchronized List<String> names(Path dir) {
         return list0(dir);

@@ -97,6 +97,38 @@ class SimulatedCrashTest {
     }
 
     @Test
+    void everysecSyncsInTheBackgroundAndNoOnlyOnClose() throws InterruptedException {
+        SimulatedDisk disk = new SimulatedDisk(3, false);
+        DurableTree d = DurableTree.open(disk.process(), DIR, PersistenceTest.newTree(),
+                PersistenceOptions.defaults().withFsync(FsyncPolicy.EVERYSEC));
+        d.put(b("a"), b("1"), 1);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!durableAfterCrashCopy(disk)) { // the background fsync runs about once a second
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no background fsync within 10 s");
+            }
+            Thread.sleep(100);
+        }
+        disk.crash();
+        try (DurableTree r = DurableTree.open(disk.process(), DIR, PersistenceTest.newTree(), PersistenceOptions.defaults())) {
+            assertThat(r.state().get(b("a")).exists()).isTrue();
+        }
+        SimulatedDisk disk2 = new SimulatedDisk(4, false);
+        DurableTree n = DurableTree.open(disk2.process(), DIR, PersistenceTest.newTree(),
+                PersistenceOptions.defaults().withFsync(FsyncPolicy.NO));
+        n.put(b("a"), b("1"), 1);
+        disk2.crash();
+        try (DurableTree r = DurableTree.open(disk2.process(), DIR, PersistenceTest.newTree(), PersistenceOptions.defaults())) {
+            assertThat(r.state().get(b("a")).exists()).as("fsync=no: an unsynced write is lost on power loss").isFalse();
+        }
+    }
+
+    /** Whether the log's records are durable: the newest log's durable length exceeds its header. */
+    private static boolean durableAfterCrashCopy(SimulatedDisk disk) {
+        return disk.durableSize(DIR.resolve(FileNames.log(1))) > WriteAheadLog.MAGIC.length;
+    }
+
+    @Test
     void oneNodePerSimulatedDirectory() {
         SimulatedDisk disk = new SimulatedDisk(2, false);
         try (DurableTree d = DurableTree.open(disk.process(), DIR, PersistenceTest.newTree(), PersistenceOptions.defaults())) {
