@@ -307,7 +307,12 @@ public final class DurableTree implements AutoCloseable {
         String name = FileNames.snap(seq);
         try {
             long records = Snapshots.write(disk, dir, name, state, collected);
-            deleteObsolete();
+            try {
+                deleteObsolete();
+            } catch (IOException | RuntimeException e) {
+                // the snapshot is durable; the files left over are deleted after the next one
+                LOG.log(System.Logger.Level.WARNING, dir + ": could not delete files older than " + name + ": " + e);
+            }
             LOG.log(System.Logger.Level.INFO, dir + ": snapshot " + name + " written (" + records + " records) in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms");
             writeLock.lock();
