@@ -143,6 +143,19 @@ public final class DurableTree implements AutoCloseable {
         return options;
     }
 
+    /** Bytes of the logs and snapshots in the data directory (the dataBytes of /admin/status). */
+    public long diskBytes() {
+        try {
+            long sum = 0;
+            for (FileNames.DataFile f : dataFiles(disk, dir)) {
+                sum += disk.size(dir.resolve(f.name()));
+            }
+            return sum;
+        } catch (IOException e) {
+            throw new PersistenceException("could not list " + dir + ": " + DataDirectory.describe(e), e);
+        }
+    }
+
     /** Snapshots completed since open. */
     public long snapshotsWritten() {
         return snapshotsWritten;

@@ -57,6 +57,7 @@ class PersistenceTest {
     void recordPlay(@TempDir Path dir) throws IOException {
         try (DurableTree d = open(dir, opts(FsyncPolicy.ALWAYS))) {
             assertThat(d.put(b("a"), b("1"), 1)).isTrue();
+            assertThat(d.diskBytes()).isEqualTo(Files.size(newestLog(dir)));
         }
         try (DurableTree d = open(dir, opts(FsyncPolicy.ALWAYS))) {
             assertThat(d.recovery().logRecords()).isEqualTo(1);
