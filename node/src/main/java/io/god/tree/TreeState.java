@@ -286,6 +286,16 @@ public final class TreeState implements MerkleSource {
     }
 
     /**
+     * Sets the clear marker without removing anything, for rebuilding a saved version (snapshot
+     * recovery): the caller guarantees every entry of this version was written after timestamp, as
+     * in any version whose clear marker is timestamp. Unlike {@link #withClearedAt(long)} it keeps
+     * sub trees exactly as they are.
+     */
+    public TreeState withClearMarker(long timestamp) {
+        return timestamp <= clearedAt ? this : new TreeState(root, mirror, configuration, configurationTimestamp, timestamp);
+    }
+
+    /**
      * Collects up to {@code budget} expired things: tombstones older than cutoff, and empty,
      * unconfigured sub trees cleared before cutoff. Reports each collected timestamp.
      */

@@ -1,0 +1,587 @@
+package io.god.persist;
+
+import io.god.tree.Tree;
+import io.god.tree.TreeState;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
+
+/**
+ * A {@link Tree} whose every change is logged before it is acknowledged, with automatic snapshots and
+ * crash-safe recovery. Writes go through this class (the same operations as {@link Tree}); reads go
+ * to {@link #state()} as usual.
+ *
+ * <p>Write path, under one writer lock: compute the new version, append its record(s) to the log
+ * (an IO error or full disk throws: nothing is applied or acknowledged), publish the version; then,
+ * outside the lock, wait for the fsync if the policy is {@link FsyncPolicy#ALWAYS} (concurrent
+ * writers share one fsync). A returned write is acknowledged. Writes that lose under last-write-wins
+ * are not logged (replaying them would change nothing), but still wait for what the log holds so far.
+ *
+ * <p>Snapshots: once the logs since the newest snapshot exceed the threshold, the writer lock is
+ * taken just long enough to rotate to a new log (seq n) and take the current version, which then
+ * holds exactly the records of logs below n. A background thread writes it to {@code n.snap.tmp},
+ * fsyncs, renames to {@code n.snap}, fsyncs the directory and only then deletes what the retention
+ * no longer needs. Writes never wait for a snapshot.
+ *
+ * <p>Recovery: the newest snapshot that loads completely (a corrupt one is renamed {@code .corrupt}
+ * and the previous one is tried), then every log numbered from it on, in order; a torn or corrupt
+ * log tail is cut off with a warning.
+ */
+public final class DurableTree implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(DurableTree.class.getName());
+
+    private final Disk disk;
+    private final Path dir;
+    private final Tree tree;
+    private final PersistenceOptions options;
+    private final Closeable dirLock;
+    private final WriteAheadLog wal;
+    private final MetadataStore metadata;
+    private final RecoveryReport recovery;
+    private final ExecutorService snapshotter;
+
+    private final ReentrantLock writeLock = new ReentrantLock();
+    // guarded by writeLock
+    private long bytesSinceSnapshot;
+    private long nextSnapshotAt;
+    private CompletableFuture<Void> runningSnapshot;
+    private boolean closed;
+    private volatile long snapshotsWritten;
+
+    private DurableTree(Disk disk, Path dir, Tree tree, PersistenceOptions options, Closeable dirLock,
+                        WriteAheadLog wal, RecoveryReport recovery, long bytesSinceSnapshot) {
+        this.disk = disk;
+        this.dir = dir;
+        this.tree = tree;
+        this.options = options;
+        this.dirLock = dirLock;
+        this.wal = wal;
+        this.recovery = recovery;
+        this.metadata = new MetadataStore(disk, dir);
+        this.bytesSinceSnapshot = bytesSinceSnapshot;
+        this.nextSnapshotAt = options.snapshotThresholdBytes();
+        this.snapshotter = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "god-snapshot");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Opens (recovering) the data directory on the real disk. */
+    public static DurableTree open(Path dir, Tree tree, PersistenceOptions options) {
+        return open(NioDisk.INSTANCE, dir, tree, options);
+    }
+
+    /**
+     * Locks dir, recovers its content into tree (a fresh one, with no other writers) and goes on
+     * logging. Throws {@link PersistenceException} naming the path and the problem when the directory is
+     * unusable.
+     */
+    public static DurableTree open(Disk disk, Path dir, Tree tree, PersistenceOptions options) {
+        if (tree.state() != TreeState.EMPTY) {
+            throw new IllegalArgumentException("recovery needs a fresh, empty tree");
+        }
+        Closeable lock = DataDirectory.lock(disk, dir);
+        try {
+            Recovered r = recover(disk, dir, tree);
+            WriteAheadLog wal = WriteAheadLog.open(disk, dir, r.nextSeq, options.fsync());
+            DurableTree d = new DurableTree(disk, dir, tree, options, lock, wal, r.report, r.bytesSinceSnapshot);
+            LOG.log(System.Logger.Level.INFO, dir + ": " + r.report);
+            return d;
+        } catch (IOException | RuntimeException e) {
+            try {
+                lock.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof PersistenceException pe) {
+                throw pe;
+            }
+            throw new PersistenceException("could not recover data directory " + dir + ": " + DataDirectory.describe(e), e);
+        }
+    }
+
+    // ------------------------------------------------------------------ reads and accessors
+
+    public TreeState state() {
+        return tree.state();
+    }
+
+    /** The underlying tree, for reads and garbage collection (never write to it directly). */
+    public Tree tree() {
+        return tree;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public MetadataStore metadata() {
+        return metadata;
+    }
+
+    public RecoveryReport recovery() {
+        return recovery;
+    }
+
+    public PersistenceOptions options() {
+        return options;
+    }
+
+    /** Bytes of the logs and snapshots in the data directory (the dataBytes of /admin/status). */
+    public long diskBytes() {
+        try {
+            long sum = 0;
+            for (FileNames.DataFile f : dataFiles(disk, dir)) {
+                sum += disk.size(dir.resolve(f.name()));
+            }
+            return sum;
+        } catch (IOException e) {
+            throw new PersistenceException("could not list " + dir + ": " + DataDirectory.describe(e), e);
+        }
+    }
+
+    /** Snapshots completed since open. */
+    public long snapshotsWritten() {
+        return snapshotsWritten;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    public boolean put(byte[] key, byte[] value, long timestamp) {
+        return apply(Record.put(key, value, timestamp));
+    }
+
+    public boolean delete(byte[] key, long timestamp) {
+        return apply(Record.delete(key, timestamp));
+    }
+
+    public boolean subPut(byte[] key, byte[] subKey, byte[] value, long timestamp) {
+        return apply(Record.subPut(key, subKey, value, timestamp));
+    }
+
+    public boolean subDelete(byte[] key, byte[] subKey, long timestamp) {
+        return apply(Record.subDelete(key, subKey, timestamp));
+    }
+
+    public boolean subClear(byte[] key, long timestamp) {
+        return apply(Record.subClear(key, timestamp));
+    }
+
+    public boolean subSetConfiguration(byte[] key, Map<String, String> conf, long timestamp) {
+        return apply(Record.subSetConfiguration(key, conf, timestamp));
+    }
+
+    public boolean setConfiguration(Map<String, String> conf, long timestamp) {
+        return apply(Record.setConfiguration(conf, timestamp));
+    }
+
+    public boolean clear(long timestamp) {
+        return apply(Record.clear(timestamp));
+    }
+
+    /** Sets one key of a sub tree's configuration; logged as the resulting whole configuration. */
+    public boolean subConfigure(byte[] key, String name, String value, long timestamp) {
+        byte[] k = key.clone();
+        return commit(List.of(new Change(s -> s.subConfigure(k, name, value, timestamp),
+                (before, after) -> Record.subSetConfiguration(k, after.sub(k).configuration(), timestamp))));
+    }
+
+    /** Sets one key of the tree's configuration; logged as the resulting whole configuration. */
+    public boolean configure(String name, String value, long timestamp) {
+        return commit(List.of(new Change(s -> s.configure(name, value, timestamp),
+                (before, after) -> Record.setConfiguration(after.configuration(), timestamp))));
+    }
+
+    /** Applies one logged write (replication, sync, replay of another node's records). */
+    public boolean apply(Record r) {
+        return commit(List.of(Change.of(r)));
+    }
+
+    /** Applies several writes as one tree version and one log append (e.g. a batch received by sync). */
+    public boolean applyAll(List<Record> records) {
+        List<Change> changes = new ArrayList<>(records.size());
+        for (Record r : records) {
+            changes.add(Change.of(r));
+        }
+        return commit(changes);
+    }
+
+    /** Collects expired markers (not logged: replay recreates them and they are collected again). */
+    public boolean collectGarbage(int budget) {
+        return tree.collectGarbage(budget);
+    }
+
+    /** Forces the log to disk now, whatever the policy. */
+    public void sync() {
+        wal.sync();
+    }
+
+    private record Change(UnaryOperator<TreeState> op, BiFunction<TreeState, TreeState, Record> logged) {
+        static Change of(Record r) {
+            return new Change(r::applyTo, (b, a) -> r);
+        }
+    }
+
+    private boolean commit(List<Change> changes) {
+        long lsn;
+        boolean changed;
+        writeLock.lock();
+        try {
+            if (closed) {
+                throw new PersistenceException("data directory " + dir + " is closed");
+            }
+            TreeState before = tree.state();
+            TreeState cur = before;
+            ByteArrayOutputStream frames = null;
+            for (Change c : changes) {
+                TreeState next = c.op.apply(cur);
+                if (next != cur) {
+                    if (frames == null) {
+                        frames = new ByteArrayOutputStream(64);
+                    }
+                    frames.writeBytes(Frames.frame(c.logged.apply(cur, next).encode()));
+                    cur = next;
+                }
+            }
+            if (frames == null) {
+                lsn = wal.writtenLsn();
+                changed = false;
+            } else {
+                byte[] bytes = frames.toByteArray();
+                lsn = wal.append(bytes);
+                TreeState after = cur;
+                tree.update(s -> s == before ? after : replay(changes, s));
+                bytesSinceSnapshot += bytes.length;
+                changed = true;
+                maybeStartSnapshot();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        if (options.fsync() == FsyncPolicy.ALWAYS) {
+            wal.awaitDurable(lsn);
+        }
+        return changed;
+    }
+
+    /** The changes on a version that moved meanwhile (a concurrent garbage collection). */
+    private static TreeState replay(List<Change> changes, TreeState s) {
+        for (Change c : changes) {
+            s = c.op.apply(s);
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------ snapshots
+
+    private void maybeStartSnapshot() {
+        if (options.snapshotThresholdBytes() > 0 && runningSnapshot == null && bytesSinceSnapshot > nextSnapshotAt) {
+            startSnapshot();
+        }
+    }
+
+    /** Under the writer lock: rotate, take the version, hand it to the snapshot thread. */
+    private CompletableFuture<Void> startSnapshot() {
+        long seq;
+        try {
+            seq = wal.rotate();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, dir + ": could not start a snapshot (log rotation failed): " + e);
+            nextSnapshotAt = bytesSinceSnapshot + Math.max(1, options.snapshotThresholdBytes());
+            return CompletableFuture.failedFuture(e);
+        }
+        TreeState state = tree.state();
+        long collected = tree.collectedUpTo();
+        long covered = bytesSinceSnapshot;
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        runningSnapshot = f;
+        snapshotter.execute(() -> runSnapshot(seq, state, collected, covered, f));
+        return f;
+    }
+
+    private void runSnapshot(long seq, TreeState state, long collected, long covered, CompletableFuture<Void> f) {
+        long t0 = System.nanoTime();
+        String name = FileNames.snap(seq);
+        try {
+            long records = Snapshots.write(disk, dir, name, state, collected);
+            try {
+                deleteObsolete();
+            } catch (IOException | RuntimeException e) {
+                // the snapshot is durable; the files left over are deleted after the next one
+                LOG.log(System.Logger.Level.WARNING, dir + ": could not delete files older than " + name + ": " + e);
+            }
+            LOG.log(System.Logger.Level.INFO, dir + ": snapshot " + name + " written (" + records + " records) in "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            writeLock.lock();
+            try {
+                bytesSinceSnapshot -= covered;
+                nextSnapshotAt = options.snapshotThresholdBytes();
+                runningSnapshot = null;
+                snapshotsWritten++;
+            } finally {
+                writeLock.unlock();
+            }
+            f.complete(null);
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, dir + ": snapshot " + name + " failed (the logs are kept): " + e);
+            writeLock.lock();
+            try {
+                nextSnapshotAt = bytesSinceSnapshot + Math.max(1, options.snapshotThresholdBytes());
+                runningSnapshot = null;
+            } finally {
+                writeLock.unlock();
+            }
+            f.completeExceptionally(e);
+        }
+    }
+
+    /** Keeps the newest retained snapshots and the logs from the oldest of them on; deletes the rest. */
+    private void deleteObsolete() throws IOException {
+        List<FileNames.DataFile> files = dataFiles(disk, dir);
+        List<FileNames.DataFile> snaps = files.stream().filter(FileNames.DataFile::snapshot)
+                .sorted(Comparator.comparingLong(FileNames.DataFile::seq).reversed()).toList();
+        if (snaps.isEmpty()) {
+            return;
+        }
+        long keepFrom = snaps.get(Math.min(options.retainedSnapshots(), snaps.size()) - 1).seq();
+        for (FileNames.DataFile f : files) {
+            if (f.seq() < keepFrom) {
+                disk.delete(dir.resolve(f.name()));
+            }
+        }
+    }
+
+    /**
+     * Takes a snapshot now (after any running one) and returns when it is durable and older files are
+     * deleted; throws if it failed.
+     */
+    public void snapshot() {
+        CompletableFuture<Void> running;
+        writeLock.lock();
+        try {
+            running = runningSnapshot;
+        } finally {
+            writeLock.unlock();
+        }
+        if (running != null) {
+            running.handle((v, e) -> null).join();
+        }
+        CompletableFuture<Void> mine;
+        writeLock.lock();
+        try {
+            if (closed) {
+                throw new PersistenceException("data directory " + dir + " is closed");
+            }
+            mine = runningSnapshot != null ? runningSnapshot : startSnapshot();
+        } finally {
+            writeLock.unlock();
+        }
+        try {
+            mine.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PersistenceException("interrupted while waiting for a snapshot", e);
+        } catch (ExecutionException e) {
+            throw new PersistenceException("snapshot of " + dir + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Waits for a running snapshot (if any) without starting one. */
+    public void awaitSnapshot() {
+        CompletableFuture<Void> running;
+        writeLock.lock();
+        try {
+            running = runningSnapshot;
+        } finally {
+            writeLock.unlock();
+        }
+        if (running != null) {
+            running.handle((v, e) -> null).join();
+        }
+    }
+
+    /** Stops taking writes, waits for a running snapshot, syncs the log and releases the directory. */
+    @Override
+    public void close() {
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            writeLock.unlock();
+        }
+        awaitSnapshot();
+        snapshotter.shutdown();
+        try {
+            snapshotter.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            wal.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, dir + ": closing the log failed: " + e);
+        } finally {
+            try {
+                dirLock.close();
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, dir + ": releasing the lock failed: " + e);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ recovery
+
+    private record Recovered(RecoveryReport report, long nextSeq, long bytesSinceSnapshot) {
+    }
+
+    static List<FileNames.DataFile> dataFiles(Disk disk, Path dir) throws IOException {
+        List<FileNames.DataFile> out = new ArrayList<>();
+        for (String n : disk.list(dir)) {
+            FileNames.DataFile f = FileNames.parse(n);
+            if (f != null) {
+                out.add(f);
+            }
+        }
+        out.sort(Comparator.comparingLong(FileNames.DataFile::seq).thenComparing(FileNames.DataFile::snapshot));
+        return out;
+    }
+
+    private static Recovered recover(Disk disk, Path dir, Tree tree) throws IOException {
+        long t0 = System.nanoTime();
+        List<String> warnings = new ArrayList<>();
+        for (String n : disk.list(dir)) {
+            if (n.endsWith(".tmp")) {
+                disk.delete(dir.resolve(n));
+            }
+        }
+        List<FileNames.DataFile> files = dataFiles(disk, dir);
+        long maxSeq = files.stream().mapToLong(FileNames.DataFile::seq).max().orElse(0);
+        List<FileNames.DataFile> snaps = new ArrayList<>(files.stream().filter(FileNames.DataFile::snapshot).toList());
+        snaps.sort(Comparator.comparingLong(FileNames.DataFile::seq).reversed());
+
+        TreeState state = TreeState.EMPTY;
+        long collected = 0;
+        long baseSeq = Long.MIN_VALUE;
+        String baseName = null;
+        long snapRecords = 0;
+        List<String> rejected = new ArrayList<>();
+        for (FileNames.DataFile s : snaps) {
+            Path p = dir.resolve(s.name());
+            try {
+                Snapshots.Loaded l = Snapshots.read(disk, p);
+                if (!l.rootMatches()) {
+                    warn(warnings, dir + ": snapshot " + s.name() + " rebuilds to a different Merkle root than it was "
+                            + "written from (a bug, not a bad disk: every record passed its checksum); using it");
+                }
+                state = l.state();
+                collected = l.collectedUpTo();
+                baseSeq = s.seq();
+                baseName = s.name();
+                snapRecords = l.records();
+                break;
+            } catch (CorruptDataException e) {
+                warn(warnings, dir + ": snapshot " + s.name() + " is corrupt (" + e.getMessage()
+                        + "); renamed to " + s.name() + ".corrupt, falling back to an older one");
+                rejected.add(s.name());
+                disk.rename(p, dir.resolve(s.name() + ".corrupt"));
+            }
+        }
+        long from = baseSeq;
+        List<FileNames.DataFile> logs = files.stream().filter(f -> !f.snapshot() && f.seq() >= from).toList();
+        if (baseName == null && !rejected.isEmpty()) {
+            warn(warnings, dir + ": no usable snapshot; replaying every log left, data only in the rejected "
+                    + "snapshots is lost");
+        }
+        long expect = baseName != null ? baseSeq : logs.isEmpty() ? 0 : logs.get(0).seq();
+        if (baseName == null && !logs.isEmpty() && logs.get(0).seq() != 1 && !rejected.isEmpty()) {
+            warn(warnings, dir + ": logs before " + logs.get(0).name() + " were deleted after a snapshot that is now "
+                    + "rejected; their data is lost");
+        }
+        long logRecords = 0;
+        long truncated = 0;
+        long bytesSince = 0;
+        List<String> read = new ArrayList<>();
+        List<Long> emptyLogs = new ArrayList<>();
+        for (FileNames.DataFile f : logs) {
+            if (f.seq() != expect) {
+                warn(warnings, dir + ": log(s) " + FileNames.log(expect) + " .. " + FileNames.log(f.seq() - 1)
+                        + " are missing; writes logged there are lost");
+            }
+            expect = f.seq() + 1;
+            Path p = dir.resolve(f.name());
+            long size = disk.size(p);
+            long valid;
+            if (size == 0) { // created, crashed before its header reached the disk
+                read.add(f.name());
+                emptyLogs.add(f.seq());
+                continue;
+            }
+            try (InputStream raw = disk.read(p); InputStream in = new java.io.BufferedInputStream(raw, 1 << 16)) {
+                Frames.Reader r = new Frames.Reader(in, WriteAheadLog.MAGIC.length);
+                boolean magicOk = false;
+                try {
+                    Frames.Reader.readMagic(in, WriteAheadLog.MAGIC, "log " + p);
+                    magicOk = true;
+                    for (byte[] body = r.next(); body != null; body = r.next()) {
+                        Record rec;
+                        try {
+                            rec = Record.decode(body);
+                        } catch (CorruptDataException e) {
+                            // the checksum matched: not a bad disk but a record this version cannot read
+                            throw new PersistenceException("log " + p + " holds a record this version cannot read at offset "
+                                    + r.offset() + ": " + e.getMessage());
+                        }
+                        state = rec.applyTo(state);
+                        logRecords++;
+                    }
+                    valid = size;
+                } catch (CorruptDataException e) {
+                    valid = magicOk ? r.offset() : 0;
+                    warn(warnings, dir + ": log " + f.name() + " has a torn or corrupt tail (" + e.getMessage() + "); cut "
+                            + (size - valid) + " bytes at offset " + valid
+                            + (f.seq() == logs.get(logs.size() - 1).seq() ? "" : " (not the newest log: later logs are still replayed)"));
+                }
+            }
+            if (valid < size) {
+                disk.truncate(p, valid);
+                truncated += size - valid;
+            }
+            bytesSince += valid;
+            read.add(f.name());
+            if (valid <= WriteAheadLog.MAGIC.length) {
+                emptyLogs.add(f.seq());
+            }
+        }
+        tree.restore(state, collected);
+        RecoveryReport report = new RecoveryReport(baseName, snapRecords, read, logRecords, truncated, rejected,
+                warnings, System.nanoTime() - t0);
+        // the newest log holds no record: write on in it (a fresh file of the same number) rather
+        // than leave one more empty log behind on every restart
+        long nextSeq = emptyLogs.contains(maxSeq) ? maxSeq : maxSeq + 1;
+        return new Recovered(report, nextSeq, bytesSince);
+    }
+
+    private static void warn(List<String> warnings, String message) {
+        warnings.add(message);
+        LOG.log(System.Logger.Level.WARNING, message);
+    }
+}

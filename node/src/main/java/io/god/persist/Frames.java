@@ -1,0 +1,103 @@
+package io.god.persist;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * Self-delimiting, checksummed frames: {@code [body length: 4 bytes BE][CRC32C of length and body:
+ * 4 bytes BE][body]}. A reader stops at the first frame that is cut short or fails its checksum; the
+ * bytes before it are the valid prefix of the file.
+ */
+final class Frames {
+
+    static final int HEADER = 8;
+    /** Bodies are bounded so a flipped length bit cannot make a reader allocate gigabytes. */
+    static final int MAX_BODY = 64 << 20;
+
+    private Frames() {
+    }
+
+    static int crc(byte[] body, int length) {
+        CRC32C c = new CRC32C();
+        c.update(length >>> 24);
+        c.update(length >>> 16);
+        c.update(length >>> 8);
+        c.update(length);
+        c.update(body, 0, length);
+        return (int) c.getValue();
+    }
+
+    /** Appends the frame of body to out (which must have room). */
+    static void put(ByteBuffer out, byte[] body) {
+        out.putInt(body.length);
+        out.putInt(crc(body, body.length));
+        out.put(body);
+    }
+
+    static byte[] frame(byte[] body) {
+        if (body.length > MAX_BODY) {
+            throw new IllegalArgumentException("record of " + body.length + " bytes exceeds " + MAX_BODY);
+        }
+        ByteBuffer b = ByteBuffer.allocate(HEADER + body.length);
+        put(b, body);
+        return b.array();
+    }
+
+    /** Reads frames from a stream, tracking the length of the valid prefix. */
+    static final class Reader {
+        private final InputStream in;
+        private long offset;
+
+        Reader(InputStream in, long startOffset) {
+            this.in = in;
+            this.offset = startOffset;
+        }
+
+        /** Offset just after the last good frame (or the start). */
+        long offset() {
+            return offset;
+        }
+
+        /**
+         * The next body; null at a clean end of stream. Throws {@link CorruptDataException} for a torn
+         * or corrupt frame (the valid prefix ends at {@link #offset()}).
+         */
+        byte[] next() throws IOException {
+            byte[] header = new byte[HEADER];
+            int n = in.readNBytes(header, 0, HEADER);
+            if (n == 0) {
+                return null;
+            }
+            if (n < HEADER) {
+                throw new CorruptDataException("torn frame header (" + n + " of " + HEADER + " bytes) at offset " + offset);
+            }
+            ByteBuffer h = ByteBuffer.wrap(header);
+            int length = h.getInt();
+            int crc = h.getInt();
+            if (length <= 0 || length > MAX_BODY) {
+                throw new CorruptDataException("impossible frame length " + length + " at offset " + offset);
+            }
+            byte[] body = in.readNBytes(length);
+            if (body.length < length) {
+                throw new CorruptDataException("torn frame (" + body.length + " of " + length + " bytes) at offset " + offset);
+            }
+            if (crc(body, length) != crc) {
+                throw new CorruptDataException("checksum mismatch in frame at offset " + offset);
+            }
+            offset += HEADER + length;
+            return body;
+        }
+
+        static void readMagic(InputStream in, byte[] magic, String what) throws IOException {
+            byte[] got = in.readNBytes(magic.length);
+            if (got.length < magic.length) {
+                throw new CorruptDataException(what + " header is torn (" + got.length + " bytes)");
+            }
+            if (!java.util.Arrays.equals(got, magic)) {
+                throw new CorruptDataException(what + " does not start with the expected magic bytes");
+            }
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package io.god.persist;
+
+import io.god.tree.TreeState;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One logged mutation with its timestamp. Every kind is a last-write-wins write, so a set of records
+ * gives the same tree whatever order it is applied in (configuration is logged as the whole
+ * resulting map, never as a single-key change, to keep that property).
+ *
+ * <p>Body encoding (inside a {@link Frames frame}): kind byte, timestamp (8 bytes, big-endian), then
+ * the kind's fields; byte strings are a varint length + bytes, maps a varint count + UTF-8 strings.
+ */
+public final class Record {
+
+    public enum Kind {
+        PUT(1), DELETE(2), SUB_PUT(3), SUB_DELETE(4), SUB_CLEAR(5), SUB_CONFIGURATION(6), CONFIGURATION(7),
+        CLEAR(8);
+
+        final byte code;
+
+        Kind(int code) {
+            this.code = (byte) code;
+        }
+
+        static Kind of(byte code) {
+            for (Kind k : values()) {
+                if (k.code == code) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    private final Kind kind;
+    private final long timestamp;
+    private final byte[] key;
+    private final byte[] subKey;
+    private final byte[] value;
+    private final Map<String, String> configuration;
+
+    private Record(Kind kind, long timestamp, byte[] key, byte[] subKey, byte[] value, Map<String, String> conf) {
+        this.kind = kind;
+        this.timestamp = timestamp;
+        this.key = key;
+        this.subKey = subKey;
+        this.value = value;
+        this.configuration = conf;
+    }
+
+    public static Record put(byte[] key, byte[] value, long ts) {
+        return new Record(Kind.PUT, ts, key.clone(), null, value.clone(), null);
+    }
+
+    public static Record delete(byte[] key, long ts) {
+        return new Record(Kind.DELETE, ts, key.clone(), null, null, null);
+    }
+
+    public static Record subPut(byte[] key, byte[] subKey, byte[] value, long ts) {
+        return new Record(Kind.SUB_PUT, ts, key.clone(), subKey.clone(), value.clone(), null);
+    }
+
+    public static Record subDelete(byte[] key, byte[] subKey, long ts) {
+        return new Record(Kind.SUB_DELETE, ts, key.clone(), subKey.clone(), null, null);
+    }
+
+    public static Record subClear(byte[] key, long ts) {
+        return new Record(Kind.SUB_CLEAR, ts, key.clone(), null, null, null);
+    }
+
+    public static Record subSetConfiguration(byte[] key, Map<String, String> conf, long ts) {
+        return new Record(Kind.SUB_CONFIGURATION, ts, key.clone(), null, null,
+                Collections.unmodifiableSortedMap(new TreeMap<>(conf)));
+    }
+
+    public static Record setConfiguration(Map<String, String> conf, long ts) {
+        return new Record(Kind.CONFIGURATION, ts, null, null, null,
+                Collections.unmodifiableSortedMap(new TreeMap<>(conf)));
+    }
+
+    public static Record clear(long ts) {
+        return new Record(Kind.CLEAR, ts, null, null, null, null);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public long timestamp() {
+        return timestamp;
+    }
+
+    public byte[] key() {
+        return key;
+    }
+
+    public byte[] subKey() {
+        return subKey;
+    }
+
+    public byte[] value() {
+        return value;
+    }
+
+    public Map<String, String> configuration() {
+        return configuration;
+    }
+
+    /** The tree version after this write (the same version when the write loses). */
+    public TreeState applyTo(TreeState s) {
+        return switch (kind) {
+            case PUT -> s.put(key, value, timestamp);
+            case DELETE -> s.delete(key, timestamp);
+            case SUB_PUT -> s.subPut(key, subKey, value, timestamp);
+            case SUB_DELETE -> s.subDelete(key, subKey, timestamp);
+            case SUB_CLEAR -> s.subClear(key, timestamp);
+            case SUB_CONFIGURATION -> s.subSetConfiguration(key, configuration, timestamp);
+            case CONFIGURATION -> s.setConfiguration(configuration, timestamp);
+            case CLEAR -> s.clear(timestamp);
+        };
+    }
+
+    // ------------------------------------------------------------------ encoding
+
+    public byte[] encode() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32 + len(key) + len(subKey) + len(value));
+        out.write(kind.code);
+        writeLong(out, timestamp);
+        switch (kind) {
+            case PUT -> {
+                writeBytes(out, key);
+                writeBytes(out, value);
+            }
+            case DELETE, SUB_CLEAR -> writeBytes(out, key);
+            case SUB_PUT -> {
+                writeBytes(out, key);
+                writeBytes(out, subKey);
+                writeBytes(out, value);
+            }
+            case SUB_DELETE -> {
+                writeBytes(out, key);
+                writeBytes(out, subKey);
+            }
+            case SUB_CONFIGURATION -> {
+                writeBytes(out, key);
+                writeMap(out, configuration);
+            }
+            case CONFIGURATION -> writeMap(out, configuration);
+            case CLEAR -> {
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** Decodes a body; throws {@link CorruptDataException} when it is not a well-formed record. */
+    public static Record decode(byte[] body) {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(body);
+            Kind kind = Kind.of(in.get());
+            if (kind == null) {
+                throw new CorruptDataException("unknown record kind " + body[0]);
+            }
+            long ts = in.getLong();
+            if (ts <= 0) {
+                throw new CorruptDataException("record timestamp " + ts + " is not positive");
+            }
+            Record r = switch (kind) {
+                case PUT -> new Record(kind, ts, readBytes(in), null, readBytes(in), null);
+                case DELETE, SUB_CLEAR -> new Record(kind, ts, readBytes(in), null, null, null);
+                case SUB_PUT -> new Record(kind, ts, readBytes(in), readBytes(in), readBytes(in), null);
+                case SUB_DELETE -> new Record(kind, ts, readBytes(in), readBytes(in), null, null);
+                case SUB_CONFIGURATION -> new Record(kind, ts, readBytes(in), null, null, readMap(in));
+                case CONFIGURATION -> new Record(kind, ts, null, null, null, readMap(in));
+                case CLEAR -> new Record(kind, ts, null, null, null, null);
+            };
+            if (in.hasRemaining()) {
+                throw new CorruptDataException(in.remaining() + " stray bytes after a " + kind + " record");
+            }
+            return r;
+        } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+            throw new CorruptDataException("malformed record: " + e);
+        }
+    }
+
+    static void writeLong(ByteArrayOutputStream out, long v) {
+        for (int i = 56; i >= 0; i -= 8) {
+            out.write((int) (v >>> i));
+        }
+    }
+
+    static void writeVarint(ByteArrayOutputStream out, int v) {
+        while ((v & ~0x7f) != 0) {
+            out.write((v & 0x7f) | 0x80);
+            v >>>= 7;
+        }
+        out.write(v);
+    }
+
+    static void writeBytes(ByteArrayOutputStream out, byte[] b) {
+        writeVarint(out, b.length);
+        out.write(b, 0, b.length);
+    }
+
+    static void writeMap(ByteArrayOutputStream out, Map<String, String> m) {
+        writeVarint(out, m.size());
+        for (Map.Entry<String, String> e : m.entrySet()) {
+            writeBytes(out, e.getKey().getBytes(StandardCharsets.UTF_8));
+            writeBytes(out, e.getValue().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    static int readVarint(ByteBuffer in) {
+        int v = 0;
+        for (int shift = 0; shift < 32; shift += 7) {
+            byte b = in.get();
+            v |= (b & 0x7f) << shift;
+            if ((b & 0x80) == 0) {
+                if (v < 0) {
+                    throw new CorruptDataException("negative length");
+                }
+                return v;
+            }
+        }
+        throw new CorruptDataException("varint too long");
+    }
+
+    static byte[] readBytes(ByteBuffer in) {
+        int n = readVarint(in);
+        if (n > in.remaining()) {
+            throw new CorruptDataException("length " + n + " beyond the record");
+        }
+        byte[] b = new byte[n];
+        in.get(b);
+        return b;
+    }
+
+    static Map<String, String> readMap(ByteBuffer in) {
+        int n = readVarint(in);
+        TreeMap<String, String> m = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            m.put(new String(readBytes(in), StandardCharsets.UTF_8), new String(readBytes(in), StandardCharsets.UTF_8));
+        }
+        return Collections.unmodifiableSortedMap(m);
+    }
+
+    private static int len(byte[] b) {
+        return b == null ? 0 : b.length + 5;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Record r && kind == r.kind && timestamp == r.timestamp && Arrays.equals(key, r.key)
+                && Arrays.equals(subKey, r.subKey) && Arrays.equals(value, r.value)
+                && Objects.equals(configuration, r.configuration);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, timestamp, Arrays.hashCode(key), Arrays.hashCode(subKey), Arrays.hashCode(value));
+    }
+
+    @Override
+    public String toString() {
+        return kind + "@" + timestamp + (key != null ? " key=" + hex(key) : "") + (subKey != null ? " sub=" + hex(subKey) : "")
+                + (value != null ? " value=" + hex(value) : "") + (configuration != null ? " conf=" + configuration : "");
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) {
+            sb.append(String.format("%02x", x));
+        }
+        return sb.toString();
+    }
+}
