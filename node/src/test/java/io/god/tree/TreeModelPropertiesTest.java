@@ -19,7 +19,7 @@ import net.jqwik.api.Provide;
  * {@link TreeModel}; then every read of every view is compared, and the hash is compared with a tree
  * holding the same content built in another order. Seeds are fixed so CI is repeatable.
  */
-class TreeModelProperties {
+class TreeModelPropertiesTest {
 
     private static final int[] ALPHABET = {0x00, 0x01, 0x7f, 0x80, 0xff};
     private static final List<byte[]> UNIVERSE = universe();
