@@ -63,7 +63,7 @@ class BadInputTest extends RpcTestSupport {
 
     @Test
     void badSetExpressions() {
-        badRequest("SetExpression", "{\"Code\":\"(U tree.\"}", "Unexpected EOF at 7 in (U tree.");
+        badRequest("SetExpression", "{\"Code\":\"(U tree\"}", "Unexpected EOF at 7 in (U tree.");
         badRequest("SetExpression", "{\"Code\":\"(U *2)\"}", "at ");
         badRequest("SetExpression", "{\"Code\":\"(U:Foo a)\"}", "Unknown SetOpType Foo");
         badRequest("SetExpression", "{\"Code\":\"(U a)\",\"Dest\":\"" + s("d") + "\"}",

@@ -52,8 +52,8 @@ class ManagementTest extends RpcTestSupport {
         assertThat(n.get("ring").get(0).get("position").asText()).isEqualTo(n.get("position").asText());
         assertThat(n.get("ring").get(0).get("address").asText()).isEqualTo("127.0.0.1:9191");
         assertThat(n.get("replicated").asBoolean()).isTrue();
-        assertThat(n.get("ownedEntries").asLong()).isEqualTo(3); // tombstone + sub-tree holder + its entry
-        assertThat(n.get("heldEntries").asLong()).isEqualTo(3);
+        assertThat(n.get("ownedEntries").asLong()).isEqualTo(2); // the tombstone and the sub-tree entry
+        assertThat(n.get("heldEntries").asLong()).isEqualTo(2);
         assertThat(n.get("dataBytes").asLong()).isZero(); // in memory
         assertThat(n.get("lastSyncAt").isNull()).isTrue();
         assertThat(n.get("lastAliveAt").asText()).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z");
