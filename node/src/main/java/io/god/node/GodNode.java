@@ -43,6 +43,8 @@ public final class GodNode implements AutoCloseable {
     private final long startedAt;
     private volatile State state = State.ACTIVE;
     private volatile boolean closed;
+    private final Object timestampLock = new Object();
+    private long persistedTimestamp; // guarded by timestampLock
 
     private GodNode(NodeSettings settings, NanoClock clock, Store store, Timestamps timestamps, byte[] position) {
         this.settings = settings;
@@ -116,6 +118,26 @@ public final class GodNode implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "tombstone collection failed: " + e);
         }
+        persistLastTimestamp();
+    }
+
+    /**
+     * Records the newest write timestamp in the data directory (each loop round and at close), so a
+     * restart after a crash whose clock stepped back still stamps later writes after the old ones.
+     */
+    private void persistLastTimestamp() {
+        synchronized (timestampLock) {
+            long last = timestamps.last();
+            if (last <= persistedTimestamp || store.metadata().isEmpty()) {
+                return;
+            }
+            try {
+                store.metadata().get().putLong(LAST_TIMESTAMP, last);
+                persistedTimestamp = last;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "could not record the last timestamp: " + e);
+            }
+        }
     }
 
     private static byte[] randomPosition() {
@@ -188,11 +210,7 @@ public final class GodNode implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        try {
-            store.metadata().ifPresent(m -> m.putLong(LAST_TIMESTAMP, timestamps.last()));
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not record the last timestamp: " + e);
-        }
+        persistLastTimestamp();
         store.close();
         LOG.log(System.Logger.Level.INFO, "god node stopped: " + settings.advertise());
     }

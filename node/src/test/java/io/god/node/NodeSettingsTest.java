@@ -103,4 +103,22 @@ class NodeSettingsTest {
         assertThatThrownBy(() -> NodeSettings.of(Map.of(key, value))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(message);
     }
+
+    @Test
+    void environmentVariablesThroughQuarkusConfig() {
+        var config = new io.smallrye.config.SmallRyeConfigBuilder()
+                .withSources(new io.smallrye.config.EnvConfigSource(Map.of("GOD_DATA_DIR", "/data",
+                        "GOD_TOMBSTONE_WINDOW", "48h", "GOD_NODE_ADVERTISE", "god-1.peers:9191",
+                        "GOD_LIMITS_VALUE_SIZE", "1M"), 300))
+                .build();
+        NodeSettings s = NodeSettings.from(key -> config.getOptionalValue(key, String.class));
+        assertThat(s.dataDir()).isEqualTo(Path.of("/data"));
+        assertThat(s.tombstoneWindow()).isEqualTo(Duration.ofHours(48));
+        assertThat(s.advertise()).isEqualTo("god-1.peers:9191");
+        assertThat(s.valueSize()).isEqualTo(1 << 20);
+        var bad = new io.smallrye.config.SmallRyeConfigBuilder()
+                .withSources(new io.smallrye.config.EnvConfigSource(Map.of("GOD_TOMBSTONE_WINDOW", "0s"), 300)).build();
+        assertThatThrownBy(() -> NodeSettings.from(key -> bad.getOptionalValue(key, String.class)))
+                .hasMessage("god.tombstone-window: must be at least 1s, was 0s");
+    }
 }
