@@ -35,9 +35,14 @@ public class NodeBean {
 
     @PostConstruct
     void start() {
-        NodeSettings settings = NodeSettings.from(
-                key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
-        node = GodNode.start(settings);
+        NodeSettings settings;
+        try {
+            settings = NodeSettings.from(key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
+            node = GodNode.start(settings);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "god node cannot start: " + e.getMessage());
+            throw e;
+        }
         rpc = new JsonRpc(node, this::record);
         Gauge.builder("god.tree.entries", node, n -> n.store().state().size())
                 .description("live values plus live sub-tree entries").register(registry);
