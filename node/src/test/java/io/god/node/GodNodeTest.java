@@ -138,4 +138,52 @@ class GodNodeTest {
         assertThat(node.ready()).isFalse();
         node.close(); // idempotent
     }
+
+    @Test
+    void concurrentWritersThroughTheHandlerLoseNothing() throws Exception {
+        try (GodNode node = GodNode.start(settings("127.0.0.2:9191", tmp.resolve("c")))) {
+            JsonRpc rpc = new JsonRpc(node);
+            Thread[] writers = new Thread[4];
+            for (int t = 0; t < writers.length; t++) {
+                int id = t;
+                writers[t] = new Thread(() -> {
+                    for (int i = 0; i < 500; i++) {
+                        ok(rpc, "SubPut", "{\"Key\":\"" + s("t") + "\",\"SubKey\":\"" + s(id + "-" + i)
+                                + "\",\"Value\":\"" + s("v") + "\"}");
+                    }
+                });
+                writers[t].start();
+            }
+            for (Thread w : writers) {
+                w.join();
+            }
+            assertThat(ok(rpc, "SubSize", "{\"Key\":\"" + s("t") + "\"}")).isEqualTo("2000");
+        }
+    }
+
+    @Test
+    void adminStatusOfADurableNode() {
+        AtomicLong now = new AtomicLong(Duration.ofDays(1000).toNanos());
+        try (GodNode node = GodNode.start(settings("127.0.0.5:7000", tmp.resolve("s"), "god.tombstone-window", "1h"),
+                now::get)) {
+            JsonRpc rpc = new JsonRpc(node);
+            ok(rpc, "Del", "{\"Key\":\"" + s("x") + "\"}");
+            ok(rpc, "Put", "{\"Key\":\"" + s("y") + "\",\"Value\":\"" + s("v") + "\"}");
+            io.god.api.AdminStatus before = io.god.api.AdminStatus.of(node);
+            assertThat(before.collectedUpTo()).isNull();
+            assertThat(before.ownedEntries()).isEqualTo(2);
+            assertThat(before.dataBytes()).isPositive();
+            now.addAndGet(Duration.ofHours(2).toNanos());
+            node.collectGarbage();
+            io.god.api.AdminStatus after = io.god.api.AdminStatus.of(node);
+            assertThat(after.collectedUpTo()).isEqualTo("1972-09-27T00:00:00Z");
+            assertThat(after.ownedEntries()).isEqualTo(1);
+            assertThat(after.address()).isEqualTo("127.0.0.5:7000");
+            assertThat(after.ring()).singleElement().satisfies(m -> assertThat(m.position()).isEqualTo(after.position()));
+            assertThat(after.ringHash()).isEqualTo(before.ringHash());
+        }
+        assertThat(JsonRpc.rfc3339(1_500_000_000L)).isEqualTo("1970-01-01T00:00:01.5Z");
+        assertThat(JsonRpc.rfc3339(0)).isEqualTo("1970-01-01T00:00:00Z");
+        assertThat(JsonRpc.rfc3339(123)).isEqualTo("1970-01-01T00:00:00.000000123Z");
+    }
 }
