@@ -13,64 +13,64 @@ import java.util.Objects;
  * every op whose source names are UTF-8 text without space, parentheses or {@code *}.
  */
 public record SetOp(SetOpType type, Merge merge, List<SetOpSource> sources) {
-  /** Deepest nesting accepted, in code and in the JSON form (the root is depth 1). */
-  public static final int MAX_DEPTH = 64;
+    /** Deepest nesting accepted, in code and in the JSON form (the root is depth 1). */
+    public static final int MAX_DEPTH = 64;
 
-  public SetOp {
-    Objects.requireNonNull(type, "type");
-    Objects.requireNonNull(merge, "merge");
-    if (sources == null || sources.isEmpty()) {
-      throw new SetOpException("SetOp without sources not allowed");
+    public SetOp {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(merge, "merge");
+        if (sources == null || sources.isEmpty()) {
+            throw new SetOpException("SetOp without sources not allowed");
+        }
+        for (SetOpSource s : sources) {
+            Objects.requireNonNull(s, "source");
+        }
+        sources = List.copyOf(sources);
+        if (depthOf(sources) > MAX_DEPTH) {
+            throw new SetOpException("SetOp nested deeper than " + MAX_DEPTH + " levels");
+        }
     }
-    for (SetOpSource s : sources) {
-      Objects.requireNonNull(s, "source");
-    }
-    sources = List.copyOf(sources);
-    if (depthOf(sources) > MAX_DEPTH) {
-      throw new SetOpException("SetOp nested deeper than " + MAX_DEPTH + " levels");
-    }
-  }
 
-  /**
-   * The JSON factory: Type 0=U, 1=I, 2=D, 3=X; Merge per {@link Merge} order; sources already
-   * decoded (see {@link SetOpSource#of(byte[], SetOp, Double)}). Invalid values give a
-   * {@link SetOpException}.
-   */
-  public static SetOp of(int type, int merge, List<SetOpSource> sources) {
-    return new SetOp(SetOpType.fromCode(type), Merge.fromCode(merge), sources);
-  }
-
-  /** Nesting depth: 1 for an op over raw sources only. */
-  public int depth() {
-    return depthOf(sources);
-  }
-
-  private static int depthOf(List<SetOpSource> sources) {
-    int max = 0;
-    for (SetOpSource s : sources) {
-      if (s.op() != null) {
-        max = Math.max(max, s.op().depth());
-      }
+    /**
+     * The JSON factory: Type 0=U, 1=I, 2=D, 3=X; Merge per {@link Merge} order; sources already
+     * decoded (see {@link SetOpSource#of(byte[], SetOp, Double)}). Invalid values give a
+     * {@link SetOpException}.
+     */
+    public static SetOp of(int type, int merge, List<SetOpSource> sources) {
+        return new SetOp(SetOpType.fromCode(type), Merge.fromCode(merge), sources);
     }
-    return max + 1;
-  }
 
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder();
-    appendTo(sb);
-    return sb.toString();
-  }
+    /** Nesting depth: 1 for an op over raw sources only. */
+    public int depth() {
+        return depthOf(sources);
+    }
 
-  void appendTo(StringBuilder sb) {
-    sb.append('(').append(type.letter());
-    if (merge != Merge.APPEND) {
-      sb.append(':').append(merge.label());
+    private static int depthOf(List<SetOpSource> sources) {
+        int max = 0;
+        for (SetOpSource s : sources) {
+            if (s.op() != null) {
+                max = Math.max(max, s.op().depth());
+            }
+        }
+        return max + 1;
     }
-    for (SetOpSource s : sources) {
-      sb.append(' ');
-      s.appendTo(sb);
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        appendTo(sb);
+        return sb.toString();
     }
-    sb.append(')');
-  }
+
+    void appendTo(StringBuilder sb) {
+        sb.append('(').append(type.letter());
+        if (merge != Merge.APPEND) {
+            sb.append(':').append(merge.label());
+        }
+        for (SetOpSource s : sources) {
+            sb.append(' ');
+            s.appendTo(sb);
+        }
+        sb.append(')');
+    }
 }

@@ -7,9 +7,9 @@ package io.god.setop;
  * to be shown to the user as they are.
  */
 public class SetOpException extends RuntimeException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public SetOpException(String message) {
-    super(message);
-  }
+    public SetOpException(String message) {
+        super(message);
+    }
 }

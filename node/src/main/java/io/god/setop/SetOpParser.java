@@ -22,154 +22,154 @@ import java.util.regex.Pattern;
  * the parser throws nothing else. Nesting is limited to {@link SetOp#MAX_DEPTH}.
  */
 public final class SetOpParser {
-  private static final Pattern FLOAT =
-      Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
+    private static final Pattern FLOAT =
+            Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
-  private final String code;
-  private int pos;
+    private final String code;
+    private int pos;
 
-  private SetOpParser(String code) {
-    this.code = code;
-  }
+    private SetOpParser(String code) {
+        this.code = code;
+    }
 
-  /** Parses {@code code} into an immutable {@link SetOp}. */
-  public static SetOp parse(String code) {
-    if (code == null) {
-      throw new SetOpParseException("Unexpected EOF", 0, "");
-    }
-    SetOpParser p = new SetOpParser(code);
-    p.skipSpaces();
-    if (p.eof()) {
-      throw p.error("Unexpected EOF");
-    }
-    if (p.peek() != '(') {
-      throw p.error("Expected (");
-    }
-    SetOp op = p.expr(1);
-    if (!p.eof()) {
-      throw p.error("Unexpected characters");
-    }
-    return op;
-  }
-
-  private SetOp expr(int depth) {
-    if (depth > SetOp.MAX_DEPTH) {
-      throw error("Nesting deeper than " + SetOp.MAX_DEPTH + " levels not allowed");
-    }
-    pos++; // '('
-    int start = pos;
-    while (!eof() && peek() != ' ' && peek() != ')') {
-      pos++;
-    }
-    if (eof()) {
-      throw error("Unexpected EOF");
-    }
-    String token = code.substring(start, pos);
-    if (token.isEmpty()) {
-      throw error("Empty operation not allowed", start);
-    }
-    SetOpType type = SetOpType.fromLetter(token.charAt(0));
-    if (type == null || (token.length() > 1 && token.charAt(1) != ':')) {
-      String bad = token.length() > 1 && token.charAt(1) != ':' ? token : token.substring(0, 1);
-      throw new SetOpParseException("Unknown operation type " + bad, start, code, " Legal values: U,I,X,D.");
-    }
-    Merge merge = Merge.APPEND;
-    if (token.length() > 1) {
-      String name = token.substring(2);
-      merge = Merge.fromLabel(name);
-      if (merge == null) {
-        throw new SetOpParseException("Unknown SetOpType " + name, start + 2, code,
-            " Legal values: " + Merge.LEGAL_NAMES + ".");
-      }
-    }
-    if (peek() == ')') {
-      throw error("Empty operation not allowed");
-    }
-    List<SetOpSource> sources = new ArrayList<>();
-    skipSpaces();
-    while (true) {
-      if (eof()) {
-        throw error("Unexpected EOF");
-      }
-      char c = peek();
-      if (c == ')') {
-        if (sources.isEmpty()) {
-          throw error("Operation without parameters not allowed");
+    /** Parses {@code code} into an immutable {@link SetOp}. */
+    public static SetOp parse(String code) {
+        if (code == null) {
+            throw new SetOpParseException("Unexpected EOF", 0, "");
         }
-        pos++;
-        return new SetOp(type, merge, sources);
-      }
-      if (c == '*') {
-        throw error("Unexpected *");
-      }
-      SetOpSource source;
-      if (c == '(') {
-        source = SetOpSource.op(expr(depth + 1));
-      } else {
-        int nameStart = pos;
-        while (!eof() && !delimiter(peek())) {
-          pos++;
+        SetOpParser p = new SetOpParser(code);
+        p.skipSpaces();
+        if (p.eof()) {
+            throw p.error("Unexpected EOF");
         }
-        source = SetOpSource.key(code.substring(nameStart, pos).getBytes(StandardCharsets.UTF_8));
-      }
-      if (!eof() && peek() == '*') {
-        pos++;
-        source = source.withWeight(weight());
-      }
-      sources.add(source);
-      if (eof()) {
-        throw error("Unexpected EOF");
-      }
-      c = peek();
-      if (c == ' ') {
+        if (p.peek() != '(') {
+            throw p.error("Expected (");
+        }
+        SetOp op = p.expr(1);
+        if (!p.eof()) {
+            throw p.error("Unexpected characters");
+        }
+        return op;
+    }
+
+    private SetOp expr(int depth) {
+        if (depth > SetOp.MAX_DEPTH) {
+            throw error("Nesting deeper than " + SetOp.MAX_DEPTH + " levels not allowed");
+        }
+        pos++; // '('
+        int start = pos;
+        while (!eof() && peek() != ' ' && peek() != ')') {
+            pos++;
+        }
+        if (eof()) {
+            throw error("Unexpected EOF");
+        }
+        String token = code.substring(start, pos);
+        if (token.isEmpty()) {
+            throw error("Empty operation not allowed", start);
+        }
+        SetOpType type = SetOpType.fromLetter(token.charAt(0));
+        if (type == null || (token.length() > 1 && token.charAt(1) != ':')) {
+            String bad = token.length() > 1 && token.charAt(1) != ':' ? token : token.substring(0, 1);
+            throw new SetOpParseException("Unknown operation type " + bad, start, code, " Legal values: U,I,X,D.");
+        }
+        Merge merge = Merge.APPEND;
+        if (token.length() > 1) {
+            String name = token.substring(2);
+            merge = Merge.fromLabel(name);
+            if (merge == null) {
+                throw new SetOpParseException("Unknown SetOpType " + name, start + 2, code,
+                        " Legal values: " + Merge.LEGAL_NAMES + ".");
+            }
+        }
+        if (peek() == ')') {
+            throw error("Empty operation not allowed");
+        }
+        List<SetOpSource> sources = new ArrayList<>();
         skipSpaces();
-      } else if (c == '(' || c == '*') {
-        throw error("Unexpected " + c);
-      } else if (c != ')') {
-        throw error("Expected space or )");
-      }
+        while (true) {
+            if (eof()) {
+                throw error("Unexpected EOF");
+            }
+            char c = peek();
+            if (c == ')') {
+                if (sources.isEmpty()) {
+                    throw error("Operation without parameters not allowed");
+                }
+                pos++;
+                return new SetOp(type, merge, sources);
+            }
+            if (c == '*') {
+                throw error("Unexpected *");
+            }
+            SetOpSource source;
+            if (c == '(') {
+                source = SetOpSource.op(expr(depth + 1));
+            } else {
+                int nameStart = pos;
+                while (!eof() && !delimiter(peek())) {
+                    pos++;
+                }
+                source = SetOpSource.key(code.substring(nameStart, pos).getBytes(StandardCharsets.UTF_8));
+            }
+            if (!eof() && peek() == '*') {
+                pos++;
+                source = source.withWeight(weight());
+            }
+            sources.add(source);
+            if (eof()) {
+                throw error("Unexpected EOF");
+            }
+            c = peek();
+            if (c == ' ') {
+                skipSpaces();
+            } else if (c == '(' || c == '*') {
+                throw error("Unexpected " + c);
+            } else if (c != ')') {
+                throw error("Expected space or )");
+            }
+        }
     }
-  }
 
-  private double weight() {
-    int start = pos;
-    while (!eof() && !delimiter(peek())) {
-      pos++;
+    private double weight() {
+        int start = pos;
+        while (!eof() && !delimiter(peek())) {
+            pos++;
+        }
+        String text = code.substring(start, pos);
+        if (!FLOAT.matcher(text).matches()) {
+            throw error("Unparseable float64", start);
+        }
+        double w = Double.parseDouble(text);
+        if (!Double.isFinite(w)) {
+            throw error("Unparseable float64", start);
+        }
+        return w;
     }
-    String text = code.substring(start, pos);
-    if (!FLOAT.matcher(text).matches()) {
-      throw error("Unparseable float64", start);
+
+    private static boolean delimiter(char c) {
+        return c == ' ' || c == '(' || c == ')' || c == '*';
     }
-    double w = Double.parseDouble(text);
-    if (!Double.isFinite(w)) {
-      throw error("Unparseable float64", start);
+
+    private void skipSpaces() {
+        while (!eof() && peek() == ' ') {
+            pos++;
+        }
     }
-    return w;
-  }
 
-  private static boolean delimiter(char c) {
-    return c == ' ' || c == '(' || c == ')' || c == '*';
-  }
-
-  private void skipSpaces() {
-    while (!eof() && peek() == ' ') {
-      pos++;
+    private boolean eof() {
+        return pos >= code.length();
     }
-  }
 
-  private boolean eof() {
-    return pos >= code.length();
-  }
+    private char peek() {
+        return code.charAt(pos);
+    }
 
-  private char peek() {
-    return code.charAt(pos);
-  }
+    private SetOpParseException error(String reason) {
+        return error(reason, pos);
+    }
 
-  private SetOpParseException error(String reason) {
-    return error(reason, pos);
-  }
-
-  private SetOpParseException error(String reason, int at) {
-    return new SetOpParseException(reason, at, code);
-  }
+    private SetOpParseException error(String reason, int at) {
+        return new SetOpParseException(reason, at, code);
+    }
 }

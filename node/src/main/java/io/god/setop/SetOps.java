@@ -10,67 +10,67 @@ import java.util.function.Consumer;
  * soon as {@code Len} results were produced or {@code Max} was passed.
  */
 public final class SetOps {
-  /** The original's error for a stored expression whose top-level merge is Append. */
-  public static final String APPEND_WITH_DEST =
-      "When storing results of Set expressions the Append merge function is not allowed";
+    /** The original's error for a stored expression whose top-level merge is Append. */
+    public static final String APPEND_WITH_DEST =
+            "When storing results of Set expressions the Append merge function is not allowed";
 
-  private SetOps() {}
+    private SetOps() {}
 
-  /** The skipper tree of {@code op}: one source per raw name occurrence, one operator per node. */
-  public static SortedSource open(SetOp op, SourceResolver resolver) {
-    List<SortedSource> children = new ArrayList<>(op.sources().size());
-    double[] weights = new double[op.sources().size()];
-    int i = 0;
-    for (SetOpSource s : op.sources()) {
-      children.add(s.op() != null ? open(s.op(), resolver) : resolver.open(s.key()));
-      weights[i++] = s.effectiveWeight();
+    /** The skipper tree of {@code op}: one source per raw name occurrence, one operator per node. */
+    public static SortedSource open(SetOp op, SourceResolver resolver) {
+        List<SortedSource> children = new ArrayList<>(op.sources().size());
+        double[] weights = new double[op.sources().size()];
+        int i = 0;
+        for (SetOpSource s : op.sources()) {
+            children.add(s.op() != null ? open(s.op(), resolver) : resolver.open(s.key()));
+            weights[i++] = s.effectiveWeight();
+        }
+        return OperatorSource.create(op.type(), children, weights, op.merge());
     }
-    return OperatorSource.create(op.type(), children, weights, op.merge());
-  }
 
-  /**
-   * Streams the results of {@code expr} within its Min/Max/Len to {@code consumer}, ignoring
-   * {@code Dest}; returns how many were produced.
-   */
-  public static int each(SetExpression expr, SourceResolver resolver, Consumer<SetEntry> consumer) {
-    SortedSource root = open(expr.op(), resolver);
-    int count = 0;
-    byte[] min = expr.min();
-    boolean inclusive = expr.minInc();
-    while (expr.len() <= 0 || count < expr.len()) {
-      SetEntry e = root.skip(min, inclusive);
-      if (e == null || Keys.beyond(e.key(), expr.max(), expr.maxInc())) {
-        break;
-      }
-      count++;
-      consumer.accept(e);
-      min = e.key();
-      inclusive = false;
+    /**
+     * Streams the results of {@code expr} within its Min/Max/Len to {@code consumer}, ignoring
+     * {@code Dest}; returns how many were produced.
+     */
+    public static int each(SetExpression expr, SourceResolver resolver, Consumer<SetEntry> consumer) {
+        SortedSource root = open(expr.op(), resolver);
+        int count = 0;
+        byte[] min = expr.min();
+        boolean inclusive = expr.minInc();
+        while (expr.len() <= 0 || count < expr.len()) {
+            SetEntry e = root.skip(min, inclusive);
+            if (e == null || Keys.beyond(e.key(), expr.max(), expr.maxInc())) {
+                break;
+            }
+            count++;
+            consumer.accept(e);
+            min = e.key();
+            inclusive = false;
+        }
+        return count;
     }
-    return count;
-  }
 
-  /** All results of {@code expr} (ignoring {@code Dest}). */
-  public static List<SetEntry> evaluate(SetExpression expr, SourceResolver resolver) {
-    List<SetEntry> out = new ArrayList<>();
-    each(expr, resolver, out::add);
-    return out;
-  }
-
-  /** Throws {@link SetOpException} when {@code expr} may not be stored (top-level merge Append). */
-  public static void checkStorable(SetExpression expr) {
-    if (expr.op().merge() == Merge.APPEND) {
-      throw new SetOpException(APPEND_WITH_DEST);
+    /** All results of {@code expr} (ignoring {@code Dest}). */
+    public static List<SetEntry> evaluate(SetExpression expr, SourceResolver resolver) {
+        List<SetEntry> out = new ArrayList<>();
+        each(expr, resolver, out::add);
+        return out;
     }
-  }
 
-  /**
-   * Evaluates {@code expr} and writes each result's first value (an empty value when the merge
-   * produced none) to {@code sink}; refuses an Append top-level merge before reading anything.
-   * Returns how many results were stored.
-   */
-  public static int store(SetExpression expr, SourceResolver resolver, SetOpSink sink) {
-    checkStorable(expr);
-    return each(expr, resolver, e -> sink.put(e.key(), e.firstValue()));
-  }
+    /** Throws {@link SetOpException} when {@code expr} may not be stored (top-level merge Append). */
+    public static void checkStorable(SetExpression expr) {
+        if (expr.op().merge() == Merge.APPEND) {
+            throw new SetOpException(APPEND_WITH_DEST);
+        }
+    }
+
+    /**
+     * Evaluates {@code expr} and writes each result's first value (an empty value when the merge
+     * produced none) to {@code sink}; refuses an Append top-level merge before reading anything.
+     * Returns how many results were stored.
+     */
+    public static int store(SetExpression expr, SourceResolver resolver, SetOpSink sink) {
+        checkStorable(expr);
+        return each(expr, resolver, e -> sink.put(e.key(), e.firstValue()));
+    }
 }

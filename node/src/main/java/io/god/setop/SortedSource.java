@@ -11,16 +11,16 @@ package io.god.setop;
  */
 public interface SortedSource {
 
-  /**
-   * Moves to and returns the first entry with key {@code >= min} ({@code inclusive}) or {@code > min}
-   * (exclusive), never moving backwards: when the current entry already satisfies the bound it is
-   * returned again. {@code min == null} means no bound. Returns null when no such entry exists.
-   */
-  SetEntry skip(byte[] min, boolean inclusive);
+    /**
+     * Moves to and returns the first entry with key {@code >= min} ({@code inclusive}) or {@code > min}
+     * (exclusive), never moving backwards: when the current entry already satisfies the bound it is
+     * returned again. {@code min == null} means no bound. Returns null when no such entry exists.
+     */
+    SetEntry skip(byte[] min, boolean inclusive);
 
-  /**
-   * Moves past the current entry and returns the next one (the first entry when nothing was read
-   * yet), or null when exhausted.
-   */
-  SetEntry next();
+    /**
+     * Moves past the current entry and returns the next one (the first entry when nothing was read
+     * yet), or null when exhausted.
+     */
+    SetEntry next();
 }

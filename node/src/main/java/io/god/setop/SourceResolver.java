@@ -4,10 +4,10 @@ package io.god.setop;
 @FunctionalInterface
 public interface SourceResolver {
 
-  /**
-   * A fresh cursor over the source named {@code name}, positioned before its first entry. Called
-   * once per occurrence of a name in the expression, so {@code (U t t)} reads {@code t} twice.
-   * A missing source is an empty one.
-   */
-  SortedSource open(byte[] name);
+    /**
+     * A fresh cursor over the source named {@code name}, positioned before its first entry. Called
+     * once per occurrence of a name in the expression, so {@code (U t t)} reads {@code t} twice.
+     * A missing source is an empty one.
+     */
+    SortedSource open(byte[] name);
 }
