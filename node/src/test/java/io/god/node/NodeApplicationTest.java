@@ -8,7 +8,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.net.URL;
 import org.junit.jupiter.api.Test;
 
-/** The packaged node boots and answers health and metrics on the management interface. */
+/** The packaged node boots and answers health and (with the test profile's token) metrics on the management interface. */
 @QuarkusTest
 class NodeApplicationTest {
 
@@ -26,7 +26,8 @@ class NodeApplicationTest {
 
     @Test
     void prometheusMetricsAreServed() {
-        given().when().get(metrics).then().statusCode(200)
+        given().when().get(metrics).then().statusCode(401);
+        given().header("Authorization", "Bearer test-secret-token").when().get(metrics).then().statusCode(200)
                 .body(org.hamcrest.Matchers.containsString("jvm_memory_used_bytes"));
     }
 }

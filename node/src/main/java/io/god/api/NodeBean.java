@@ -1,0 +1,88 @@
+package io.god.api;
+
+import io.god.node.GodNode;
+import io.god.node.NodeSettings;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The Quarkus app's node: settings from Quarkus config (env vars such as {@code GOD_DATA_DIR} work),
+ * one {@link GodNode} started at boot (invalid configuration fails the start with a message naming
+ * the key) and closed at shutdown, its {@link JsonRpc} and its metrics.
+ */
+@Startup
+@ApplicationScoped
+public class NodeBean {
+
+    private static final System.Logger LOG = System.getLogger(NodeBean.class.getName());
+
+    @Inject
+    MeterRegistry registry;
+
+    private GodNode node;
+    private JsonRpc rpc;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+    @PostConstruct
+    void start() {
+        NodeSettings settings;
+        try {
+            settings = NodeSettings.from(key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
+            node = GodNode.start(settings);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "god node cannot start: " + e.getMessage());
+            throw e;
+        }
+        rpc = new JsonRpc(node, this::record);
+        Gauge.builder("god.tree.entries", node, n -> n.store().state().size())
+                .description("live values plus live sub-tree entries").register(registry);
+        Gauge.builder("god.tree.real.entries", node, n -> n.store().state().realSize())
+                .description("every marker including tombstones and sub-tree holders").register(registry);
+        Gauge.builder("god.tree.tombstone.markers", node,
+                        n -> n.store().state().realSize() - n.store().state().size())
+                .description("markers that are not live entries (tombstones, sub-tree holders)").register(registry);
+        Gauge.builder("god.data.bytes", node, n -> n.closed() ? 0 : n.store().dataBytes())
+                .description("bytes of logs and snapshots in the data directory").baseUnit("bytes").register(registry);
+        Gauge.builder("god.gc.collected.up.to.seconds", node, n -> n.store().collectedUpTo() / 1e9)
+                .description("newest collected tombstone's timestamp").register(registry);
+        LOG.log(System.Logger.Level.INFO, "god JSON API on POST /rpc/DHash.<Name>; auth "
+                + (settings.authToken() == null ? "off" : "on"));
+    }
+
+    private void record(String method, int status, long nanos) {
+        String outcome = switch (status / 100) {
+            case 2 -> "ok";
+            case 5 -> "server_error";
+            default -> status == 401 ? "unauthorized" : status == 404 ? "not_found" : "client_error";
+        };
+        timers.computeIfAbsent(method + "/" + outcome, k -> Timer.builder("god.rpc")
+                .description("god JSON calls by method and outcome").tag("method", method).tag("outcome", outcome)
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
+                .maximumExpectedValue(Duration.ofSeconds(10)).register(registry)).record(Duration.ofNanos(nanos));
+    }
+
+    @PreDestroy
+    void stop() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    public GodNode node() {
+        return node;
+    }
+
+    public JsonRpc rpc() {
+        return rpc;
+    }
+}

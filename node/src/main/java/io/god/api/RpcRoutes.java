@@ -1,0 +1,55 @@
+package io.god.api;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.function.Supplier;
+
+/**
+ * Mounts the god JSON contract: {@code POST /rpc/:method} on a Vert.x router, handled on a worker
+ * thread (writes may wait for an fsync). Any Accept header and chunked bodies are accepted; a body
+ * over {@code god.limits.body-size} is a 400.
+ */
+@ApplicationScoped
+public class RpcRoutes {
+
+    static final String JSON = "application/json; charset=UTF-8";
+
+    @Inject
+    NodeBean bean;
+
+    void init(@Observes Router router) {
+        mount(router, () -> bean.rpc(), bean.node().settings().bodySize());
+    }
+
+    /** Adds the route to any router (the Quarkus app's, or a test's own Vert.x server per node). */
+    public static void mount(Router router, Supplier<JsonRpc> rpc, long bodyLimit) {
+        router.post("/rpc/:method")
+                .handler(BodyHandler.create(false).setBodyLimit(bodyLimit))
+                .blockingHandler(ctx -> {
+                    Buffer body = ctx.body().buffer();
+                    JsonRpc.Response r = rpc.get().handle(ctx.pathParam("method"),
+                            body == null ? new byte[0] : body.getBytes(), ctx.request().getHeader("Authorization"));
+                    send(ctx, r.status(), r.body());
+                }, false)
+                .failureHandler(ctx -> {
+                    if (ctx.statusCode() == 413) {
+                        send(ctx, 400, ("\"request body exceeds god.limits.body-size (" + bodyLimit + " bytes)\"")
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    } else {
+                        ctx.next();
+                    }
+                });
+    }
+
+    static void send(RoutingContext ctx, int status, byte[] body) {
+        if (ctx.response().ended()) {
+            return;
+        }
+        ctx.response().setStatusCode(status).putHeader("Content-Type", JSON).end(Buffer.buffer(body));
+    }
+}

@@ -1,0 +1,118 @@
+package io.god.api;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The god JSON contract's request and response shapes (reference §2.2), with the Go field names.
+ * {@code byte[]} travels as standard base64 with padding, null as {@code null}; missing request
+ * fields are zero values and unknown ones are ignored.
+ */
+public final class Wire {
+
+    private Wire() {
+    }
+
+    /**
+     * Every byte/int/bool parameter of the data methods in one shape (each method reads the fields it
+     * knows: KeyOp, ValueOp, SubKeyOp, SubValueOp, KeyReq, SubKeyReq, SubIndex, KeyRange, IndexRange,
+     * PageRange).
+     */
+    public static final class Req {
+        @JsonProperty("Key") public byte[] key;
+        @JsonProperty("SubKey") public byte[] subKey;
+        @JsonProperty("Value") public byte[] value;
+        @JsonProperty("Sync") public boolean sync;
+        @JsonProperty("Index") public long index;
+        @JsonProperty("Min") public byte[] min;
+        @JsonProperty("Max") public byte[] max;
+        @JsonProperty("MinInc") public boolean minInc;
+        @JsonProperty("MaxInc") public boolean maxInc;
+        @JsonProperty("MinIndex") public Long minIndex;
+        @JsonProperty("MaxIndex") public Long maxIndex;
+        @JsonProperty("From") public byte[] from;
+        @JsonProperty("FromInc") public boolean fromInc;
+        @JsonProperty("Len") public long len;
+    }
+
+    /** AddConfiguration {@code {Key, Value}} and SubAddConfiguration {@code {TreeKey, Key, Value}}. */
+    public static final class ConfReq {
+        @JsonProperty("TreeKey") public byte[] treeKey;
+        @JsonProperty("Key") public String key;
+        @JsonProperty("Value") public String value;
+    }
+
+    /** setop.SetExpression: {@code {Code}} or {@code {Op}} plus Min, Max, MinInc, MaxInc, Len, Dest. */
+    public static final class SetExpressionReq {
+        @JsonProperty("Op") public SetOpJson op;
+        @JsonProperty("Code") public String code;
+        @JsonProperty("Min") public byte[] min;
+        @JsonProperty("Max") public byte[] max;
+        @JsonProperty("MinInc") public boolean minInc;
+        @JsonProperty("MaxInc") public boolean maxInc;
+        @JsonProperty("Len") public long len;
+        @JsonProperty("Dest") public byte[] dest;
+    }
+
+    /** setop.SetOp: {@code {"Sources":[...],"Type":0,"Merge":0}}. */
+    public static final class SetOpJson {
+        @JsonProperty("Sources") public List<SetOpSourceJson> sources;
+        @JsonProperty("Type") public int type;
+        @JsonProperty("Merge") public int merge;
+    }
+
+    /** setop.SetOpSource: {@code {"Key":b64,"SetOp":{..}|null,"Weight":number|null}}. */
+    public static final class SetOpSourceJson {
+        @JsonProperty("Key") public byte[] key;
+        @JsonProperty("SetOp") public SetOpJson setOp;
+        @JsonProperty("Weight") public Double weight;
+    }
+
+    @JsonPropertyOrder({"Key", "Value", "Exists"})
+    public record ValueRes(@JsonProperty("Key") byte[] key, @JsonProperty("Value") byte[] value,
+                           @JsonProperty("Exists") boolean exists) {
+    }
+
+    @JsonPropertyOrder({"Key", "SubKey", "Value", "Exists"})
+    public record SubValueRes(@JsonProperty("Key") byte[] key, @JsonProperty("SubKey") byte[] subKey,
+                              @JsonProperty("Value") byte[] value, @JsonProperty("Exists") boolean exists) {
+    }
+
+    @JsonPropertyOrder({"Key", "SubKey", "Value", "Index", "Exists"})
+    public record SubValueIndexRes(@JsonProperty("Key") byte[] key, @JsonProperty("SubKey") byte[] subKey,
+                                   @JsonProperty("Value") byte[] value, @JsonProperty("Index") long index,
+                                   @JsonProperty("Exists") boolean exists) {
+    }
+
+    @JsonPropertyOrder({"N", "Existed"})
+    public record IndexRes(@JsonProperty("N") long n, @JsonProperty("Existed") boolean existed) {
+    }
+
+    @JsonPropertyOrder({"Key", "Values"})
+    public record SetOpResult(@JsonProperty("Key") byte[] key, @JsonProperty("Values") List<byte[]> values) {
+    }
+
+    @JsonPropertyOrder({"TreeKey", "Data", "Timestamp"})
+    public record Conf(@JsonProperty("TreeKey") byte[] treeKey, @JsonProperty("Data") Map<String, String> data,
+                       @JsonProperty("Timestamp") long timestamp) {
+    }
+
+    @JsonPropertyOrder({"Pos", "Addr"})
+    public record Remote(@JsonProperty("Pos") byte[] pos, @JsonProperty("Addr") String addr) {
+    }
+
+    @JsonPropertyOrder({"Addr", "Pos", "LastReroute", "LastSync", "LastMigrate", "Timer", "OwnedEntries",
+            "HeldEntries", "Load", "Nodes"})
+    public record Description(@JsonProperty("Addr") String addr, @JsonProperty("Pos") byte[] pos,
+                              @JsonProperty("LastReroute") String lastReroute,
+                              @JsonProperty("LastSync") String lastSync,
+                              @JsonProperty("LastMigrate") String lastMigrate,
+                              @JsonProperty("Timer") String timer,
+                              @JsonProperty("OwnedEntries") long ownedEntries,
+                              @JsonProperty("HeldEntries") long heldEntries,
+                              @JsonProperty("Load") double load,
+                              @JsonProperty("Nodes") List<Remote> nodes) {
+    }
+}

@@ -1,0 +1,231 @@
+package io.god.node;
+
+import io.god.persist.FsyncPolicy;
+import io.god.persist.PersistenceOptions;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Every setting of a node, validated. Build it with {@link #from(Function)} over any key lookup
+ * (Quarkus config in the app, a map in tests); an invalid value fails with an
+ * {@link IllegalArgumentException} whose message starts with the config key, e.g.
+ * {@code god.tombstone-window: must be at least 1s, was 0s}.
+ *
+ * @param nodePort the binary protocol port (not served yet; validated)
+ * @param advertise the {@code host:port} peers use to reach this node
+ * @param dataDir the data directory, or null for an in-memory node
+ * @param seeds addresses ({@code host:port}) of ring members to join (used by the ring)
+ * @param redundancy N, the number of copies of each key
+ * @param tombstoneWindow how long tombstones are kept before collection
+ * @param fsync when the write-ahead log is forced to disk
+ * @param snapshotThreshold log bytes since the last snapshot that start a new one (0 = never)
+ * @param keySize largest key or sub key, in bytes
+ * @param valueSize largest value, in bytes
+ * @param bodySize largest HTTP request body, in bytes
+ * @param authToken the shared secret, or null when auth is off
+ * @param gcInterval how often the background tombstone collection runs
+ * @param gcBudget how many expired markers one background collection may remove
+ */
+public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
+                           Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
+                           int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget) {
+
+    public static final String NODE_PORT = "god.node.port";
+    public static final String ADVERTISE = "god.node.advertise";
+    public static final String DATA_DIR = "god.data-dir";
+    public static final String SEEDS = "god.seeds";
+    public static final String REDUNDANCY = "god.redundancy";
+    public static final String TOMBSTONE_WINDOW = "god.tombstone-window";
+    public static final String FSYNC = "god.persistence.fsync";
+    public static final String SNAPSHOT_THRESHOLD = "god.persistence.snapshot-threshold";
+    public static final String KEY_SIZE = "god.limits.key-size";
+    public static final String VALUE_SIZE = "god.limits.value-size";
+    public static final String BODY_SIZE = "god.limits.body-size";
+    public static final String AUTH_TOKEN = "god.auth.token";
+    public static final String GC_INTERVAL = "god.gc.interval";
+    public static final String GC_BUDGET = "god.gc.budget";
+
+    /** Defaults, as documented in the README's configuration table. */
+    public static final Map<String, String> DEFAULTS = Map.ofEntries(
+            Map.entry(NODE_PORT, "9191"),
+            Map.entry(REDUNDANCY, "3"),
+            Map.entry(TOMBSTONE_WINDOW, "24h"),
+            Map.entry(FSYNC, "everysec"),
+            Map.entry(SNAPSHOT_THRESHOLD, "64M"),
+            Map.entry(KEY_SIZE, "64K"),
+            Map.entry(VALUE_SIZE, "4M"),
+            Map.entry(BODY_SIZE, "8M"),
+            Map.entry(GC_INTERVAL, "10s"),
+            Map.entry(GC_BUDGET, "1000"));
+
+    public NodeSettings {
+        seeds = List.copyOf(seeds);
+    }
+
+    /** Settings from a lookup of config keys (absent or blank = the default). */
+    public static NodeSettings from(Function<String, Optional<String>> config) {
+        Function<String, String> get = key -> config.apply(key).map(String::trim).filter(v -> !v.isEmpty())
+                .orElse(DEFAULTS.get(key));
+        int nodePort = port(NODE_PORT, get.apply(NODE_PORT), true);
+        String advertise = get.apply(ADVERTISE);
+        if (advertise == null) {
+            advertise = hostname() + ":" + (nodePort == 0 ? 9191 : nodePort);
+        }
+        address(ADVERTISE, advertise);
+        String dir = get.apply(DATA_DIR);
+        Path dataDir = null;
+        if (dir != null) {
+            try {
+                dataDir = Path.of(dir);
+            } catch (RuntimeException e) {
+                throw invalid(DATA_DIR, "not a path: '" + dir + "'");
+            }
+        }
+        List<String> seeds = new ArrayList<>();
+        String seedList = get.apply(SEEDS);
+        if (seedList != null) {
+            for (String s : seedList.split(",")) {
+                if (!s.isBlank()) {
+                    seeds.add(address(SEEDS, s.trim()));
+                }
+            }
+        }
+        long redundancy = number(REDUNDANCY, get.apply(REDUNDANCY));
+        if (redundancy < 1 || redundancy > 64) {
+            throw invalid(REDUNDANCY, "must be between 1 and 64, was " + redundancy);
+        }
+        Duration window = duration(TOMBSTONE_WINDOW, get.apply(TOMBSTONE_WINDOW));
+        if (window.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw invalid(TOMBSTONE_WINDOW, "must be at least 1s, was " + Durations.format(window));
+        }
+        FsyncPolicy fsync;
+        try {
+            fsync = FsyncPolicy.parse(get.apply(FSYNC));
+        } catch (IllegalArgumentException e) {
+            throw invalid(FSYNC, "must be always, everysec or no, was '" + get.apply(FSYNC) + "'");
+        }
+        long snapshot = size(SNAPSHOT_THRESHOLD, get.apply(SNAPSHOT_THRESHOLD));
+        long keySize = size(KEY_SIZE, get.apply(KEY_SIZE));
+        if (keySize < 1 || keySize > Integer.MAX_VALUE) {
+            throw invalid(KEY_SIZE, "must be between 1 and " + Integer.MAX_VALUE + " bytes, was " + keySize);
+        }
+        long valueSize = size(VALUE_SIZE, get.apply(VALUE_SIZE));
+        if (valueSize > Integer.MAX_VALUE) {
+            throw invalid(VALUE_SIZE, "must be at most " + Integer.MAX_VALUE + " bytes, was " + valueSize);
+        }
+        long bodySize = size(BODY_SIZE, get.apply(BODY_SIZE));
+        if (bodySize < 64 || bodySize > (1L << 30)) {
+            throw invalid(BODY_SIZE, "must be between 64 bytes and 1G, was " + bodySize);
+        }
+        String token = config.apply(AUTH_TOKEN).filter(t -> !t.isBlank()).orElse(null);
+        if (token != null && token.length() < 8) {
+            throw invalid(AUTH_TOKEN, "must be at least 8 characters when set");
+        }
+        Duration gcInterval = duration(GC_INTERVAL, get.apply(GC_INTERVAL));
+        if (gcInterval.compareTo(Duration.ofMillis(10)) < 0) {
+            throw invalid(GC_INTERVAL, "must be at least 10ms, was " + Durations.format(gcInterval));
+        }
+        long gcBudget = number(GC_BUDGET, get.apply(GC_BUDGET));
+        if (gcBudget < 1 || gcBudget > 1_000_000) {
+            throw invalid(GC_BUDGET, "must be between 1 and 1000000, was " + gcBudget);
+        }
+        return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
+                (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget);
+    }
+
+    /** Settings from a map of overrides over the defaults (tests, embedding). */
+    public static NodeSettings of(Map<String, String> values) {
+        return from(key -> Optional.ofNullable(values.get(key)));
+    }
+
+    public boolean inMemory() {
+        return dataDir == null;
+    }
+
+    public PersistenceOptions persistenceOptions() {
+        return PersistenceOptions.defaults().withFsync(fsync).withSnapshotThreshold(snapshotThreshold);
+    }
+
+    @Override
+    public String toString() {
+        return "NodeSettings[advertise=" + advertise + ", dataDir=" + (dataDir == null ? "(in memory)" : dataDir)
+                + ", seeds=" + seeds + ", redundancy=" + redundancy + ", tombstoneWindow="
+                + Durations.format(tombstoneWindow) + ", fsync=" + fsync + ", auth=" + (authToken != null) + "]";
+    }
+
+    // ------------------------------------------------------------------ parsing helpers
+
+    private static IllegalArgumentException invalid(String key, String problem) {
+        return new IllegalArgumentException(key + ": " + problem);
+    }
+
+    private static long number(String key, String v) {
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw invalid(key, "not an integer: '" + v + "'");
+        }
+    }
+
+    private static int port(String key, String v, boolean zeroAllowed) {
+        long p = number(key, v);
+        if (p < (zeroAllowed ? 0 : 1) || p > 65535) {
+            throw invalid(key, "must be a port between " + (zeroAllowed ? 0 : 1) + " and 65535, was " + p);
+        }
+        return (int) p;
+    }
+
+    private static Duration duration(String key, String v) {
+        try {
+            Duration d = Durations.parse(v);
+            if (d.isNegative()) {
+                throw invalid(key, "must not be negative, was '" + v + "'");
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(key + ":")) {
+                throw e;
+            }
+            throw invalid(key, e.getMessage());
+        }
+    }
+
+    private static long size(String key, String v) {
+        try {
+            return Sizes.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw invalid(key, e.getMessage());
+        }
+    }
+
+    private static String address(String key, String a) {
+        int colon = a.lastIndexOf(':');
+        if (colon <= 0 || colon == a.length() - 1) {
+            throw invalid(key, "must be host:port, was '" + a + "'");
+        }
+        String host = a.substring(0, colon);
+        if (host.startsWith("[") != host.endsWith("]") || host.contains(" ")) {
+            throw invalid(key, "must be host:port, was '" + a + "'");
+        }
+        port(key, a.substring(colon + 1), false);
+        return a;
+    }
+
+    private static String hostname() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.trim();
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "localhost";
+        }
+    }
+}

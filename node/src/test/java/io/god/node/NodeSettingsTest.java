@@ -1,0 +1,124 @@
+package io.god.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.god.persist.FsyncPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class NodeSettingsTest {
+
+    @Test
+    void defaults() {
+        NodeSettings s = NodeSettings.of(Map.of());
+        assertThat(s.nodePort()).isEqualTo(9191);
+        assertThat(s.advertise()).endsWith(":9191");
+        assertThat(s.inMemory()).isTrue();
+        assertThat(s.seeds()).isEmpty();
+        assertThat(s.redundancy()).isEqualTo(3);
+        assertThat(s.tombstoneWindow()).isEqualTo(Duration.ofHours(24));
+        assertThat(s.fsync()).isEqualTo(FsyncPolicy.EVERYSEC);
+        assertThat(s.snapshotThreshold()).isEqualTo(64L << 20);
+        assertThat(s.keySize()).isEqualTo(64 << 10);
+        assertThat(s.valueSize()).isEqualTo(4 << 20);
+        assertThat(s.bodySize()).isEqualTo(8 << 20);
+        assertThat(s.authToken()).isNull();
+        assertThat(s.gcInterval()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void everyKeyIsRead() {
+        NodeSettings s = NodeSettings.of(Map.ofEntries(Map.entry("god.node.port", "7000"),
+                Map.entry("god.node.advertise", "god-0.god-peers.ns.svc:7000"), Map.entry("god.data-dir", "/tmp/x"),
+                Map.entry("god.seeds", "a:1, b:2,,"), Map.entry("god.redundancy", "2"),
+                Map.entry("god.tombstone-window", "90m"), Map.entry("god.persistence.fsync", "ALWAYS"),
+                Map.entry("god.persistence.snapshot-threshold", "1024"), Map.entry("god.limits.key-size", "1K"),
+                Map.entry("god.limits.value-size", "2m"), Map.entry("god.limits.body-size", "3M"),
+                Map.entry("god.auth.token", "s3cret-token"), Map.entry("god.gc.interval", "PT0.5S"),
+                Map.entry("god.gc.budget", "7")));
+        assertThat(s.nodePort()).isEqualTo(7000);
+        assertThat(s.advertise()).isEqualTo("god-0.god-peers.ns.svc:7000");
+        assertThat(s.dataDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(s.seeds()).isEqualTo(List.of("a:1", "b:2"));
+        assertThat(s.redundancy()).isEqualTo(2);
+        assertThat(s.tombstoneWindow()).isEqualTo(Duration.ofMinutes(90));
+        assertThat(s.fsync()).isEqualTo(FsyncPolicy.ALWAYS);
+        assertThat(s.snapshotThreshold()).isEqualTo(1024);
+        assertThat(s.keySize()).isEqualTo(1024);
+        assertThat(s.valueSize()).isEqualTo(2 << 20);
+        assertThat(s.bodySize()).isEqualTo(3 << 20);
+        assertThat(s.authToken()).isEqualTo("s3cret-token");
+        assertThat(s.gcInterval()).isEqualTo(Duration.ofMillis(500));
+        assertThat(s.gcBudget()).isEqualTo(7);
+        assertThat(s.toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void durationsGoStyleAndIso() {
+        assertThat(Durations.parse("24h")).isEqualTo(Duration.ofHours(24));
+        assertThat(Durations.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
+        assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Durations.parse("250us")).isEqualTo(Duration.ofNanos(250_000));
+        assertThat(Durations.parse("PT24H")).isEqualTo(Duration.ofHours(24));
+        assertThat(Durations.parse("P1D")).isEqualTo(Duration.ofDays(1));
+        assertThat(Durations.parse("30")).isEqualTo(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> Durations.parse("24 hours")).hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> Durations.parse("h")).hasMessageContaining("not a duration");
+        assertThat(Sizes.parse("64K")).isEqualTo(65536);
+        assertThat(Sizes.parse("8MiB")).isEqualTo(8 << 20);
+    }
+
+    @Test
+    void invalidValuesNameTheirKey() {
+        invalid("god.tombstone-window", "0s", "god.tombstone-window: must be at least 1s, was 0s");
+        invalid("god.tombstone-window", "soon", "god.tombstone-window: not a duration: 'soon'");
+        invalid("god.node.port", "70000", "god.node.port: must be a port between 0 and 65535, was 70000");
+        invalid("god.node.port", "x", "god.node.port: not an integer: 'x'");
+        invalid("god.node.advertise", "no-port", "god.node.advertise: must be host:port, was 'no-port'");
+        invalid("god.node.advertise", "host:0", "god.node.advertise: must be a port between 1 and 65535, was 0");
+        invalid("god.seeds", "a:1,b", "god.seeds: must be host:port, was 'b'");
+        invalid("god.redundancy", "0", "god.redundancy: must be between 1 and 64, was 0");
+        invalid("god.persistence.fsync", "sometimes", "god.persistence.fsync: must be always, everysec or no");
+        invalid("god.persistence.snapshot-threshold", "-1", "god.persistence.snapshot-threshold: not a size");
+        invalid("god.limits.key-size", "0", "god.limits.key-size: must be between 1");
+        invalid("god.limits.value-size", "4G", "god.limits.value-size: must be at most");
+        invalid("god.limits.body-size", "2G", "god.limits.body-size: must be between 64 bytes and 1G");
+        invalid("god.auth.token", "short", "god.auth.token: must be at least 8 characters");
+        invalid("god.gc.interval", "1ms", "god.gc.interval: must be at least 10ms, was 1ms");
+        invalid("god.gc.budget", "0", "god.gc.budget: must be between 1 and 1000000, was 0");
+    }
+
+    @Test
+    void blankMeansDefault() {
+        assertThat(NodeSettings.of(Map.of("god.data-dir", " ", "god.auth.token", "")).inMemory()).isTrue();
+        assertThat(NodeSettings.of(Map.of("god.auth.token", "  ")).authToken()).isNull();
+    }
+
+    private static void invalid(String key, String value, String message) {
+        assertThatThrownBy(() -> NodeSettings.of(Map.of(key, value))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(message);
+    }
+
+    @Test
+    void environmentVariablesThroughQuarkusConfig() {
+        var config = new io.smallrye.config.SmallRyeConfigBuilder()
+                .withSources(new io.smallrye.config.EnvConfigSource(Map.of("GOD_DATA_DIR", "/data",
+                        "GOD_TOMBSTONE_WINDOW", "48h", "GOD_NODE_ADVERTISE", "god-1.peers:9191",
+                        "GOD_LIMITS_VALUE_SIZE", "1M"), 300))
+                .build();
+        NodeSettings s = NodeSettings.from(key -> config.getOptionalValue(key, String.class));
+        assertThat(s.dataDir()).isEqualTo(Path.of("/data"));
+        assertThat(s.tombstoneWindow()).isEqualTo(Duration.ofHours(48));
+        assertThat(s.advertise()).isEqualTo("god-1.peers:9191");
+        assertThat(s.valueSize()).isEqualTo(1 << 20);
+        var bad = new io.smallrye.config.SmallRyeConfigBuilder()
+                .withSources(new io.smallrye.config.EnvConfigSource(Map.of("GOD_TOMBSTONE_WINDOW", "0s"), 300)).build();
+        assertThatThrownBy(() -> NodeSettings.from(key -> bad.getOptionalValue(key, String.class)))
+                .hasMessage("god.tombstone-window: must be at least 1s, was 0s");
+    }
+}
