@@ -1,5 +1,6 @@
 package io.god.node;
 
+import io.god.events.EventBus;
 import io.god.persist.DurableTree;
 import io.god.persist.MetadataStore;
 import io.god.time.NanoClock;
@@ -41,6 +42,7 @@ public final class GodNode implements AutoCloseable {
     private final byte[] position;
     private final ScheduledExecutorService loops;
     private final long startedAt;
+    private final EventBus events = new EventBus();
     private volatile State state = State.ACTIVE;
     private volatile boolean closed;
     private final Object timestampLock = new Object();
@@ -162,6 +164,11 @@ public final class GodNode implements AutoCloseable {
 
     public Timestamps timestamps() {
         return timestamps;
+    }
+
+    /** What this node reports as it works (ring changes, peer calls, sync, clean, migrate). */
+    public EventBus events() {
+        return events;
     }
 
     /** This node's ring position (16 bytes, a copy). */
