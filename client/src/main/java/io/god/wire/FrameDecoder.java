@@ -1,0 +1,98 @@
+package io.god.wire;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits a byte stream into {@link Frame}s. Feed it whatever arrived; it returns the frames completed
+ * so far and keeps the rest. A length over the maximum, or a length too short for a header, or an
+ * unknown kind throws a {@link WireException} as soon as the header is seen (the connection is then
+ * unusable and should be closed); nothing of an oversized frame is buffered.
+ */
+public final class FrameDecoder {
+
+    private final int maxFrame;
+    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    private byte[] buf = new byte[0];
+    private int start;
+    private int end;
+
+    /** @param maxFrame largest accepted frame (header and payload, without the length field) */
+    public FrameDecoder(int maxFrame) {
+        if (maxFrame < Frame.HEADER) {
+            throw new IllegalArgumentException("max frame must be at least " + Frame.HEADER);
+        }
+        this.maxFrame = maxFrame;
+    }
+
+    public int maxFrame() {
+        return maxFrame;
+    }
+
+    public List<Frame> feed(byte[] data) {
+        return feed(data, 0, data.length);
+    }
+
+    public List<Frame> feed(byte[] data, int off, int len) {
+        append(data, off, len);
+        List<Frame> out = new ArrayList<>(1);
+        while (end - start >= 4) {
+            long ulength = Integer.toUnsignedLong(ByteBuffer.wrap(buf, start, 4).getInt());
+            if (ulength < Frame.HEADER || ulength > maxFrame) {
+                throw new WireException(ulength < Frame.HEADER
+                        ? "frame length " + ulength + " is shorter than a header"
+                        : "frame of " + ulength + " bytes exceeds the maximum of " + maxFrame + " bytes");
+            }
+            int length = (int) ulength;
+            if (end - start >= 4 + Frame.HEADER) {
+                byte kind = buf[start + 12];
+                if (kind < Frame.REQUEST || kind > Frame.HELLO) {
+                    throw new WireException("unknown frame kind " + kind);
+                }
+            }
+            if (end - start < 4 + length) {
+                break;
+            }
+            ByteBuffer b = ByteBuffer.wrap(buf, start + 4, length);
+            long id = b.getLong();
+            byte kind = b.get();
+            int op = b.getShort() & 0xFFFF;
+            byte[] payload = new byte[length - Frame.HEADER];
+            b.get(payload);
+            out.add(new Frame(id, kind, op, payload));
+            start += 4 + length;
+        }
+        if (start == end) {
+            start = 0;
+            end = 0;
+        }
+        return out;
+    }
+
+    /** Bytes received but not yet part of a complete frame. */
+    public int buffered() {
+        return end - start;
+    }
+
+    private void append(byte[] data, int off, int len) {
+        if (len == 0) {
+            return;
+        }
+        if (buf.length - end < len) {
+            int live = end - start;
+            int need = live + len;
+            byte[] nb = need <= buf.length ? buf : new byte[Math.max(need, Math.min(buf.length * 2, 4 + maxFrame))];
+            if (nb.length < need) {
+                nb = new byte[need];
+            }
+            System.arraycopy(buf, start, nb, 0, live);
+            buf = nb;
+            start = 0;
+            end = live;
+        }
+        System.arraycopy(data, off, buf, end, len);
+        end += len;
+    }
+}

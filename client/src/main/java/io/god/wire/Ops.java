@@ -1,0 +1,36 @@
+package io.god.wire;
+
+/**
+ * Operation codes of the binary protocol. Ring maintenance and replication are peer operations;
+ * {@link #CALL} carries one god JSON-contract call (method, body, token) with routing information, so
+ * every data operation is reachable over the binary protocol with the JSON contract's semantics.
+ */
+public final class Ops {
+    private Ops() {
+    }
+
+    /** Hello: payload = auth token (UTF-8, empty when none). */
+    public static final int HELLO = 0;
+    /** Joining node asks a member for the ring: → {@code JoinReply}. */
+    public static final int JOIN = 1;
+    /** Liveness + ring-hash check; members lists are exchanged when the hashes differ. */
+    public static final int PING = 2;
+    /** Pushes a members list (sent after a ping whose hashes still differ). */
+    public static final int GOSSIP = 3;
+    /** One god JSON call: {@link Call} → {@link Call.Reply}. */
+    public static final int CALL = 10;
+    /** Stamped writes from the executing node to a replica: records → empty. */
+    public static final int REPLICATE = 11;
+
+    public static String name(int op) {
+        return switch (op) {
+            case HELLO -> "Hello";
+            case JOIN -> "Discord.Join";
+            case PING -> "Discord.Ping";
+            case GOSSIP -> "Discord.Gossip";
+            case CALL -> "DHash.Call";
+            case REPLICATE -> "DHash.Replicate";
+            default -> "op" + op;
+        };
+    }
+}
