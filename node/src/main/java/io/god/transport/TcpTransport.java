@@ -1,0 +1,283 @@
+package io.god.transport;
+
+import io.god.wire.Frame;
+import io.god.wire.FrameDecoder;
+import io.god.wire.Ops;
+import io.god.wire.WireException;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The binary protocol over TCP with Vert.x: a server on {@code bindHost:port}, and one pipelined
+ * client connection per peer address (opened on first use, re-opened after it breaks). Every call
+ * has a deadline; a connection that breaks fails its outstanding calls as UNREACHABLE. A peer that
+ * sends a malformed or oversized frame gets its connection closed (logged); the node stays up.
+ * Requests are handled on {@code handlers} (they may block), never on the event loop.
+ */
+public final class TcpTransport implements Transport {
+
+    private static final System.Logger LOG = System.getLogger(TcpTransport.class.getName());
+
+    private final Vertx vertx;
+    private final String bindHost;
+    private final int port;
+    private final String advertise;
+    private final byte[] token;
+    private final int maxFrame;
+    private final Executor handlers;
+    private final NetClient client;
+    private final Map<String, Connection> connections = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private volatile NetServer server;
+    private volatile boolean closed;
+
+    /**
+     * @param token the shared secret every connection must present in its hello, or null for none
+     * @param maxFrame the largest frame accepted from a peer (bytes after the length field)
+     */
+    public TcpTransport(Vertx vertx, String bindHost, int port, String advertise, String token, int maxFrame,
+                        Duration connectTimeout, Executor handlers) {
+        this.vertx = vertx;
+        this.bindHost = bindHost;
+        this.port = port;
+        this.advertise = advertise;
+        this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.maxFrame = maxFrame;
+        this.handlers = handlers;
+        this.client = vertx.createNetClient(new NetClientOptions()
+                .setConnectTimeout((int) Math.max(1, connectTimeout.toMillis())).setTcpNoDelay(true));
+    }
+
+    @Override
+    public String address() {
+        return advertise;
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int boundPort() {
+        return server == null ? -1 : server.actualPort();
+    }
+
+    @Override
+    public void serve(Handler handler) {
+        NetServer s = vertx.createNetServer(new NetServerOptions().setHost(bindHost).setPort(port).setTcpNoDelay(true));
+        s.connectHandler(socket -> new ServerConnection(socket, handler));
+        try {
+            s.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("god.node.port: cannot listen on " + bindHost + ":" + port + ": "
+                    + InMemoryNetwork.messageOf(e), e);
+        }
+        server = s;
+    }
+
+    @Override
+    public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        if (closed) {
+            result.completeExceptionally(new TransportException(TransportException.Reason.UNREACHABLE, "transport closed"));
+            return result;
+        }
+        long id = ids.incrementAndGet();
+        long ms = Math.max(1, deadline.toMillis());
+        long timer = vertx.setTimer(ms, t -> result.completeExceptionally(new TransportException(
+                TransportException.Reason.TIMEOUT, "no answer from " + address + " within " + ms + " ms")));
+        result.whenComplete((r, e) -> vertx.cancelTimer(timer));
+        Connection c = connections.computeIfAbsent(address, Connection::new);
+        c.send(Frame.request(id, op, payload), result);
+        return result;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        NetServer s = server;
+        if (s != null) {
+            s.close();
+        }
+        for (Connection c : connections.values()) {
+            c.fail("transport closed");
+        }
+        client.close();
+    }
+
+    private boolean tokenMatches(byte[] presented) {
+        return token == null || MessageDigest.isEqual(token, presented);
+    }
+
+    // ------------------------------------------------------------------ client side
+
+    private final class Connection {
+        private final String address;
+        private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
+        private final FrameDecoder decoder = new FrameDecoder(maxFrame);
+        private final CompletableFuture<NetSocket> socket = new CompletableFuture<>();
+
+        Connection(String address) {
+            this.address = address;
+            int colon = address.lastIndexOf(':');
+            String host;
+            int p;
+            try {
+                host = address.substring(0, colon).replace("[", "").replace("]", "");
+                p = Integer.parseInt(address.substring(colon + 1));
+            } catch (RuntimeException e) {
+                socket.completeExceptionally(new TransportException(TransportException.Reason.UNREACHABLE,
+                        "bad address '" + address + "'"));
+                return;
+            }
+            client.connect(p, host).onComplete(ar -> {
+                if (ar.failed()) {
+                    fail("cannot connect to " + address + ": " + ar.cause().getMessage());
+                    return;
+                }
+                NetSocket s = ar.result();
+                s.handler(this::received);
+                s.closeHandler(v -> fail("connection to " + address + " closed"));
+                s.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "connection to " + address + ": " + e));
+                s.write(Buffer.buffer(new Frame(0, Frame.HELLO, Ops.HELLO, token == null ? new byte[0] : token).encode()));
+                socket.complete(s);
+            });
+        }
+
+        void send(Frame f, CompletableFuture<byte[]> result) {
+            pending.put(f.id(), result);
+            result.whenComplete((r, e) -> pending.remove(f.id()));
+            socket.whenComplete((s, e) -> {
+                if (e != null) {
+                    result.completeExceptionally(TransportException.of(e));
+                } else {
+                    s.write(Buffer.buffer(f.encode()));
+                }
+            });
+        }
+
+        private void received(Buffer b) {
+            List<Frame> frames;
+            try {
+                frames = decoder.feed(b.getBytes());
+            } catch (WireException e) {
+                LOG.log(System.Logger.Level.WARNING, "malformed reply from " + address + ", closing: " + e.getMessage());
+                socket.thenAccept(NetSocket::close);
+                fail("malformed reply from " + address + ": " + e.getMessage());
+                return;
+            }
+            for (Frame f : frames) {
+                if (f.kind() == Frame.ERROR && f.id() == 0) {
+                    fail("rejected by " + address + ": " + f.errorMessage());
+                    continue;
+                }
+                CompletableFuture<byte[]> r = pending.remove(f.id());
+                if (r == null) {
+                    continue;
+                }
+                if (f.kind() == Frame.RESPONSE) {
+                    r.complete(f.payload());
+                } else {
+                    r.completeExceptionally(new TransportException(TransportException.Reason.REMOTE, f.errorMessage()));
+                }
+            }
+        }
+
+        void fail(String why) {
+            connections.remove(address, this);
+            TransportException e = new TransportException(TransportException.Reason.UNREACHABLE, why);
+            socket.completeExceptionally(e);
+            for (CompletableFuture<byte[]> r : pending.values()) {
+                r.completeExceptionally(e);
+            }
+            pending.clear();
+        }
+    }
+
+    // ------------------------------------------------------------------ server side
+
+    private final class ServerConnection {
+        private final NetSocket socket;
+        private final Handler handler;
+        private final FrameDecoder decoder = new FrameDecoder(maxFrame);
+        private volatile boolean authenticated = token == null;
+
+        ServerConnection(NetSocket socket, Handler handler) {
+            this.socket = socket;
+            this.handler = handler;
+            socket.handler(this::received);
+            socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "peer " + socket.remoteAddress() + ": " + e));
+        }
+
+        private void received(Buffer b) {
+            List<Frame> frames;
+            try {
+                frames = decoder.feed(b.getBytes());
+            } catch (WireException e) {
+                LOG.log(System.Logger.Level.WARNING, "malformed frame from " + socket.remoteAddress()
+                        + ", closing the connection: " + e.getMessage());
+                socket.close();
+                return;
+            }
+            for (Frame f : frames) {
+                switch (f.kind()) {
+                    case Frame.HELLO -> {
+                        if (tokenMatches(f.payload())) {
+                            authenticated = true;
+                            socket.write(Buffer.buffer(f.response(new byte[0]).encode()));
+                        } else {
+                            LOG.log(System.Logger.Level.WARNING, "peer " + socket.remoteAddress()
+                                    + " presented a wrong god.auth.token; closing");
+                            socket.write(Buffer.buffer(f.error("bad god.auth.token").encode())).onComplete(v -> socket.close());
+                            return;
+                        }
+                    }
+                    case Frame.REQUEST -> {
+                        if (!authenticated) {
+                            socket.write(Buffer.buffer(f.error("god.auth.token required: send a hello first").encode()))
+                                    .onComplete(v -> socket.close());
+                            return;
+                        }
+                        handlers.execute(() -> handle(f));
+                    }
+                    default -> {
+                        // responses are not expected on a server connection: ignore
+                    }
+                }
+            }
+        }
+
+        private void handle(Frame f) {
+            CompletableFuture<byte[]> reply;
+            try {
+                reply = handler.handle(f.op(), f.payload());
+            } catch (RuntimeException e) {
+                reply = CompletableFuture.failedFuture(e);
+            }
+            reply.whenComplete((r, e) -> {
+                Frame out;
+                if (e == null) {
+                    out = f.response(r);
+                } else {
+                    out = f.error(InMemoryNetwork.messageOf(e));
+                }
+                byte[] bytes = out.encode();
+                if (bytes.length - 4 > maxFrame) {
+                    bytes = f.error("reply of " + bytes.length + " bytes exceeds the frame limit").encode();
+                }
+                socket.write(Buffer.buffer(bytes));
+            });
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.god.transport;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Request/response messaging between nodes (DESIGN §4's seam): the ring and the cluster code talk
+ * to peers only through this, so the same code runs on TCP ({@link TcpTransport}) and in memory
+ * ({@link InMemoryNetwork}) with injected delay, loss and partitions.
+ */
+public interface Transport extends AutoCloseable {
+
+    /** Serves requests addressed to this node; the returned future completes with the reply payload. */
+    @FunctionalInterface
+    interface Handler {
+        CompletableFuture<byte[]> handle(int op, byte[] payload);
+    }
+
+    /** The address peers reach this node at ({@code host:port}). */
+    String address();
+
+    /** Starts serving requests with {@code handler} (once). */
+    void serve(Handler handler);
+
+    /**
+     * Sends one request. The future fails with a {@link TransportException}: UNREACHABLE, TIMEOUT when
+     * no answer came within {@code deadline}, or REMOTE with the peer's error message. Never blocks.
+     */
+    CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline);
+
+    @Override
+    void close();
+}

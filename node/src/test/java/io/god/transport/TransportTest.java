@@ -1,0 +1,205 @@
+package io.god.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.god.time.NanoClock;
+import io.god.time.Scheduler;
+import io.god.wire.Frame;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** TCP and in-memory transports: round trips, deadlines, retries, malformed frames, auth, partitions. */
+class TransportTest {
+
+    Vertx vertx;
+    ExecutorService workers;
+    ScheduledExecutorService timers;
+    final java.util.List<Transport> open = new java.util.ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(2));
+        workers = Executors.newCachedThreadPool();
+        timers = Executors.newSingleThreadScheduledExecutor();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        open.forEach(Transport::close);
+        workers.shutdownNow();
+        timers.shutdownNow();
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    TcpTransport tcp(int port, String token) {
+        TcpTransport t = new TcpTransport(vertx, "127.0.0.1", port, "127.0.0.1:" + port, token, 1 << 16,
+                Duration.ofSeconds(1), workers);
+        open.add(t);
+        return t;
+    }
+
+    static Transport.Handler echo() {
+        return (op, payload) -> op == 99 ? new CompletableFuture<>()
+                : op == 98 ? CompletableFuture.failedFuture(new IllegalArgumentException("no such thing"))
+                : CompletableFuture.completedFuture(payload);
+    }
+
+    static TransportException failure(CompletableFuture<?> f) {
+        try {
+            f.get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return TransportException.of(e);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("expected a failure");
+    }
+
+    @Test
+    void tcpRoundTripsPipelinedCallsAndReportsRemoteErrors() throws Exception {
+        int port = freePort();
+        TcpTransport server = tcp(port, null);
+        server.serve(echo());
+        TcpTransport client = tcp(0, null);
+        List<CompletableFuture<byte[]>> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            calls.add(client.call("127.0.0.1:" + port, 5, new byte[] {(byte) i}, Duration.ofSeconds(5)));
+        }
+        for (int i = 0; i < 200; i++) {
+            assertThat(calls.get(i).get(10, TimeUnit.SECONDS)).containsExactly((byte) i);
+        }
+        TransportException e = failure(client.call("127.0.0.1:" + port, 98, new byte[0], Duration.ofSeconds(5)));
+        assertThat(e.reason()).isEqualTo(TransportException.Reason.REMOTE);
+        assertThat(e.getMessage()).isEqualTo("no such thing");
+    }
+
+    @Test
+    void deadlinesAndUnreachablePeers() throws Exception {
+        int port = freePort();
+        TcpTransport server = tcp(port, null);
+        server.serve(echo());
+        TcpTransport client = tcp(0, null);
+        long start = System.nanoTime();
+        TransportException slow = failure(client.call("127.0.0.1:" + port, 99, new byte[0], Duration.ofMillis(150)));
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(slow.reason()).isEqualTo(TransportException.Reason.TIMEOUT);
+        assertThat(tookMs).isBetween(100L, 2_000L);
+        TransportException refused = failure(client.call("127.0.0.1:" + freePort(), 1, new byte[0], Duration.ofSeconds(5)));
+        assertThat(refused.reason()).isEqualTo(TransportException.Reason.UNREACHABLE);
+        // the connection used by the timed-out call still works
+        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {7}, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
+                .containsExactly(7);
+    }
+
+    @Test
+    void retriesWithBackoffReachAPeerThatStartsLateButStopWithinBounds() throws Exception {
+        int port = freePort();
+        TcpTransport client = tcp(0, null);
+        Retry retry = new Retry(client, Scheduler.of(timers), NanoClock.system(), 8, Duration.ofMillis(20));
+        CompletableFuture<byte[]> call = retry.call("127.0.0.1:" + port, 1, new byte[] {1}, Duration.ofSeconds(5));
+        Thread.sleep(150);
+        tcp(port, null).serve(echo());
+        assertThat(call.get(10, TimeUnit.SECONDS)).containsExactly(1);
+
+        Retry bounded = new Retry(client, Scheduler.of(timers), NanoClock.system(), 3, Duration.ofMillis(10));
+        long start = System.nanoTime();
+        TransportException e = failure(bounded.call("127.0.0.1:" + freePort(), 1, new byte[0], Duration.ofSeconds(5)));
+        assertThat(e.reason()).isEqualTo(TransportException.Reason.UNREACHABLE);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("3 attempts, not the whole deadline").isLessThan(2_000);
+    }
+
+    @Test
+    void malformedAndOversizedFramesCloseOnlyThatConnection() throws Exception {
+        int port = freePort();
+        tcp(port, null).serve(echo());
+        for (byte[] junk : List.of(ByteBuffer.allocate(8).putInt(Integer.MAX_VALUE).putInt(0).array(),
+                new byte[] {0, 0, 0, 2, 1, 1}, badKind())) {
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                s.setSoTimeout(5_000);
+                OutputStream out = s.getOutputStream();
+                out.write(junk);
+                out.flush();
+                InputStream in = s.getInputStream();
+                assertThat(in.read()).as("server closes the connection").isEqualTo(-1);
+            }
+        }
+        TcpTransport client = tcp(0, null);
+        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {3}, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
+                .as("the node still serves").containsExactly(3);
+        TransportException big = failure(client.call("127.0.0.1:" + port, 1, new byte[1 << 17], Duration.ofSeconds(5)));
+        assertThat(big.reason()).isEqualTo(TransportException.Reason.UNREACHABLE);
+        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {4}, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
+                .as("a new connection after the oversized frame").containsExactly(4);
+    }
+
+    private static byte[] badKind() {
+        byte[] f = Frame.request(1, 1, new byte[0]).encode();
+        f[12] = 42;
+        return f;
+    }
+
+    @Test
+    void theTokenIsRequiredWhenSet() throws Exception {
+        int port = freePort();
+        tcp(port, "secret-token").serve(echo());
+        assertThat(tcp(0, "secret-token").call("127.0.0.1:" + port, 1, new byte[] {1}, Duration.ofSeconds(5))
+                .get(5, TimeUnit.SECONDS)).containsExactly(1);
+        TransportException wrong = failure(tcp(0, "wrong-token!").call("127.0.0.1:" + port, 1, new byte[] {1},
+                Duration.ofSeconds(5)));
+        assertThat(wrong.getMessage()).contains("god.auth.token");
+        TransportException none = failure(tcp(0, null).call("127.0.0.1:" + port, 1, new byte[] {1}, Duration.ofSeconds(5)));
+        assertThat(none.getMessage()).contains("god.auth.token");
+    }
+
+    @Test
+    void inMemoryNetworkDelaysDropsAndPartitions() throws Exception {
+        InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 1);
+        Transport a = net.transport("a:1");
+        Transport b = net.transport("b:1");
+        b.serve(echo());
+        a.serve(echo());
+        assertThat(a.call("b:1", 1, new byte[] {1}, Duration.ofSeconds(1)).get(5, TimeUnit.SECONDS)).containsExactly(1);
+        assertThat(failure(a.call("c:1", 1, new byte[0], Duration.ofSeconds(1))).reason())
+                .isEqualTo(TransportException.Reason.UNREACHABLE);
+        net.partition(List.of("a:1"), List.of("b:1"));
+        assertThat(failure(a.call("b:1", 1, new byte[0], Duration.ofMillis(50))).reason())
+                .isEqualTo(TransportException.Reason.TIMEOUT);
+        net.heal();
+        net.delay(Duration.ofMillis(30));
+        long start = System.nanoTime();
+        assertThat(a.call("b:1", 1, new byte[] {2}, Duration.ofSeconds(1)).get(5, TimeUnit.SECONDS)).containsExactly(2);
+        assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(55);
+        net.delay(Duration.ZERO);
+        net.loss(1.0);
+        assertThat(failure(a.call("b:1", 1, new byte[0], Duration.ofMillis(50))).reason())
+                .isEqualTo(TransportException.Reason.TIMEOUT);
+        net.loss(0);
+        assertThat(failure(a.call("b:1", 98, new byte[0], Duration.ofSeconds(1))).getMessage()).isEqualTo("no such thing");
+        b.close();
+        assertThat(failure(a.call("b:1", 1, new byte[0], Duration.ofSeconds(1))).reason())
+                .isEqualTo(TransportException.Reason.UNREACHABLE);
+    }
+}
