@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.god.cluster.Cluster;
 import io.god.node.GodNode;
 import io.god.node.Store;
 import io.god.persist.Record;
@@ -18,8 +19,11 @@ import io.god.setop.SetExpression;
 import io.god.setop.SetOp;
 import io.god.setop.SetOpException;
 import io.god.setop.SetOpSource;
+import io.god.setop.PagedSource;
 import io.god.setop.SetOps;
+import io.god.setop.SourceResolver;
 import io.god.setop.TreeSource;
+import io.god.wire.Call;
 import io.god.tree.Entry;
 import io.god.tree.Index;
 import io.god.tree.Item;
@@ -44,6 +48,14 @@ import java.util.TreeMap;
  * bad base64, wrong types, bad s-expression with its position, unknown merge, size limits), nothing
  * changed; 401 when {@code god.auth.token} is set and a mutating call lacks it; 404 for an unknown
  * method; 500 only for real faults.
+ *
+ * <p>On a ring (more than one member) every key-based call is routed to the key's owner by
+ * {@link Cluster} (forwarded over the binary protocol, failing over to the next replica); writes are
+ * replicated by the executing node; Size, Clear, AddConfiguration, Next and Prev run on every member
+ * and their answers are combined; Nodes and Describe report this node's ring view; Owned,
+ * DescribeTree and Configuration are this node's. A set expression reads sources owned elsewhere a
+ * page at a time ({@link PagedSource} over forwarded SliceLen calls); with Dest it runs on Dest's
+ * owner. 503 when no replica of a key answered, or a Sync write was not confirmed by all replicas.
  */
 public final class JsonRpc {
 
@@ -108,7 +120,16 @@ public final class JsonRpc {
         this.auth = new Auth(node.settings().authToken());
         this.observer = observer;
         this.json = mapper();
+        node.installCallHandler(c -> {
+            Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode());
+            return new Call.Reply(r.status(), r.body());
+        });
     }
+
+    /** Calls run on every member and combined. */
+    static final Set<String> BROADCAST = Set.of("Size", "Clear", "AddConfiguration", "Next", "Prev");
+    /** Calls answered by the receiving node itself. */
+    static final Set<String> LOCAL = Set.of("Nodes", "Describe", "DescribeTree", "Configuration", "Owned");
 
     /** The JSON mapper of the contract: Go's encoding/json conventions, strict about types. */
     public static ObjectMapper mapper() {
@@ -129,10 +150,18 @@ public final class JsonRpc {
 
     /** Handles {@code POST /rpc/<method>}; method is {@code DHash.<Name>}. */
     public Response handle(String method, byte[] body, String authorization) {
+        return handle(method, body, authorization, 0, Call.ROUTE);
+    }
+
+    /**
+     * Handles a call that may have come from another node: {@code hops} forwards so far, and
+     * {@link Call#EXECUTE} to execute it here without routing.
+     */
+    public Response handle(String method, byte[] body, String authorization, int hops, int mode) {
         long start = System.nanoTime();
         Response r;
         try {
-            r = dispatch(method, body == null ? EMPTY : body, authorization);
+            r = dispatch(method, body == null ? EMPTY : body, authorization, hops, mode);
         } catch (ClientError e) {
             r = error(e.status, e.getMessage());
         } catch (SetOpException e) {
@@ -162,7 +191,7 @@ public final class JsonRpc {
         }
     }
 
-    private Response dispatch(String method, byte[] body, String authorization) {
+    private Response dispatch(String method, byte[] body, String authorization, int hops, int mode) {
         String name = name(method);
         if (!METHODS.contains(name)) {
             return error(404, "rpc: can't find method " + method);
@@ -174,6 +203,13 @@ public final class JsonRpc {
         }
         if (MUTATING.contains(name) && !auth.allows(authorization)) {
             throw new ClientError(401, "DHash." + name + " needs Authorization: Bearer <god.auth.token>");
+        }
+        Cluster cluster = node.cluster();
+        if (mode == Call.ROUTE && cluster != null && !cluster.alone()) {
+            Response routed = route(cluster, name, body, authorization, hops);
+            if (routed != null) {
+                return routed;
+            }
         }
         Object result = switch (name) {
             case "AddConfiguration", "SubAddConfiguration" -> configure(name, read(body, Wire.ConfReq.class, name));
@@ -232,6 +268,157 @@ public final class JsonRpc {
         return true;
     }
 
+    // ------------------------------------------------------------------ routing
+
+    private Response route(Cluster cluster, String name, byte[] body, String authorization, int hops) {
+        if (LOCAL.contains(name)) {
+            return null;
+        }
+        if (BROADCAST.contains(name)) {
+            return broadcast(cluster, name, body, authorization);
+        }
+        byte[] key;
+        if ("SetExpression".equals(name)) {
+            key = read(body, Wire.SetExpressionReq.class, name).dest;
+            if (key == null) {
+                return null;
+            }
+        } else if ("SubAddConfiguration".equals(name)) {
+            key = key(read(body, Wire.ConfReq.class, name).treeKey, "TreeKey");
+        } else {
+            key = key(read(body, Wire.Req.class, name).key, "Key");
+        }
+        Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key);
+        return r == null ? null : new Response(r.status(), r.body());
+    }
+
+    private Response broadcast(Cluster cluster, String name, byte[] body, String authorization) {
+        List<Call.Reply> replies = cluster.broadcast(SERVICE + name, body, authorization, () -> {
+            Response r = handle(SERVICE + name, body, authorization, Cluster.MAX_HOPS, Call.EXECUTE);
+            return new Call.Reply(r.status(), r.body());
+        });
+        for (Call.Reply r : replies) {
+            if (r.status() != 200) {
+                return new Response(r.status(), r.body());
+            }
+        }
+        try {
+            switch (name) {
+                case "Size" -> {
+                    long sum = 0;
+                    for (Call.Reply r : replies) {
+                        sum += json.readTree(r.body()).asLong();
+                    }
+                    return new Response(200, write(sum));
+                }
+                case "Next", "Prev" -> {
+                    JsonNode best = null;
+                    byte[] bestKey = null;
+                    for (Call.Reply r : replies) {
+                        JsonNode n = json.readTree(r.body());
+                        if (!n.path("Exists").asBoolean(false)) {
+                            continue;
+                        }
+                        byte[] k = n.get("Key").isNull() ? EMPTY : n.get("Key").binaryValue();
+                        int c = bestKey == null ? 0 : java.util.Arrays.compareUnsigned(k, bestKey);
+                        if (bestKey == null || ("Next".equals(name) ? c < 0 : c > 0)) {
+                            best = n;
+                            bestKey = k;
+                        }
+                    }
+                    return new Response(200, best == null ? write(new Wire.ValueRes(null, null, false)) : write(best));
+                }
+                default -> {
+                    return new Response(200, write(NOTHING));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("bad reply from a ring member: " + e, e);
+        }
+    }
+
+    /** Sources of a set expression: local sub trees, or owned elsewhere and read a page at a time. */
+    private SourceResolver sources(TreeState s, String authorization) {
+        Cluster cluster = node.cluster();
+        SourceResolver local = TreeSource.subTrees(s);
+        if (cluster == null || cluster.alone()) {
+            return local;
+        }
+        return name -> {
+            io.god.ring.Member owner = cluster.ring().successor(name);
+            if (owner == null || owner.address().equals(node.address())) {
+                return local.open(name);
+            }
+            return new PagedSource((min, inclusive, limit) -> {
+                Map<String, Object> req = new java.util.LinkedHashMap<>();
+                req.put("Key", name);
+                req.put("From", min);
+                req.put("FromInc", inclusive);
+                req.put("Len", limit);
+                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(req), authorization, 0, name);
+                if (r == null) {
+                    return pageOf(local.open(name), min, inclusive, limit);
+                }
+                if (r.status() != 200) {
+                    throw new IllegalStateException("reading set source from its owner failed: " + new String(r.body(),
+                            StandardCharsets.UTF_8));
+                }
+                try {
+                    List<io.god.setop.SetEntry> page = new ArrayList<>();
+                    for (JsonNode n : json.readTree(r.body())) {
+                        page.add(io.god.setop.SetEntry.of(n.get("Key").binaryValue(),
+                                n.get("Value").isNull() ? EMPTY : n.get("Value").binaryValue()));
+                    }
+                    return page;
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        };
+    }
+
+    private static List<io.god.setop.SetEntry> pageOf(io.god.setop.SortedSource src, byte[] min, boolean inc, int limit) {
+        List<io.god.setop.SetEntry> out = new ArrayList<>();
+        io.god.setop.SetEntry e = min == null ? src.next() : src.skip(min, inc);
+        while (e != null && out.size() < limit) {
+            out.add(e);
+            e = src.next();
+        }
+        return out;
+    }
+
+    /** This node's part of Size/Owned on a ring: its owned range [predecessor, self). */
+    private long owned(TreeState s, boolean real) {
+        Cluster cluster = node.cluster();
+        byte[][] range = cluster == null ? null : cluster.ownedRange();
+        if (range == null) {
+            return real ? s.realSize() : s.size();
+        }
+        byte[] from = range[0];
+        byte[] to = range[1];
+        int c = java.util.Arrays.compareUnsigned(from, to);
+        if (c < 0) {
+            return real ? s.realSizeBetween(from, to) : s.sizeBetween(from, to);
+        }
+        if (c == 0) {
+            return real ? s.realSize() : s.size();
+        }
+        return real ? s.realSizeBetween(from, null) + s.realSizeBetween(null, to)
+                : s.sizeBetween(from, null) + s.sizeBetween(null, to);
+    }
+
+    private List<Wire.Remote> nodes() {
+        Cluster cluster = node.cluster();
+        if (cluster == null || cluster.ring().isEmpty()) {
+            return List.of(self());
+        }
+        List<Wire.Remote> out = new ArrayList<>();
+        for (io.god.ring.Member m : cluster.ring().members()) {
+            out.add(new Wire.Remote(m.position(), m.address()));
+        }
+        return out;
+    }
+
     // ------------------------------------------------------------------ limits
 
     private byte[] key(byte[] k, String field) {
@@ -271,13 +458,16 @@ public final class JsonRpc {
     private Object call(String name, Wire.Req q) {
         TreeState s = store().state();
         return switch (name) {
-            case "Put" -> write(Record.put(key(q.key, "Key"), value(q.value, "Value"), stamp()));
-            case "Del" -> write(Record.delete(key(q.key, "Key"), stamp()));
+            case "Put" -> write(Record.put(key(q.key, "Key"), value(q.value, "Value"), stamp()), q.sync);
+            case "Del" -> write(Record.delete(key(q.key, "Key"), stamp()), q.sync);
             case "SubPut" -> write(Record.subPut(key(q.key, "Key"), key(q.subKey, "SubKey"), value(q.value, "Value"),
-                    stamp()));
-            case "SubDel" -> write(Record.subDelete(key(q.key, "Key"), key(q.subKey, "SubKey"), stamp()));
-            case "SubClear" -> write(Record.subClear(key(q.key, "Key"), stamp()));
-            case "Clear" -> write(Record.clear(stamp()));
+                    stamp()), q.sync);
+            case "SubDel" -> write(Record.subDelete(key(q.key, "Key"), key(q.subKey, "SubKey"), stamp()), q.sync);
+            case "SubClear" -> write(Record.subClear(key(q.key, "Key"), stamp()), q.sync);
+            case "Clear" -> {
+                store().apply(Record.clear(stamp()));
+                yield NOTHING;
+            }
             case "Get" -> {
                 Item i = s.get(orEmpty(q.key));
                 yield new Wire.ValueRes(q.key, i.exists() ? i.value() : null, i.exists());
@@ -318,8 +508,8 @@ public final class JsonRpc {
             case "ReverseSliceLen" -> list(sliceLen(sub(s, q).values(), q, true));
             case "MirrorSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, false));
             case "MirrorReverseSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, true));
-            case "Size" -> s.size();
-            case "Owned" -> s.realSize();
+            case "Size" -> owned(s, false);
+            case "Owned" -> owned(s, true);
             case "SubSize" -> sub(s, q).values().size();
             case "Configuration" -> new Wire.Conf(null, new TreeMap<>(s.configuration()), s.configurationTimestamp());
             case "SubConfiguration" -> {
@@ -328,14 +518,27 @@ public final class JsonRpc {
             }
             case "Describe" -> describe(s);
             case "DescribeTree" -> describeTree(s);
-            case "Nodes" -> List.of(self());
+            case "Nodes" -> nodes();
             default -> throw new IllegalStateException("unhandled method " + name);
         };
     }
 
-    private Object write(Record r) {
+    private Object write(Record r, boolean sync) {
         store().apply(r);
+        replicate(List.of(r), r.key(), sync);
         return NOTHING;
+    }
+
+    private void replicate(List<Record> records, byte[] key, boolean sync) {
+        Cluster cluster = node.cluster();
+        if (cluster == null || cluster.alone()) {
+            return;
+        }
+        try {
+            cluster.replicate(records, key, sync);
+        } catch (Cluster.ReplicationException e) {
+            throw new ClientError(503, e.getMessage());
+        }
     }
 
     private static TreeState sub(TreeState s, Wire.Req q) {
@@ -401,7 +604,11 @@ public final class JsonRpc {
         if ("AddConfiguration".equals(name)) {
             store().configure(k, v, stamp());
         } else {
-            store().subConfigure(key(q.treeKey, "TreeKey"), k, v, stamp());
+            byte[] treeKey = key(q.treeKey, "TreeKey");
+            store().subConfigure(treeKey, k, v, stamp());
+            TreeState sub = store().state().sub(treeKey);
+            replicate(List.of(Record.subSetConfiguration(treeKey, sub.configuration(), sub.configurationTimestamp())),
+                    treeKey, true);
         }
         return NOTHING;
     }
@@ -421,18 +628,19 @@ public final class JsonRpc {
         TreeState s = store().state();
         if (q.dest == null) {
             List<Wire.SetOpResult> out = new ArrayList<>();
-            SetOps.each(expr, TreeSource.subTrees(s), e -> out.add(new Wire.SetOpResult(e.key(), e.values())));
+            SetOps.each(expr, sources(s, authorization), e -> out.add(new Wire.SetOpResult(e.key(), e.values())));
             return out;
         }
         byte[] dest = key(q.dest, "Dest");
         SetOps.checkStorable(expr);
-        List<SetEntry> results = SetOps.evaluate(expr, TreeSource.subTrees(s));
+        List<SetEntry> results = SetOps.evaluate(expr, sources(s, authorization));
         List<Record> writes = new ArrayList<>(results.size());
         for (SetEntry e : results) {
             writes.add(Record.subPut(dest, key(e.key(), "result key"), value(e.firstValue(), "result value"), stamp()));
         }
         if (!writes.isEmpty()) {
             store().applyAll(writes);
+            replicate(writes, dest, false);
         }
         return null;
     }
@@ -469,7 +677,7 @@ public final class JsonRpc {
     private Wire.Description describe(TreeState s) {
         String epoch = rfc3339(0);
         return new Wire.Description(node.address(), node.position(), rfc3339(node.startedAt()), epoch, epoch,
-                rfc3339(node.clock().nanos()), s.realSize(), s.realSize(), 0.0, List.of(self()));
+                rfc3339(node.clock().nanos()), owned(s, true), s.realSize(), 0.0, nodes());
     }
 
     /** Go's RFC3339Nano: fraction without trailing zeros, none when zero. */

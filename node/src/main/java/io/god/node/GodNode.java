@@ -1,17 +1,33 @@
 package io.god.node;
 
+import io.god.cluster.Cluster;
 import io.god.events.EventBus;
 import io.god.persist.DurableTree;
 import io.god.persist.MetadataStore;
+import io.god.ring.Member;
+import io.god.ring.Membership;
 import io.god.time.NanoClock;
+import io.god.time.Scheduler;
+import io.god.transport.Retry;
+import io.god.transport.TcpTransport;
+import io.god.transport.Transport;
 import io.god.tree.Tree;
+import io.god.wire.Call;
+import io.god.wire.Ops;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The one bootstrap of a god node, framework-free: from {@link NodeSettings} it assembles the tree
@@ -20,8 +36,10 @@ import java.util.concurrent.TimeUnit;
  * (tombstone collection; persistence runs its own fsync loop). The Quarkus app, multi-node tests and
  * later the simulator start nodes through {@link #start}; {@link #close} stops everything.
  *
- * <p>Today a node is a one-node ring: it owns and holds its whole tree. The ring and cluster issues
- * add membership, replication and sync behind the same class.
+ * <p>It also starts the node's {@link Transport} (the binary protocol on {@code god.node.port}, or an
+ * injected in-memory one), its ring {@link Membership} (ticked every {@code god.ring.interval}) and
+ * the {@link Cluster} (routing and replication). A node without a persisted position takes one when
+ * it joins (the biggest gap) or founds a ring, and persists it; a restart reuses it.
  */
 public final class GodNode implements AutoCloseable {
 
@@ -35,15 +53,34 @@ public final class GodNode implements AutoCloseable {
 
     public enum State { JOINING, ACTIVE, LEAVING, LEFT }
 
+    /** Creates a node's transport; handlers may block and run on the given executor. */
+    @FunctionalInterface
+    public interface TransportFactory {
+        Transport create(NodeSettings settings, java.util.concurrent.Executor handlers);
+    }
+
+    /** Executes one god JSON call arriving over the binary protocol (installed by the JSON handler). */
+    @FunctionalInterface
+    public interface CallHandler {
+        Call.Reply handle(Call call);
+    }
+
     private final NodeSettings settings;
     private final NanoClock clock;
     private final Store store;
     private final Timestamps timestamps;
-    private final byte[] position;
+    private volatile byte[] position;
     private final ScheduledExecutorService loops;
+    private final ScheduledExecutorService timers;
+    private final ExecutorService handlers;
     private final long startedAt;
     private final EventBus events = new EventBus();
-    private volatile State state = State.ACTIVE;
+    private Transport transport;
+    private Vertx vertx;
+    private Membership membership;
+    private Cluster cluster;
+    private final AtomicReference<CallHandler> callHandler = new AtomicReference<>();
+    private volatile State state = State.JOINING;
     private volatile boolean closed;
     private final Object timestampLock = new Object();
     private long persistedTimestamp; // guarded by timestampLock
@@ -61,6 +98,17 @@ public final class GodNode implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "god-ring-" + settings.advertise());
+            t.setDaemon(true);
+            return t;
+        });
+        AtomicInteger n = new AtomicInteger();
+        this.handlers = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "god-peer-" + settings.advertise() + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Starts a node on the system clock. */
@@ -74,24 +122,24 @@ public final class GodNode implements AutoCloseable {
      * path) when the data directory is unusable.
      */
     public static GodNode start(NodeSettings settings, NanoClock clock) {
+        return start(settings, clock, null);
+    }
+
+    /** As {@link #start(NodeSettings, NanoClock)} with an injected transport (null = TCP). */
+    public static GodNode start(NodeSettings settings, NanoClock clock, TransportFactory transports) {
         Tree tree = new Tree(clock, settings.tombstoneWindow());
         Timestamps timestamps = new Timestamps(clock);
         Store store;
         byte[] position;
         if (settings.inMemory()) {
             store = Store.inMemory(tree);
-            position = randomPosition();
+            position = null;
         } else {
             store = Store.durable(DurableTree.open(settings.dataDir(), tree, settings.persistenceOptions()));
             try {
                 MetadataStore meta = store.metadata().orElseThrow();
                 Optional<byte[]> stored = meta.get(POSITION).filter(p -> p.length == POSITION_SIZE);
-                if (stored.isPresent()) {
-                    position = stored.get();
-                } else {
-                    position = randomPosition();
-                    meta.put(POSITION, position);
-                }
+                position = stored.orElse(null);
                 meta.getLong(LAST_TIMESTAMP).ifPresent(timestamps::advanceTo);
             } catch (RuntimeException e) {
                 store.close();
@@ -99,10 +147,82 @@ public final class GodNode implements AutoCloseable {
             }
         }
         GodNode node = new GodNode(settings, clock, store, timestamps, position);
+        try {
+            node.startCluster(transports);
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
         node.startLoops();
-        LOG.log(System.Logger.Level.INFO, "god node started: " + settings + " position "
-                + HexFormat.of().formatHex(position));
+        LOG.log(System.Logger.Level.INFO, "god node started: " + settings + " state " + node.state()
+                + (node.position == null ? "" : " position " + HexFormat.of().formatHex(node.position)));
         return node;
+    }
+
+    private void startCluster(TransportFactory transports) {
+        NodeSettings.Cluster c = settings.cluster();
+        if (transports == null) {
+            vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(2)
+                    .setInternalBlockingPoolSize(2));
+            int maxFrame = (int) Math.min(Integer.MAX_VALUE - 64, settings.bodySize() + 2L * settings.valueSize()
+                    + 65536);
+            transport = new TcpTransport(vertx, c.bindHost(), settings.nodePort(), settings.advertise(),
+                    settings.authToken(), maxFrame, c.rpcTimeout(), handlers);
+        } else {
+            transport = transports.create(settings, handlers);
+        }
+        Scheduler scheduler = Scheduler.of(timers);
+        long forgetTicks = Math.max(1, c.forgetAfter().toNanos() / c.ringInterval().toNanos());
+        membership = new Membership(new Membership.Config(settings.advertise(), settings.seeds(), position,
+                clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks), transport,
+                new Random(new SecureRandom().nextLong()), events, this::positionChosen);
+        Retry retry = new Retry(transport, scheduler, clock, c.rpcAttempts(), Duration.ofMillis(
+                Math.max(5, c.rpcTimeout().toMillis() / 20)));
+        cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
+                settings.redundancy(), c.rpcTimeout(), c.replicationQueue());
+        transport.serve(this::serve);
+        tick();
+        long every = c.ringInterval().toNanos();
+        timers.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        try {
+            membership.tick();
+            if (membership.state() == Membership.State.ACTIVE && state == State.JOINING) {
+                state = State.ACTIVE;
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "ring tick failed: " + e);
+        }
+    }
+
+    private CompletableFuture<byte[]> serve(int op, byte[] payload) {
+        return switch (op) {
+            case Ops.JOIN, Ops.PING, Ops.GOSSIP -> membership.handle(op, payload);
+            case Ops.REPLICATE -> cluster.applyReplicated(payload);
+            case Ops.CALL -> {
+                CallHandler h = callHandler.get();
+                if (h == null) {
+                    yield CompletableFuture.failedFuture(new IllegalStateException("not serving calls yet"));
+                }
+                yield CompletableFuture.completedFuture(h.handle(Call.decode(payload)).encode());
+            }
+            default -> CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
+        };
+    }
+
+    private void positionChosen(byte[] p) {
+        position = p.clone();
+        store.metadata().ifPresent(m -> m.put(POSITION, p));
+    }
+
+    /** Installs the handler of calls forwarded by other nodes, unless one is installed already. */
+    public void installCallHandler(CallHandler h) {
+        callHandler.compareAndSet(null, h);
     }
 
     private void startLoops() {
@@ -142,11 +262,6 @@ public final class GodNode implements AutoCloseable {
         }
     }
 
-    private static byte[] randomPosition() {
-        byte[] p = new byte[POSITION_SIZE];
-        new SecureRandom().nextBytes(p);
-        return p;
-    }
 
     // ------------------------------------------------------------------ accessors
 
@@ -171,9 +286,24 @@ public final class GodNode implements AutoCloseable {
         return events;
     }
 
-    /** This node's ring position (16 bytes, a copy). */
+    /** This node's ring position (16 bytes, a copy; all zeros while it has none yet). */
     public byte[] position() {
-        return position.clone();
+        byte[] p = position;
+        return p == null ? new byte[POSITION_SIZE] : p.clone();
+    }
+
+    /** Ring membership (this node's view). */
+    public Membership membership() {
+        return membership;
+    }
+
+    /** Routing and replication. */
+    public Cluster cluster() {
+        return cluster;
+    }
+
+    public Transport transport() {
+        return transport;
     }
 
     /** The address peers and clients use ({@code god.node.advertise}). */
@@ -212,11 +342,22 @@ public final class GodNode implements AutoCloseable {
         closed = true;
         state = State.LEFT;
         loops.shutdownNow();
+        timers.shutdownNow();
+        if (transport != null) {
+            transport.close();
+        }
         try {
             loops.awaitTermination(10, TimeUnit.SECONDS);
+            timers.awaitTermination(10, TimeUnit.SECONDS);
+            if (vertx != null) {
+                vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "closing the transport: " + e);
         }
+        handlers.shutdownNow();
         persistLastTimestamp();
         store.close();
         LOG.log(System.Logger.Level.INFO, "god node stopped: " + settings.advertise());

@@ -17,7 +17,7 @@ import java.util.function.Function;
  * {@link IllegalArgumentException} whose message starts with the config key, e.g.
  * {@code god.tombstone-window: must be at least 1s, was 0s}.
  *
- * @param nodePort the binary protocol port (not served yet; validated)
+ * @param nodePort the binary protocol port (peers and the Java client; 0 = any free port)
  * @param advertise the {@code host:port} peers use to reach this node
  * @param dataDir the data directory, or null for an in-memory node
  * @param seeds addresses ({@code host:port}) of ring members to join (used by the ring)
@@ -31,10 +31,33 @@ import java.util.function.Function;
  * @param authToken the shared secret, or null when auth is off
  * @param gcInterval how often the background tombstone collection runs
  * @param gcBudget how many expired markers one background collection may remove
+ * @param cluster ring, RPC and replication settings
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
-                           int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget) {
+                           int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
+                           Cluster cluster) {
+
+    /**
+     * @param bindHost the interface the binary protocol listens on (default: the advertise host)
+     * @param ringInterval how often membership pings run
+     * @param ringFailures failed pings in a row after which a member is removed from the view
+     * @param forgetAfter how long a removed member is still probed before it is forgotten
+     * @param rpcTimeout the deadline of one node-to-node call
+     * @param rpcAttempts attempts of an idempotent node-to-node call (with back-off) within its deadline
+     * @param replicationQueue async replication messages in flight at most (more are dropped)
+     */
+    public record Cluster(String bindHost, Duration ringInterval, int ringFailures, Duration forgetAfter,
+                          Duration rpcTimeout, int rpcAttempts, int replicationQueue) {
+    }
+
+    public static final String NODE_HOST = "god.node.host";
+    public static final String RING_INTERVAL = "god.ring.interval";
+    public static final String RING_FAILURES = "god.ring.failures";
+    public static final String RING_FORGET_AFTER = "god.ring.forget-after";
+    public static final String RPC_TIMEOUT = "god.rpc.timeout";
+    public static final String RPC_ATTEMPTS = "god.rpc.attempts";
+    public static final String REPLICATION_QUEUE = "god.replication.queue";
 
     public static final String NODE_PORT = "god.node.port";
     public static final String ADVERTISE = "god.node.advertise";
@@ -62,7 +85,13 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             Map.entry(VALUE_SIZE, "4M"),
             Map.entry(BODY_SIZE, "8M"),
             Map.entry(GC_INTERVAL, "10s"),
-            Map.entry(GC_BUDGET, "1000"));
+            Map.entry(GC_BUDGET, "1000"),
+            Map.entry(RING_INTERVAL, "1s"),
+            Map.entry(RING_FAILURES, "3"),
+            Map.entry(RING_FORGET_AFTER, "1h"),
+            Map.entry(RPC_TIMEOUT, "2s"),
+            Map.entry(RPC_ATTEMPTS, "3"),
+            Map.entry(REPLICATION_QUEUE, "10000"));
 
     public NodeSettings {
         seeds = List.copyOf(seeds);
@@ -135,8 +164,38 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         if (gcBudget < 1 || gcBudget > 1_000_000) {
             throw invalid(GC_BUDGET, "must be between 1 and 1000000, was " + gcBudget);
         }
+        String bindHost = get.apply(NODE_HOST);
+        if (bindHost == null) {
+            bindHost = advertise.substring(0, advertise.lastIndexOf(':')).replace("[", "").replace("]", "");
+        }
+        Duration ringInterval = duration(RING_INTERVAL, get.apply(RING_INTERVAL));
+        if (ringInterval.compareTo(Duration.ofMillis(5)) < 0) {
+            throw invalid(RING_INTERVAL, "must be at least 5ms, was " + Durations.format(ringInterval));
+        }
+        long failures = number(RING_FAILURES, get.apply(RING_FAILURES));
+        if (failures < 1 || failures > 1000) {
+            throw invalid(RING_FAILURES, "must be between 1 and 1000, was " + failures);
+        }
+        Duration forget = duration(RING_FORGET_AFTER, get.apply(RING_FORGET_AFTER));
+        if (forget.compareTo(ringInterval) < 0) {
+            throw invalid(RING_FORGET_AFTER, "must be at least god.ring.interval, was " + Durations.format(forget));
+        }
+        Duration rpcTimeout = duration(RPC_TIMEOUT, get.apply(RPC_TIMEOUT));
+        if (rpcTimeout.compareTo(Duration.ofMillis(10)) < 0) {
+            throw invalid(RPC_TIMEOUT, "must be at least 10ms, was " + Durations.format(rpcTimeout));
+        }
+        long attempts = number(RPC_ATTEMPTS, get.apply(RPC_ATTEMPTS));
+        if (attempts < 1 || attempts > 20) {
+            throw invalid(RPC_ATTEMPTS, "must be between 1 and 20, was " + attempts);
+        }
+        long queue = number(REPLICATION_QUEUE, get.apply(REPLICATION_QUEUE));
+        if (queue < 1 || queue > 10_000_000) {
+            throw invalid(REPLICATION_QUEUE, "must be between 1 and 10000000, was " + queue);
+        }
+        Cluster cluster = new Cluster(bindHost, ringInterval, (int) failures, forget, rpcTimeout, (int) attempts,
+                (int) queue);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
-                (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget);
+                (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster);
     }
 
     /** Settings from a map of overrides over the defaults (tests, embedding). */

@@ -1,0 +1,335 @@
+package io.god.cluster;
+
+import io.god.events.Event;
+import io.god.events.EventBus;
+import io.god.node.Store;
+import io.god.node.Timestamps;
+import io.god.persist.Record;
+import io.god.ring.Member;
+import io.god.ring.Membership;
+import io.god.ring.Positions;
+import io.god.ring.Ring;
+import io.god.transport.Retry;
+import io.god.transport.Transport;
+import io.god.transport.TransportException;
+import io.god.wire.Call;
+import io.god.wire.Ops;
+import io.god.wire.WireReader;
+import io.god.wire.WireWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Routing and replication over the ring (reference §1.3–§1.4, DESIGN §5 and §7).
+ *
+ * <p><b>Routing</b>: a key's owner is its ring successor ({@code [predecessor, self)}). A node that
+ * receives a call for a key it does not own forwards it ({@link Ops#CALL}) to the owner; the owner
+ * re-checks with its own view and forwards again only while the call has made fewer than
+ * {@link #MAX_HOPS} hops, else executes it. When the owner does not answer within
+ * {@code god.rpc.timeout} (or refuses the connection), the call fails over to the next replica, which
+ * executes it without routing.
+ *
+ * <p><b>Replication</b>: the executing node stamps the write, applies it, then sends the stamped
+ * {@link Record}s to the other members of the key's replica set (owner + next N−1). Replicas apply
+ * them with the one last-write-wins rule, so order and duplicates do not matter. {@code Sync=true}:
+ * the call returns after every replica of the current view acknowledged; if one does not (down and
+ * not yet removed from the ring, or slower than the deadline), the call fails with a 503 naming how
+ * many copies were confirmed — the write is applied where it arrived (retrying is safe: same LWW
+ * outcome) but never reported as durable with fewer than min(N, size) copies. {@code Sync=false}:
+ * returns after the local apply; replication is queued in the background (bounded by
+ * {@code god.replication.queue}); a replica that is down or a full queue loses that copy until
+ * anti-entropy (issue 9) repairs it.
+ */
+public final class Cluster {
+
+    /** Forwarding stops after this many hops: the node the call reached then executes it. */
+    public static final int MAX_HOPS = 3;
+
+    private static final System.Logger LOG = System.getLogger(Cluster.class.getName());
+
+    private final String address;
+    private final Membership membership;
+    private final Transport transport;
+    private final Retry retry;
+    private final Store store;
+    private final Timestamps timestamps;
+    private final EventBus events;
+    private final int redundancy;
+    private final Duration timeout;
+    private final int queueLimit;
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong asyncFailures = new AtomicLong();
+
+    public Cluster(String address, Membership membership, Transport transport, Retry retry, Store store,
+                   Timestamps timestamps, EventBus events, int redundancy, Duration timeout, int queueLimit) {
+        this.address = address;
+        this.membership = membership;
+        this.transport = transport;
+        this.retry = retry;
+        this.store = store;
+        this.timestamps = timestamps;
+        this.events = events;
+        this.redundancy = redundancy;
+        this.timeout = timeout;
+        this.queueLimit = queueLimit;
+    }
+
+    public Ring ring() {
+        return membership.ring();
+    }
+
+    public int redundancy() {
+        return redundancy;
+    }
+
+    /** True when this node is the only member (or has no view yet): everything is local. */
+    public boolean alone() {
+        Ring r = ring();
+        return r.size() <= 1;
+    }
+
+    /** [from, to) of the keys this node owns, as positions; null when it owns everything. */
+    public byte[][] ownedRange() {
+        Ring r = ring();
+        Member me = r.byAddress(address);
+        if (r.size() <= 1 || me == null) {
+            return null;
+        }
+        return new byte[][] {r.predecessorOf(me).position(), me.position()};
+    }
+
+    // ------------------------------------------------------------------ routing
+
+    /**
+     * Routes a key-based call: null when this node should execute it, else the owner's (or a
+     * replica's) reply.
+     */
+    public Call.Reply route(String method, byte[] body, String authorization, int hops, byte[] key) {
+        Ring r = ring();
+        if (r.size() <= 1 || hops >= MAX_HOPS) {
+            return null;
+        }
+        List<Member> replicas = r.replicas(key, redundancy);
+        String lastError = null;
+        for (int i = 0; i < replicas.size(); i++) {
+            Member m = replicas.get(i);
+            if (m.address().equals(address)) {
+                return null;
+            }
+            Call call = new Call(method, body, authorization, hops + 1, i == 0 ? Call.ROUTE : Call.EXECUTE);
+            try {
+                byte[] reply = await(transport.call(m.address(), Ops.CALL, call.encode(), timeout));
+                return Call.Reply.decode(reply);
+            } catch (TransportException e) {
+                if (e.reason() == TransportException.Reason.REMOTE) {
+                    return new Call.Reply(500, json("forwarding to " + m.address() + " failed: " + e.getMessage()));
+                }
+                lastError = m.address() + ": " + e.getMessage();
+                LOG.log(System.Logger.Level.DEBUG, "failing over from " + m.address() + ": " + e.getMessage());
+            }
+        }
+        return new Call.Reply(503, json("no replica of the key answered within " + timeout.toMillis() + " ms ("
+                + lastError + ")"));
+    }
+
+    /**
+     * Runs a call on every member ({@link Call#EXECUTE}); this node's own part is {@code local}.
+     * Members that do not answer are reported as 503 replies.
+     */
+    public List<Call.Reply> broadcast(String method, byte[] body, String authorization,
+                                      java.util.function.Supplier<Call.Reply> local) {
+        Ring r = ring();
+        List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+        List<Member> others = new ArrayList<>();
+        for (Member m : r.members()) {
+            if (!m.address().equals(address)) {
+                others.add(m);
+                calls.add(transport.call(m.address(), Ops.CALL,
+                        new Call(method, body, authorization, MAX_HOPS, Call.EXECUTE).encode(), timeout));
+            }
+        }
+        List<Call.Reply> out = new ArrayList<>();
+        out.add(local.get());
+        for (int i = 0; i < calls.size(); i++) {
+            try {
+                out.add(Call.Reply.decode(await(calls.get(i))));
+            } catch (TransportException e) {
+                out.add(new Call.Reply(503, json(others.get(i).address() + " did not answer: " + e.getMessage())));
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ replication
+
+    /** A Sync=true write reached fewer replicas than the ring view has. */
+    public static final class ReplicationException extends RuntimeException {
+        public ReplicationException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
+     * Sends already applied records to the other replicas of {@code key}. Sync: waits for all and
+     * throws {@link ReplicationException} when any did not acknowledge; async: queues and returns.
+     */
+    public void replicate(List<Record> records, byte[] key, boolean sync) {
+        Ring r = ring();
+        if (r.size() <= 1 || records.isEmpty()) {
+            return;
+        }
+        List<Member> targets = new ArrayList<>(r.replicas(key, redundancy));
+        targets.removeIf(m -> m.address().equals(address));
+        if (targets.isEmpty()) {
+            return;
+        }
+        byte[] payload = encode(records);
+        String op = slaveName(records.get(0));
+        if (!sync) {
+            for (Member t : targets) {
+                if (queued.incrementAndGet() > queueLimit) {
+                    queued.decrementAndGet();
+                    dropped.incrementAndGet();
+                    continue;
+                }
+                comm(t, records.get(0), op);
+                retry.call(t.address(), Ops.REPLICATE, payload, timeout).whenComplete((v, e) -> {
+                    queued.decrementAndGet();
+                    if (e != null) {
+                        asyncFailures.incrementAndGet();
+                    }
+                });
+            }
+            return;
+        }
+        List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+        for (Member t : targets) {
+            comm(t, records.get(0), op);
+            calls.add(retry.call(t.address(), Ops.REPLICATE, payload, timeout));
+        }
+        int ok = 1;
+        StringBuilder failures = new StringBuilder();
+        for (int i = 0; i < calls.size(); i++) {
+            try {
+                await(calls.get(i));
+                ok++;
+            } catch (TransportException e) {
+                failures.append(failures.length() == 0 ? "" : "; ").append(targets.get(i).address()).append(": ")
+                        .append(e.getMessage());
+            }
+        }
+        if (ok < targets.size() + 1) {
+            throw new ReplicationException("Sync write confirmed by " + ok + " of " + (targets.size() + 1)
+                    + " replicas (" + failures + "); it may be applied on some; retry");
+        }
+    }
+
+    /** Applies records sent by the executing node (a replica's side of {@link Ops#REPLICATE}). */
+    public CompletableFuture<byte[]> applyReplicated(byte[] payload) {
+        List<Record> records = decode(payload);
+        long newest = 0;
+        for (Record rec : records) {
+            newest = Math.max(newest, rec.timestamp());
+        }
+        timestamps.advanceTo(newest);
+        store.applyAll(records);
+        return CompletableFuture.completedFuture(new byte[0]);
+    }
+
+    /** Async copies dropped because the queue was full (repaired by anti-entropy later). */
+    public long droppedReplications() {
+        return dropped.get();
+    }
+
+    public long failedAsyncReplications() {
+        return asyncFailures.get();
+    }
+
+    public int queuedReplications() {
+        return queued.get();
+    }
+
+    static byte[] encode(List<Record> records) {
+        WireWriter w = new WireWriter().varint(records.size());
+        for (Record r : records) {
+            w.bytes(r.encode());
+        }
+        return w.toBytes();
+    }
+
+    static List<Record> decode(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int n = r.count(10_000_000);
+        List<Record> out = new ArrayList<>(Math.min(n, 4096));
+        for (int i = 0; i < n; i++) {
+            byte[] b = r.bytes();
+            if (b == null) {
+                throw new io.god.wire.WireException("null record");
+            }
+            try {
+                out.add(Record.decode(b));
+            } catch (RuntimeException e) {
+                throw new io.god.wire.WireException("bad record: " + e.getMessage());
+            }
+        }
+        r.end();
+        return out;
+    }
+
+    private static String slaveName(Record r) {
+        return switch (r.kind()) {
+            case PUT -> "DHash.SlavePut";
+            case DELETE -> "DHash.SlaveDel";
+            case SUB_PUT -> "DHash.SlaveSubPut";
+            case SUB_DELETE -> "DHash.SlaveSubDel";
+            case SUB_CLEAR -> "DHash.SlaveSubClear";
+            case SUB_CONFIGURATION -> "DHash.SlaveSubAddConfiguration";
+            default -> "DHash.Slave" + r.kind();
+        };
+    }
+
+    private void comm(Member to, Record r, String op) {
+        if (events == null || !events.hasListeners()) {
+            return;
+        }
+        Member me = ring().byAddress(address);
+        byte[] pos = me == null ? new byte[Positions.SIZE] : me.position();
+        events.publish(new Event.Comm(new Event.NodeRef(pos, address), new Event.NodeRef(to.position(), to.address()),
+                r.key(), r.subKey(), op));
+    }
+
+    private byte[] await(CompletableFuture<byte[]> f) {
+        try {
+            return f.get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw TransportException.of(e);
+        } catch (TimeoutException e) {
+            throw new TransportException(TransportException.Reason.TIMEOUT, "no answer");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TransportException(TransportException.Reason.TIMEOUT, "interrupted");
+        }
+    }
+
+    private static byte[] json(String message) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : message.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.append('"').toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+}
