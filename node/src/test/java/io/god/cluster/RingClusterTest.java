@@ -1,0 +1,217 @@
+package io.god.cluster;
+
+import static io.god.cluster.Rings.b64;
+import static io.god.cluster.Rings.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.god.node.GodNode;
+import io.god.ring.Member;
+import io.god.time.Scheduler;
+import io.god.transport.InMemoryNetwork;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Multi-node rings in one JVM over TCP on 127.0.0.x (and over the in-memory network for partitions). */
+@Timeout(120)
+class RingClusterTest {
+
+    static final Duration CONVERGE = Duration.ofSeconds(20);
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void growingFromOneToSixNodesConvergesAndEveryKeyLivesOnNNodes() throws Exception {
+        try (Rings rings = new Rings()) {
+            String seed = rings.address(0);
+            rings.start(0, null, seed);
+            await().atMost(CONVERGE).until(rings::converged);
+            for (int i = 1; i < 6; i++) {
+                rings.start(i, null, seed);
+                int size = i + 1;
+                await().atMost(CONVERGE).until(() -> rings.converged()
+                        && rings.nodes.get(0).membership().ring().size() == size);
+            }
+            Set<String> positions = new HashSet<>();
+            rings.nodes.forEach(n -> positions.add(n.membership().self().hex()));
+            assertThat(positions).hasSize(6);
+
+            // 1 000 keys written through node A (Sync=true) are readable through every node
+            for (int k = 0; k < 1000; k++) {
+                call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("key" + k) + "\",\"Value\":\"" + b64("v" + k)
+                        + "\",\"Sync\":true}");
+            }
+            for (int i = 0; i < 6; i++) {
+                for (int k = 0; k < 1000; k += 7) {
+                    assertThat(call(rings.rpcs.get(i), "Get", "{\"Key\":\"" + b64("key" + k) + "\"}"))
+                            .contains("\"Value\":\"" + b64("v" + k) + "\"").contains("\"Exists\":true");
+                }
+            }
+            // ... and each lives on exactly min(N, size) = 3 nodes: its replica set
+            for (int k = 0; k < 1000; k++) {
+                byte[] key = ("key" + k).getBytes(StandardCharsets.UTF_8);
+                List<String> holders = new ArrayList<>();
+                for (GodNode n : rings.nodes) {
+                    if (n.store().state().get(key).exists()) {
+                        holders.add(n.address());
+                    }
+                }
+                List<String> replicas = rings.nodes.get(0).membership().ring().replicas(key, 3).stream()
+                        .map(Member::address).toList();
+                assertThat(holders).as("holders of key" + k).hasSize(3).containsExactlyInAnyOrderElementsOf(replicas);
+            }
+            for (int i = 0; i < 6; i++) {
+                assertThat(call(rings.rpcs.get(i), "Size", "{}")).as("Size sums owned ranges").isEqualTo("1000");
+            }
+            assertThat(call(rings.rpcs.get(3), "Nodes", "{}")).contains(rings.address(5)).contains(rings.address(0));
+
+            // deletes, sub trees, sub-tree configuration and set expressions across nodes
+            call(rings.rpcs.get(1), "Del", "{\"Key\":\"" + b64("key1") + "\",\"Sync\":true}");
+            assertThat(call(rings.rpcs.get(4), "Get", "{\"Key\":\"" + b64("key1") + "\"}")).contains("\"Exists\":false");
+            call(rings.rpcs.get(2), "SubAddConfiguration", "{\"TreeKey\":\"" + b64("t1") + "\",\"Key\":\"mirrored\",\"Value\":\"yes\"}");
+            for (int j = 0; j < 10; j++) {
+                call(rings.rpcs.get(j % 6), "SubPut", "{\"Key\":\"" + b64("t1") + "\",\"SubKey\":\"" + b64("s" + j)
+                        + "\",\"Value\":\"" + b64("v" + (9 - j)) + "\",\"Sync\":true}");
+                call(rings.rpcs.get(j % 6), "SubPut", "{\"Key\":\"" + b64("t2") + "\",\"SubKey\":\"" + b64("s" + (j + 5))
+                        + "\",\"Value\":\"" + b64("w") + "\",\"Sync\":true}");
+            }
+            assertThat(call(rings.rpcs.get(5), "SubSize", "{\"Key\":\"" + b64("t1") + "\"}")).isEqualTo("10");
+            assertThat(call(rings.rpcs.get(4), "MirrorFirst", "{\"Key\":\"" + b64("t1") + "\"}")).contains(b64("v0"));
+            String inter = call(rings.rpcs.get(3), "SetExpression", "{\"Code\":\"(I t1 t2)\"}");
+            assertThat(inter).contains(b64("s5")).contains(b64("s9")).doesNotContain(b64("s4"));
+            call(rings.rpcs.get(0), "SetExpression", "{\"Code\":\"(U:First t1 t2)\",\"Dest\":\"" + b64("t3") + "\"}");
+            assertThat(call(rings.rpcs.get(1), "SubSize", "{\"Key\":\"" + b64("t3") + "\"}")).isEqualTo("15");
+            // Next/Prev walk the whole ring
+            assertThat(call(rings.rpcs.get(2), "Next", "{\"Key\":\"" + b64("key99") + "\"}")).contains(b64("key990"));
+            call(rings.rpcs.get(5), "Clear", "{}");
+            assertThat(call(rings.rpcs.get(0), "Size", "{}")).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void sixNodesStartedAtTheSameMomentFormOneRing() throws Exception {
+        try (Rings rings = new Rings()) {
+            StringBuilder seeds = new StringBuilder();
+            for (int i = 0; i < 6; i++) {
+                seeds.append(i == 0 ? "" : ",").append(rings.address(i));
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(6);
+            try {
+                List<Future<GodNode>> started = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    int id = i;
+                    started.add(pool.submit(() -> rings.start(id, tmp.resolve("n" + id), seeds.toString())));
+                }
+                for (Future<GodNode> f : started) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 6);
+            Set<String> positions = new HashSet<>();
+            rings.nodes.forEach(n -> positions.add(n.membership().self().hex()));
+            assertThat(positions).as("distinct positions").hasSize(6);
+        }
+    }
+
+    @Test
+    void aRestartedNodeComesBackAtItsOldPosition() throws Exception {
+        try (Rings rings = new Rings()) {
+            String seeds = rings.address(0) + "," + rings.address(1);
+            for (int i = 0; i < 3; i++) {
+                rings.start(i, tmp.resolve("r" + i), seeds);
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+            String before = rings.nodes.get(2).membership().self().hex();
+            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("k") + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}");
+            rings.nodes.get(2).close();
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 2);
+            rings.start(2, tmp.resolve("r2"), seeds);
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+            assertThat(rings.nodes.get(2).membership().self().hex()).isEqualTo(before);
+            assertThat(rings.nodes.get(0).membership().ring().byAddress(rings.address(2)).hex()).isEqualTo(before);
+            assertThat(call(rings.rpcs.get(2), "Get", "{\"Key\":\"" + b64("k") + "\"}")).contains("\"Exists\":true");
+        }
+    }
+
+    @Test
+    void onlyTheFirstSeedFoundsARing() throws Exception {
+        try (Rings rings = new Rings()) {
+            String seeds = rings.address(0) + "," + rings.address(1);
+            GodNode second = rings.start(1, null, seeds);
+            Thread.sleep(200);
+            assertThat(second.state()).as("no member reachable: keeps trying").isEqualTo(GodNode.State.JOINING);
+            rings.start(0, null, seeds);
+            await().atMost(CONVERGE).until(() -> rings.converged() && second.membership().ring().size() == 2);
+        }
+    }
+
+    @Test
+    void readsFailOverWhenTheOwnerStopsAnswering() throws Exception {
+        try (Rings rings = new Rings()) {
+            for (int i = 0; i < 4; i++) {
+                rings.start(i, null, rings.address(0));
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 4);
+            List<String> keys = new ArrayList<>();
+            for (int k = 0; k < 200; k++) {
+                keys.add("f" + k);
+                call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("f" + k) + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}");
+            }
+            GodNode victim = rings.nodes.get(3);
+            victim.close();
+            // immediately, before the ring noticed: each read answers (failover), within a bound
+            for (String k : keys) {
+                long start = System.nanoTime();
+                assertThat(call(rings.rpcs.get(k.hashCode() % 2 == 0 ? 1 : 2), "Get", "{\"Key\":\"" + b64(k) + "\"}"))
+                        .contains("\"Exists\":true");
+                assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(2_000);
+            }
+        }
+    }
+
+    @Test
+    void partitionsOfTheInMemoryNetworkHeal() throws Exception {
+        ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+        ExecutorService workers = Executors.newCachedThreadPool();
+        InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 7);
+        try (Rings rings = new Rings()) {
+            rings.transports = (settings, handlers) -> net.transport(settings.advertise());
+            for (int i = 0; i < 4; i++) {
+                rings.start(i, null, rings.address(0));
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 4);
+            List<String> left = List.of(rings.address(0), rings.address(1));
+            List<String> right = List.of(rings.address(2), rings.address(3));
+            net.partition(left, right);
+            await().atMost(CONVERGE).until(() -> rings.nodes.get(0).membership().ring().size() == 2
+                    && rings.nodes.get(3).membership().ring().size() == 2
+                    && rings.nodes.get(1).membership().ring().size() == 2
+                    && rings.nodes.get(2).membership().ring().size() == 2);
+            net.heal();
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 4);
+            net.delay(Duration.ofMillis(2));
+            net.loss(0.05);
+            call(rings.rpcs.get(1), "Put", "{\"Key\":\"" + b64("x") + "\",\"Value\":\"" + b64("y") + "\"}");
+            await().atMost(CONVERGE).untilAsserted(() -> assertThat(
+                    call(rings.rpcs.get(2), "Get", "{\"Key\":\"" + b64("x") + "\"}")).contains("\"Exists\":true"));
+        } finally {
+            timers.shutdownNow();
+            workers.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.god.cluster;
+
+import io.god.api.JsonRpc;
+import io.god.node.GodNode;
+import io.god.node.NodeSettings;
+import io.god.time.NanoClock;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** Several nodes in one JVM on 127.0.0.x, short intervals, forced teardown. */
+final class Rings implements AutoCloseable {
+
+    final int port;
+    final List<GodNode> nodes = new ArrayList<>();
+    final List<JsonRpc> rpcs = new ArrayList<>();
+    final Map<String, String> extra = new HashMap<>();
+    GodNode.TransportFactory transports;
+
+    Rings() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.2"))) {
+            port = s.getLocalPort();
+        }
+    }
+
+    String address(int i) {
+        return "127.0.0." + (2 + i) + ":" + port;
+    }
+
+    NodeSettings settings(int i, Path dir, String seeds) {
+        Map<String, String> m = new HashMap<>(Map.of(
+                "god.node.advertise", address(i),
+                "god.node.port", String.valueOf(port),
+                "god.seeds", seeds,
+                "god.ring.interval", "20ms",
+                "god.ring.failures", "3",
+                "god.rpc.timeout", "500ms",
+                "god.gc.interval", "1s"));
+        if (dir != null) {
+            m.put("god.data-dir", dir.toString());
+        }
+        m.putAll(extra);
+        return NodeSettings.of(m);
+    }
+
+    GodNode start(int i, Path dir, String seeds) {
+        GodNode n = GodNode.start(settings(i, dir, seeds), NanoClock.system(), transports);
+        JsonRpc rpc = new JsonRpc(n);
+        synchronized (this) {
+            while (nodes.size() <= i) {
+                nodes.add(null);
+                rpcs.add(null);
+            }
+            nodes.set(i, n);
+            rpcs.set(i, rpc);
+        }
+        return n;
+    }
+
+    List<GodNode> running() {
+        return nodes.stream().filter(n -> n != null && !n.closed()).toList();
+    }
+
+    /** Every running node is ACTIVE and sees exactly the running nodes, with one ring hash. */
+    boolean converged() {
+        List<GodNode> live = running();
+        Set<String> addresses = live.stream().map(GodNode::address).collect(Collectors.toSet());
+        Set<String> hashes = new java.util.HashSet<>();
+        for (GodNode n : live) {
+            if (n.state() != GodNode.State.ACTIVE) {
+                return false;
+            }
+            var ring = n.membership().ring();
+            hashes.add(ring.hash());
+            if (!ring.members().stream().map(io.god.ring.Member::address).collect(Collectors.toSet()).equals(addresses)) {
+                return false;
+            }
+        }
+        return hashes.size() == 1;
+    }
+
+    static String b64(String s) {
+        return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String call(JsonRpc rpc, String method, String body) {
+        JsonRpc.Response r = rpc.handle("DHash." + method, body.getBytes(StandardCharsets.UTF_8), null);
+        if (r.status() != 200) {
+            throw new AssertionError(method + " " + body + " → " + r.status() + " " + r.text());
+        }
+        return r.text();
+    }
+
+    @Override
+    public void close() {
+        for (GodNode n : nodes) {
+            if (n != null) {
+                try {
+                    n.close();
+                } catch (RuntimeException e) {
+                    // teardown: keep closing the others
+                }
+            }
+        }
+    }
+}
