@@ -26,18 +26,41 @@ public record AdminStatus(String state, String position, String address, String 
     public record Member(String position, String address) {
     }
 
+    /** Ring views that stayed unchanged this many intervals count as settled for {@code replicated}. */
+    public static final int STABLE_TICKS = 5;
+
     /**
-     * The status of a node that is a one-node ring: it owns and holds its whole tree, is trivially
-     * replicated (every copy that can exist exists) and in sync with its ring right now.
+     * This node's status and ring view. {@code replicated} is conservative until anti-entropy exists
+     * (issue 9): true on a one-node ring, else when the node is ACTIVE, its view has not changed for
+     * {@link #STABLE_TICKS} ring intervals and no asynchronous replica copy was dropped or failed.
      */
     public static AdminStatus of(GodNode node) {
         TreeState s = node.store().state();
         String position = HexFormat.of().formatHex(node.position());
-        List<Member> ring = List.of(new Member(position, node.address()));
+        List<Member> ring = new java.util.ArrayList<>();
+        var membership = node.membership();
+        if (membership != null) {
+            for (io.god.ring.Member m : membership.ring().members()) {
+                ring.add(new Member(m.hex(), m.address()));
+            }
+        }
+        if (ring.isEmpty()) {
+            ring.add(new Member(position, node.address()));
+        }
+        boolean replicated = ring.size() == 1 || (node.state() == GodNode.State.ACTIVE
+                && membership.stableTicks() >= STABLE_TICKS && node.cluster().droppedReplications() == 0
+                && node.cluster().failedAsyncReplications() == 0);
+        long owned = s.realSize();
+        var range = node.cluster() == null ? null : node.cluster().ownedRange();
+        if (range != null) {
+            int c = java.util.Arrays.compareUnsigned(range[0], range[1]);
+            owned = c < 0 ? s.realSizeBetween(range[0], range[1])
+                    : s.realSizeBetween(range[0], null) + s.realSizeBetween(null, range[1]);
+        }
         long collected = node.store().collectedUpTo();
         long now = node.clock().nanos();
-        return new AdminStatus(node.state().name(), position, node.address(), ringHash(ring), ring, true,
-                s.realSize(), s.realSize(), node.store().dataBytes(), null, JsonRpc.rfc3339(now),
+        return new AdminStatus(node.state().name(), position, node.address(), ringHash(ring), ring, replicated,
+                owned, s.realSize(), node.store().dataBytes(), null, JsonRpc.rfc3339(now),
                 collected == 0 ? null : JsonRpc.rfc3339(collected), null, node.uptime().toSeconds());
     }
 

@@ -304,6 +304,12 @@ public final class Membership {
     }
 
     private String published = "";
+    private long changedAtTick;
+
+    /** Ticks since this node's view last changed (0 while joining). */
+    public synchronized long stableTicks() {
+        return state == State.ACTIVE ? ticks - changedAtTick : 0;
+    }
 
     private void publishIfChanged() {
         Ring r;
@@ -314,6 +320,7 @@ public final class Membership {
                 return;
             }
             published = r.hash();
+            changedAtTick = ticks;
         }
         for (Consumer<Ring> l : listeners) {
             l.accept(r);
