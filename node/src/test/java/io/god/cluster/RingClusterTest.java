@@ -12,6 +12,7 @@ import io.god.transport.InMemoryNetwork;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -181,6 +182,53 @@ class RingClusterTest {
                         .contains("\"Exists\":true");
                 assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(2_000);
             }
+        }
+    }
+
+    @Test
+    void aSyncWriteIsNeverReportedWithFewerCopiesAndEventsAreEmitted() throws Exception {
+        ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+        ExecutorService workers = Executors.newCachedThreadPool();
+        InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 11);
+        try (Rings rings = new Rings()) {
+            rings.transports = (settings, handlers) -> net.transport(settings.advertise());
+            rings.extra.put("god.ring.failures", "1000"); // keep the unreachable replica in the view
+            rings.extra.put("god.rpc.timeout", "200ms");
+            List<io.god.events.Event> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            GodNode first = rings.start(0, null, rings.address(0));
+            first.events().subscribe(seen::add);
+            for (int i = 1; i < 3; i++) {
+                rings.start(i, null, rings.address(0)).events().subscribe(seen::add);
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("e") + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}");
+            assertThat(seen).anySatisfy(e -> assertThat(e).isInstanceOf(io.god.events.Event.RingChange.class));
+            assertThat(seen).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(io.god.events.Event.Comm.class,
+                    c -> assertThat(c.operation()).isEqualTo("DHash.SlavePut")));
+            assertThat(seen).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(io.god.events.Event.Comm.class,
+                    c -> assertThat(c.operation()).isEqualTo("Discord.Ping")));
+
+            net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
+            // N = 3 on 3 nodes: every key's replica set includes the cut-off node
+            var r = rings.rpcs.get(0).handle("DHash.Put", ("{\"Key\":\"" + b64("s") + "\",\"Value\":\"" + b64("v")
+                    + "\",\"Sync\":true}").getBytes(StandardCharsets.UTF_8), null);
+            assertThat(r.status()).as(r.text()).isEqualTo(503);
+            assertThat(r.text()).contains("confirmed by 2 of 3 replicas");
+            // an async write is acknowledged once the executing node (here the owner) applied it
+            // a key equal to the predecessor's position belongs to node 0
+            var view = rings.nodes.get(0).membership().ring();
+            String own = Base64.getEncoder().encodeToString(view.predecessorOf(view.byAddress(rings.address(0))).position());
+            long start = System.nanoTime();
+            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + own + "\",\"Value\":\"" + b64("v") + "\"}");
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(150);
+            net.heal();
+            call(rings.rpcs.get(1), "Put", "{\"Key\":\"" + b64("s") + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}");
+            for (GodNode n : rings.nodes) {
+                assertThat(n.store().state().get("s".getBytes(StandardCharsets.UTF_8)).exists()).isTrue();
+            }
+        } finally {
+            timers.shutdownNow();
+            workers.shutdownNow();
         }
     }
 

@@ -28,6 +28,24 @@ class NodeSettingsTest {
         assertThat(s.bodySize()).isEqualTo(8 << 20);
         assertThat(s.authToken()).isNull();
         assertThat(s.gcInterval()).isEqualTo(Duration.ofSeconds(10));
+        NodeSettings.Cluster c = s.cluster();
+        assertThat(c.ringInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.ringFailures()).isEqualTo(3);
+        assertThat(c.forgetAfter()).isEqualTo(Duration.ofHours(1));
+        assertThat(c.rpcTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.rpcAttempts()).isEqualTo(3);
+        assertThat(c.replicationQueue()).isEqualTo(10_000);
+        assertThat(c.bindHost()).as("the advertise host").isEqualTo(s.advertise().substring(0, s.advertise().lastIndexOf(':')));
+    }
+
+    @Test
+    void ringKeysAreRead() {
+        NodeSettings.Cluster c = NodeSettings.of(Map.of("god.node.advertise", "10.0.0.7:9191", "god.ring.interval", "20ms",
+                "god.ring.failures", "5", "god.ring.forget-after", "10m", "god.rpc.timeout", "300ms",
+                "god.rpc.attempts", "2", "god.replication.queue", "50")).cluster();
+        assertThat(c).isEqualTo(new NodeSettings.Cluster("10.0.0.7", Duration.ofMillis(20), 5, Duration.ofMinutes(10),
+                Duration.ofMillis(300), 2, 50));
+        assertThat(NodeSettings.of(Map.of("god.node.host", "0.0.0.0")).cluster().bindHost()).isEqualTo("0.0.0.0");
     }
 
     @Test
@@ -91,6 +109,11 @@ class NodeSettingsTest {
         invalid("god.auth.token", "short", "god.auth.token: must be at least 8 characters");
         invalid("god.gc.interval", "1ms", "god.gc.interval: must be at least 10ms, was 1ms");
         invalid("god.gc.budget", "0", "god.gc.budget: must be between 1 and 1000000, was 0");
+        invalid("god.ring.interval", "1ms", "god.ring.interval: must be at least 5ms, was 1ms");
+        invalid("god.ring.failures", "0", "god.ring.failures: must be between 1 and 1000, was 0");
+        invalid("god.rpc.timeout", "1ms", "god.rpc.timeout: must be at least 10ms, was 1ms");
+        invalid("god.rpc.attempts", "0", "god.rpc.attempts: must be between 1 and 20, was 0");
+        invalid("god.replication.queue", "0", "god.replication.queue: must be between 1 and 10000000, was 0");
     }
 
     @Test
