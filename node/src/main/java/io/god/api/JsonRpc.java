@@ -55,7 +55,8 @@ import java.util.TreeMap;
  * and their answers are combined; Nodes and Describe report this node's ring view; Owned,
  * DescribeTree and Configuration are this node's. A set expression reads sources owned elsewhere a
  * page at a time ({@link PagedSource} over forwarded SliceLen calls); with Dest it runs on Dest's
- * owner. 503 when no replica of a key answered, or a Sync write was not confirmed by all replicas.
+ * owner. 503 when no replica of a key answered, a Sync write was not confirmed by all replicas, or
+ * the node is still joining its ring (only calls answered locally are served then).
  */
 public final class JsonRpc {
 
@@ -203,6 +204,9 @@ public final class JsonRpc {
         }
         if (MUTATING.contains(name) && !auth.allows(authorization)) {
             throw new ClientError(401, "DHash." + name + " needs Authorization: Bearer <god.auth.token>");
+        }
+        if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty() && !LOCAL.contains(name)) {
+            throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }
         Cluster cluster = node.cluster();
         if (mode == Call.ROUTE && cluster != null && !cluster.alone()) {

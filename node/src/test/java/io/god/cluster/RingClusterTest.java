@@ -156,6 +156,9 @@ class RingClusterTest {
             GodNode second = rings.start(1, null, seeds);
             Thread.sleep(200);
             assertThat(second.state()).as("no member reachable: keeps trying").isEqualTo(GodNode.State.JOINING);
+            var joining = rings.rpcs.get(1).handle("DHash.Get", "{}".getBytes(StandardCharsets.UTF_8), null);
+            assertThat(joining.status()).isEqualTo(503);
+            assertThat(joining.text()).contains("joining");
             rings.start(0, null, seeds);
             await().atMost(CONVERGE).until(() -> rings.converged() && second.membership().ring().size() == 2);
         }
