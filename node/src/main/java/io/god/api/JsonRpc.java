@@ -54,8 +54,8 @@ import java.util.TreeMap;
  * replicated by the executing node; Size, Clear, AddConfiguration, Next and Prev run on every member
  * and their answers are combined; Nodes and Describe report this node's ring view; Owned,
  * DescribeTree and Configuration are this node's. A set expression reads sources owned elsewhere a
- * page at a time ({@link PagedSource} over forwarded SliceLen calls); with Dest it runs on Dest's
- * owner. 503 when no replica of a key answered, a Sync write was not confirmed by all replicas, or
+ * page at a time ({@link PagedSource} over forwarded SliceLen calls), executed on the owner of its
+ * largest source (without Dest) or on Dest's owner (with Dest). 503 when no replica of a key answered, a Sync write was not confirmed by all replicas, or
  * the node is still joining its ring (only calls answered locally are served then).
  */
 public final class JsonRpc {
@@ -283,9 +283,13 @@ public final class JsonRpc {
         }
         byte[] key;
         if ("SetExpression".equals(name)) {
-            key = read(body, Wire.SetExpressionReq.class, name).dest;
+            Wire.SetExpressionReq q = read(body, Wire.SetExpressionReq.class, name);
+            key = q.dest;
             if (key == null) {
-                return null;
+                key = hops > 0 ? null : largestSource(cluster, q, authorization);
+                if (key == null) {
+                    return null;
+                }
             }
         } else if ("SubAddConfiguration".equals(name)) {
             key = key(read(body, Wire.ConfReq.class, name).treeKey, "TreeKey");
@@ -294,6 +298,61 @@ public final class JsonRpc {
         }
         Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key);
         return r == null ? null : new Response(r.status(), r.body());
+    }
+
+    /**
+     * Data locality for a set expression without Dest: the raw source with the most entries (SubSize,
+     * asked of each source's owner); null when it lives here, or when the expression is invalid (the
+     * local execution then reports the error).
+     */
+    private byte[] largestSource(Cluster cluster, Wire.SetExpressionReq q, String authorization) {
+        SetOp op;
+        try {
+            op = q.op != null ? op(q.op, 1) : q.code != null ? SetExpression.of(q.code, null, null, null, false, false, 0,
+                    null).op() : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (op == null) {
+            return null;
+        }
+        java.util.Map<String, byte[]> keys = new java.util.LinkedHashMap<>();
+        collectSources(op, keys);
+        byte[] best = null;
+        long bestSize = -1;
+        for (byte[] k : keys.values()) {
+            long size;
+            io.god.ring.Member owner = cluster.ring().successor(k);
+            if (owner == null || owner.address().equals(node.address())) {
+                size = store().state().sub(k).values().size();
+            } else {
+                Call.Reply r = cluster.route(SERVICE + "SubSize", write(java.util.Map.of("Key", k)), authorization, 0, k);
+                try {
+                    size = r != null && r.status() == 200 ? json.readTree(r.body()).asLong() : -1;
+                } catch (java.io.IOException e) {
+                    size = -1;
+                }
+            }
+            if (size > bestSize) {
+                bestSize = size;
+                best = k;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        io.god.ring.Member owner = cluster.ring().successor(best);
+        return owner == null || owner.address().equals(node.address()) ? null : best;
+    }
+
+    private static void collectSources(SetOp op, java.util.Map<String, byte[]> into) {
+        for (SetOpSource src : op.sources()) {
+            if (src.op() != null) {
+                collectSources(src.op(), into);
+            } else if (src.key() != null) {
+                into.putIfAbsent(java.util.HexFormat.of().formatHex(src.key()), src.key());
+            }
+        }
     }
 
     private Response broadcast(Cluster cluster, String name, byte[] body, String authorization) {

@@ -93,7 +93,22 @@ class RingClusterTest {
             assertThat(call(rings.rpcs.get(4), "MirrorFirst", "{\"Key\":\"" + b64("t1") + "\"}")).contains(b64("v0"));
             String inter = call(rings.rpcs.get(3), "SetExpression", "{\"Code\":\"(I t1 t2)\"}");
             assertThat(inter).contains(b64("s5")).contains(b64("s9")).doesNotContain(b64("s4"));
-            call(rings.rpcs.get(0), "SetExpression", "{\"Code\":\"(U:First t1 t2)\",\"Dest\":\"" + b64("t3") + "\"}");
+            // executed where the largest source lives
+            for (int j = 0; j < 30; j++) {
+                call(rings.rpcs.get(0), "SubPut", "{\"Key\":\"" + b64("big") + "\",\"SubKey\":\"" + b64("s" + j)
+                        + "\",\"Value\":\"" + b64("b") + "\",\"Sync\":true}");
+            }
+            String bigOwner = rings.nodes.get(0).membership().ring().successor("big".getBytes(StandardCharsets.UTF_8)).address();
+            int entry = rings.address(0).equals(bigOwner) ? 1 : 0;
+            int owner = -1;
+            for (int i = 0; i < 6; i++) {
+                owner = rings.address(i).equals(bigOwner) ? i : owner;
+            }
+            rings.calls.clear();
+            assertThat(call(rings.rpcs.get(entry), "SetExpression", "{\"Code\":\"(I t1 big)\"}"))
+                    .contains(b64("s0")).contains(b64("s9")).doesNotContain(b64("s10"));
+            assertThat(rings.calls).contains(owner + ":SetExpression");
+                        call(rings.rpcs.get(0), "SetExpression", "{\"Code\":\"(U:First t1 t2)\",\"Dest\":\"" + b64("t3") + "\"}");
             assertThat(call(rings.rpcs.get(1), "SubSize", "{\"Key\":\"" + b64("t3") + "\"}")).isEqualTo("15");
             // Next/Prev walk the whole ring
             assertThat(call(rings.rpcs.get(2), "Next", "{\"Key\":\"" + b64("key99") + "\"}")).contains(b64("key990"));

@@ -23,6 +23,8 @@ final class Rings implements AutoCloseable {
     final List<GodNode> nodes = new ArrayList<>();
     final List<JsonRpc> rpcs = new ArrayList<>();
     final Map<String, String> extra = new HashMap<>();
+    /** "node index:method" of every call each node's JSON handler completed (local or forwarded). */
+    final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
     GodNode.TransportFactory transports;
 
     Rings() throws Exception {
@@ -53,7 +55,7 @@ final class Rings implements AutoCloseable {
 
     GodNode start(int i, Path dir, String seeds) {
         GodNode n = GodNode.start(settings(i, dir, seeds), NanoClock.system(), transports);
-        JsonRpc rpc = new JsonRpc(n);
+        JsonRpc rpc = new JsonRpc(n, (method, status, nanos) -> calls.add(i + ":" + method));
         synchronized (this) {
             while (nodes.size() <= i) {
                 nodes.add(null);
