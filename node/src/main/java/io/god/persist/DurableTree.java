@@ -371,16 +371,7 @@ public final class DurableTree implements AutoCloseable {
      * deleted; throws if it failed.
      */
     public void snapshot() {
-        CompletableFuture<Void> running;
-        writeLock.lock();
-        try {
-            running = runningSnapshot;
-        } finally {
-            writeLock.unlock();
-        }
-        if (running != null) {
-            running.handle((v, e) -> null).join();
-        }
+        awaitSnapshot();
         CompletableFuture<Void> mine;
         writeLock.lock();
         try {
