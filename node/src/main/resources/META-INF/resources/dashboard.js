@@ -1,5 +1,8 @@
 // god dashboard: the ring (reference §2.3), live /ws events (§2.4), the node table and an API console
 // for the JSON contract. Plain JS, no libraries, served by the node.
+// script errors are collected for the browser test
+window.addEventListener('error', function (e) { (window.__errors = window.__errors || []).push(String(e.message)); });
+
 (function () {
   'use strict';
 
@@ -41,7 +44,7 @@
   // ------------------------------------------------------------------ ring canvas
   var canvas = document.getElementById('ring');
   var ctx = canvas.getContext('2d');
-  var C = 500, R = 380;
+  var C = 500, R = 330;
 
   function angle(frac) { return 3 * Math.PI / 2 + 2 * Math.PI * frac; }
   function point(frac, r) {
@@ -89,9 +92,10 @@
       var f = ringFraction(r.Pos), p = point(f), lp = point(f, R + 22);
       ctx.fillStyle = r.Addr === selfAddr ? '#2b6cb0' : '#20232a';
       ctx.beginPath(); ctx.arc(p.x, p.y, 9, 0, 2 * Math.PI); ctx.fill();
-      var label = hex(b64ToBytes(r.Pos)) + '@' + r.Addr;
+      // the full 32-hex position is in the node table; the picture shows its first 8 digits
+      var label = hex(b64ToBytes(r.Pos)).slice(0, 8) + '…@' + r.Addr;
       ctx.textAlign = lp.x < C - 5 ? 'right' : (lp.x > C + 5 ? 'left' : 'center');
-      ctx.fillText(label.length > 48 ? label.slice(0, 12) + '…@' + r.Addr : label, lp.x, lp.y + 5);
+      ctx.fillText(label, lp.x, lp.y + 5);
     });
     requestAnimationFrame(draw);
   }
