@@ -44,12 +44,12 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
   // ------------------------------------------------------------------ ring canvas
   var canvas = document.getElementById('ring');
   var ctx = canvas.getContext('2d');
-  var C = 500, R = 330;
+  var CX = 650, CY = 480, R = 350; // canvas 1300×960: room for labels left and right
 
   function angle(frac) { return 3 * Math.PI / 2 + 2 * Math.PI * frac; }
   function point(frac, r) {
     var a = angle(frac);
-    return { x: C + (r || R) * Math.cos(a), y: C + (r || R) * Math.sin(a) };
+    return { x: CX + (r || R) * Math.cos(a), y: CY + (r || R) * Math.sin(a) };
   }
   function lineStyle(ev) {
     if (ev.type === 'Sync') return { rgb: [150, 0, 150], width: 5 };
@@ -73,7 +73,7 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.lineWidth = 2;
     ctx.strokeStyle = '#888';
-    ctx.beginPath(); ctx.arc(C, C, R, 0, 2 * Math.PI); ctx.stroke();
+    ctx.beginPath(); ctx.arc(CX, CY, R, 0, 2 * Math.PI); ctx.stroke();
     // events: TTL 400 ms, then 300 ms fade
     lines = lines.filter(function (l) { return now - l.born < 700; });
     lines.forEach(function (l) {
@@ -83,18 +83,18 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
       ctx.lineWidth = l.width;
       ctx.beginPath(); ctx.moveTo(a.x, a.y);
       if (l.key !== null) { var k = point(l.key); ctx.quadraticCurveTo(k.x, k.y, b.x, b.y); }
-      else { ctx.quadraticCurveTo(C, C, b.x, b.y); }
+      else { ctx.quadraticCurveTo(CX, CY, b.x, b.y); }
       ctx.stroke();
     });
     // nodes
-    ctx.font = '15px monospace';
+    ctx.font = '18px monospace';
     routes.forEach(function (r) {
       var f = ringFraction(r.Pos), p = point(f), lp = point(f, R + 22);
       ctx.fillStyle = r.Addr === selfAddr ? '#2b6cb0' : '#20232a';
       ctx.beginPath(); ctx.arc(p.x, p.y, 9, 0, 2 * Math.PI); ctx.fill();
       // the full 32-hex position is in the node table; the picture shows its first 8 digits
       var label = hex(b64ToBytes(r.Pos)).slice(0, 8) + '…@' + r.Addr;
-      ctx.textAlign = lp.x < C - 5 ? 'right' : (lp.x > C + 5 ? 'left' : 'center');
+      ctx.textAlign = lp.x < CX - 5 ? 'right' : (lp.x > CX + 5 ? 'left' : 'center');
       ctx.fillText(label, lp.x, lp.y + 5);
     });
     requestAnimationFrame(draw);

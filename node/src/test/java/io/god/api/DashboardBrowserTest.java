@@ -112,10 +112,13 @@ class DashboardBrowserTest extends RpcTestSupport {
 
     private void showSomeTraffic() {
         Event.NodeRef self = new Event.NodeRef(bean.node().position(), bean.node().address());
-        Event.NodeRef a = new Event.NodeRef(pos(0x40), "127.0.0.1:1");
-        Event.NodeRef b = new Event.NodeRef(pos(0x90), "127.0.0.1:3");
-        Event.NodeRef c = new Event.NodeRef(pos(0xd0), "127.0.0.1:5");
-        bean.node().events().publish(new Event.RingChange(self, List.of(a, b, c, self)));
+        int at = bean.node().position()[0] & 0xff; // the others spread around this node's random position
+        Event.NodeRef a = new Event.NodeRef(pos(at + 0x40), "127.0.0.1:1");
+        Event.NodeRef b = new Event.NodeRef(pos(at + 0x90), "127.0.0.1:3");
+        Event.NodeRef c = new Event.NodeRef(pos(at + 0xd0), "127.0.0.1:5");
+        List<Event.NodeRef> ring = new java.util.ArrayList<>(List.of(a, b, c, self));
+        ring.sort((x, y) -> java.util.Arrays.compareUnsigned(x.position(), y.position()));
+        bean.node().events().publish(new Event.RingChange(self, ring));
         bean.node().events().publish(new Event.Comm(self, a, "hello".getBytes(), null, "DHash.SlavePut"));
         bean.node().events().publish(new Event.Comm(a, b, null, null, "Discord.Notify"));
         bean.node().events().publish(new Event.Comm(b, c, null, null, "Discord.Ping"));
@@ -125,7 +128,7 @@ class DashboardBrowserTest extends RpcTestSupport {
 
     private static byte[] pos(int first) {
         byte[] p = new byte[16];
-        p[0] = (byte) first;
+        p[0] = (byte) (first & 0xff);
         return p;
     }
 }

@@ -372,6 +372,33 @@ class V1ApiTest extends RpcTestSupport {
         unchanged();
     }
 
+    @Test
+    void concurrentRequestsSeeTheirOwnPaths() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 40; i++) {
+                        String k = "c" + thread + "-" + i;
+                        assertThat(put("/v1/trees/conc/" + k, k).status()).isEqualTo(204);
+                        JsonNode r = get("/v1/trees/conc/" + k).json();
+                        assertThat(r.get("subKey").asText()).isEqualTo(k);
+                        assertThat(r.get("value").asText()).isEqualTo(k);
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(number("SubSize", "{\"Key\":\"" + s("conc") + "\"}")).isEqualTo(320);
+    }
+
     // ------------------------------------------------------------------ OpenAPI
 
     @Test
