@@ -230,11 +230,6 @@ public final class JsonRpc {
         return node;
     }
 
-    /** Serialises a result the way {@code /rpc} does (Go field names, base64 bytes). */
-    public ObjectMapper json() {
-        return json;
-    }
-
     private <T> T read(byte[] body, Class<T> type, String method) {
         try {
             if (isBlank(body)) {

@@ -203,6 +203,9 @@ class V1ApiTest extends RpcTestSupport {
         bad(putJson("/v1/keys/k", "{\"valueBase64\":\"!!\"}"), "base64");
         bad(putJson("/v1/keys/k", "{\"value\":\"a\",\"valueBase64\":\"YQ==\"}"), "not both");
         bad(putJson("/v1/keys/k", "{\"other\":1}"), "unknown field");
+        bad(putJson("/v1/keys/k", "{\"value\":\"a\"} trailing"), "bad JSON");
+        bad(putJson("/v1/keys/k", "{\"value\":\"a\",\"value\":\"b\"}"), "Duplicate field");
+        bad(putJson("/v1/keys/k", "{\"value\":\"a\",\"sync\":\"yes\"}"), "sync must be true or false");
         bad(putJson("/v1/keys/k", "[1]"), "JSON value body");
         bad(putJson("/v1/keys/k", "{}"), "needs value");
         refused(rawRequest("GET", "/v1/keys/a%zz", ""));

@@ -57,7 +57,9 @@ public class V1Resource {
     public static final int DEFAULT_LIMIT = 100;
     public static final int MAX_LIMIT = 10_000;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     @Inject
     NodeBean bean;
