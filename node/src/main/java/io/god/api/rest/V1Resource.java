@@ -86,7 +86,7 @@ public class V1Resource {
             content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     @APIResponse(responseCode = "401", description = "token missing")
     public Response putKey(@PathParam("key") String key, byte[] body) {
-        Args a = args(3, Set.of("b64", "sync"));
+        V1Args a = args(3, Set.of("b64", "sync"));
         ValueIn v = valueIn(body, a);
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
@@ -106,7 +106,7 @@ public class V1Resource {
     @APIResponse(responseCode = "404", description = "no such key",
             content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response getKey(@PathParam("key") String key) {
-        Args a = args(3, Set.of("b64", "raw"));
+        V1Args a = args(3, Set.of("b64", "raw"));
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
         Wire.ValueRes r = (Wire.ValueRes) exec("Get", q);
@@ -123,7 +123,7 @@ public class V1Resource {
             @Parameter(name = "sync", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))})
     @APIResponse(responseCode = "204", description = "deleted (also when it did not exist)")
     public Response deleteKey(@PathParam("key") String key) {
-        Args a = args(3, Set.of("b64", "sync"));
+        V1Args a = args(3, Set.of("b64", "sync"));
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
         q.sync = a.flag("sync");
@@ -145,7 +145,7 @@ public class V1Resource {
     @APIResponse(responseCode = "204", description = "stored")
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response putSub(@PathParam("key") String key, @PathParam("subkey") String subKey, byte[] body) {
-        Args a = args(4, Set.of("b64", "sync"));
+        V1Args a = args(4, Set.of("b64", "sync"));
         ValueIn v = valueIn(body, a);
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
@@ -164,7 +164,7 @@ public class V1Resource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.SubValue.class)))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response getSub(@PathParam("key") String key, @PathParam("subkey") String subKey) {
-        Args a = args(4, Set.of("b64", "raw"));
+        V1Args a = args(4, Set.of("b64", "raw"));
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
         q.subKey = a.seg(1, "subkey");
@@ -182,7 +182,7 @@ public class V1Resource {
             @Parameter(name = "sync", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))})
     @APIResponse(responseCode = "204", description = "deleted")
     public Response deleteSub(@PathParam("key") String key, @PathParam("subkey") String subKey) {
-        Args a = args(4, Set.of("b64", "sync"));
+        V1Args a = args(4, Set.of("b64", "sync"));
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
         q.subKey = a.seg(1, "subkey");
@@ -198,7 +198,7 @@ public class V1Resource {
             @Parameter(name = "sync", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))})
     @APIResponse(responseCode = "204", description = "cleared")
     public Response clearTree(@PathParam("key") String key) {
-        Args a = args(3, Set.of("b64", "sync"));
+        V1Args a = args(3, Set.of("b64", "sync"));
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
         q.sync = a.flag("sync");
@@ -231,7 +231,7 @@ public class V1Resource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.Page.class)))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response page(@PathParam("key") String key) {
-        Args a = args(3, Set.of("b64", "from", "to", "fromInc", "toInc", "offset", "limit", "reverse", "by"));
+        V1Args a = args(3, Set.of("b64", "from", "to", "fromInc", "toInc", "offset", "limit", "reverse", "by"));
         byte[] tree = a.seg(0, "key");
         String by = a.text("by", "key");
         if (!by.equals("key") && !by.equals("value")) {
@@ -302,7 +302,7 @@ public class V1Resource {
     @Parameters(@Parameter(name = "b64", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.Config.class)))
     public Response getConfig(@PathParam("key") String key) {
-        Args a = args(4, Set.of("b64"));
+        V1Args a = args(4, Set.of("b64"));
         return Response.ok(config(a.seg(0, "key"))).build();
     }
 
@@ -317,7 +317,7 @@ public class V1Resource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.Config.class)))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response putConfig(@PathParam("key") String key, byte[] body) {
-        Args a = args(4, Set.of("b64"));
+        V1Args a = args(4, Set.of("b64"));
         byte[] tree = a.seg(0, "key");
         JsonNode n = json(body, "configuration");
         if (!n.isObject() || n.isEmpty()) {
@@ -516,7 +516,7 @@ public class V1Resource {
     }
 
     /** The value of a PUT: the raw body, or a JSON {value | valueBase64, sync} body. */
-    private ValueIn valueIn(byte[] body, Args a) {
+    private ValueIn valueIn(byte[] body, V1Args a) {
         checkBody(body);
         boolean sync = a.flag("sync");
         String type = request.getHeader("Content-Type");
@@ -540,80 +540,13 @@ public class V1Resource {
     }
 
     /** The raw path segments after /v1 and the parsed query of this request. */
-    private Args args(int segments, Set<String> allowed) {
+    private V1Args args(int segments, Set<String> allowed) {
         String path = request.path();
         String[] parts = path.split("/", -1);
         if (parts.length != segments + 1) {
             throw new V1Error(400, "unexpected path " + path);
         }
         Map<String, byte[]> query = KeyText.query(request.query(), allowed);
-        return new Args(Arrays.copyOfRange(parts, 3, parts.length), query);
-    }
-
-    /** Path segments (after /v1/<collection>) and query parameters. */
-    private static final class Args {
-        final String[] segments;
-        final Map<String, byte[]> query;
-        final boolean b64;
-
-        Args(String[] segments, Map<String, byte[]> query) {
-            this.segments = segments;
-            this.query = query;
-            this.b64 = flag(query, "b64", false);
-        }
-
-        byte[] seg(int i, String what) {
-            return KeyText.segment(segments[i], b64, what);
-        }
-
-        boolean has(String name) {
-            return query.containsKey(name);
-        }
-
-        String text(String name, String dflt) {
-            byte[] v = query.get(name);
-            return v == null ? dflt : new String(v, StandardCharsets.UTF_8);
-        }
-
-        byte[] key(String name) {
-            byte[] v = query.get(name);
-            if (v == null) {
-                return null;
-            }
-            return b64 ? KeyText.base64Url(new String(v, StandardCharsets.UTF_8), name) : v;
-        }
-
-        boolean flag(String name) {
-            return flag(query, name, false);
-        }
-
-        boolean flag(String name, boolean dflt) {
-            return flag(query, name, dflt);
-        }
-
-        private static boolean flag(Map<String, byte[]> query, String name, boolean dflt) {
-            byte[] v = query.get(name);
-            if (v == null) {
-                return dflt;
-            }
-            String s = new String(v, StandardCharsets.UTF_8);
-            return switch (s) {
-                case "true", "" -> true;
-                case "false" -> false;
-                default -> throw new V1Error(400, name + " must be true or false, was " + s);
-            };
-        }
-
-        long number(String name, long dflt) {
-            byte[] v = query.get(name);
-            if (v == null) {
-                return dflt;
-            }
-            try {
-                return Long.parseLong(new String(v, StandardCharsets.UTF_8));
-            } catch (NumberFormatException e) {
-                throw new V1Error(400, name + " must be an integer, was " + new String(v, StandardCharsets.UTF_8));
-            }
-        }
+        return new V1Args(Arrays.copyOfRange(parts, 3, parts.length), query);
     }
 }
