@@ -94,13 +94,17 @@ public final class JsonRpc {
         void completed(String method, int status, long nanos);
     }
 
-    /** A client error: 400 (or the given status) with this message. */
-    static final class ClientError extends RuntimeException {
+    /** A client error: 400 (or the given status: 401, 404) with this message; nothing was changed. */
+    public static final class ClientError extends RuntimeException {
         final int status;
 
-        ClientError(int status, String message) {
+        public ClientError(int status, String message) {
             super(message, null, false, false);
             this.status = status;
+        }
+
+        public int status() {
+            return status;
         }
     }
 
@@ -202,9 +206,7 @@ public final class JsonRpc {
             throw new ClientError(400, "request body of " + body.length + " bytes exceeds god.limits.body-size ("
                     + limit + " bytes)");
         }
-        if (MUTATING.contains(name) && !auth.allows(authorization)) {
-            throw new ClientError(401, "DHash." + name + " needs Authorization: Bearer <god.auth.token>");
-        }
+        checkAuth(name, authorization);
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty() && !LOCAL.contains(name)) {
             throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }
@@ -215,12 +217,57 @@ public final class JsonRpc {
                 return routed;
             }
         }
-        Object result = switch (name) {
-            case "AddConfiguration", "SubAddConfiguration" -> configure(name, read(body, Wire.ConfReq.class, name));
-            case "SetExpression" -> setExpression(read(body, Wire.SetExpressionReq.class, name), authorization);
-            default -> call(name, read(body, Wire.Req.class, name));
-        };
+        Object result = run(name, read(body, requestType(name), name), authorization);
         return new Response(200, write(result));
+    }
+
+    /** The request class of a method: {@link Wire.Req}, {@link Wire.ConfReq} or {@link Wire.SetExpressionReq}. */
+    public static Class<?> requestType(String name) {
+        return switch (name) {
+            case "AddConfiguration", "SubAddConfiguration" -> Wire.ConfReq.class;
+            case "SetExpression" -> Wire.SetExpressionReq.class;
+            default -> Wire.Req.class;
+        };
+    }
+
+    /**
+     * Executes one method on decoded arguments: the one execution path of every API of the node
+     * ({@code /rpc} parses JSON into the request, {@code /v1} builds it from paths and bodies).
+     * Returns the result object that {@code /rpc} serialises (a {@link Wire} record, a list, a number,
+     * {@code {}} or null); throws {@link ClientError} (400/401/404) or {@link SetOpException} (400)
+     * with nothing changed.
+     *
+     * @param name the method without {@code DHash.}
+     * @param request an instance of {@link #requestType(String)}
+     */
+    public Object execute(String name, Object request, String authorization) {
+        if (!METHODS.contains(name)) {
+            throw new ClientError(404, "rpc: can't find method " + SERVICE + name);
+        }
+        checkAuth(name, authorization);
+        if (!requestType(name).isInstance(request)) {
+            throw new IllegalArgumentException(name + " takes a " + requestType(name).getSimpleName());
+        }
+        return run(name, request, authorization);
+    }
+
+    private void checkAuth(String name, String authorization) {
+        if (MUTATING.contains(name) && !auth.allows(authorization)) {
+            throw new ClientError(401, "DHash." + name + " needs Authorization: Bearer <god.auth.token>");
+        }
+    }
+
+    private Object run(String name, Object request, String authorization) {
+        return switch (name) {
+            case "AddConfiguration", "SubAddConfiguration" -> configure(name, (Wire.ConfReq) request);
+            case "SetExpression" -> setExpression((Wire.SetExpressionReq) request, authorization);
+            default -> call(name, (Wire.Req) request);
+        };
+    }
+
+    /** The node's settings (limits) and whether it asks for a token. */
+    public GodNode node() {
+        return node;
     }
 
     private <T> T read(byte[] body, Class<T> type, String method) {

@@ -9,12 +9,15 @@ import java.util.Arrays;
  */
 final class Cursor {
 
+    /** Reverse frames start at their last child slot, whatever the child count. */
+    private static final int LAST = Integer.MAX_VALUE;
+
     private final Node root;
     private final Measure measure;
     private final boolean reverse;
     private Node[] nodes = new Node[16];
-    /** Forward: -1 = entry not yet emitted, else next child nibble to try (ascending).
-     *  Reverse: next child nibble to try (descending); below 0 only the entry is left. */
+    /** Forward: -1 = entry not yet emitted, else the next child slot (ascending).
+     *  Reverse: the next child slot (descending); below 0 only the entry is left. */
     private int[] positions = new int[16];
     private int top = -1;
 
@@ -29,7 +32,7 @@ final class Cursor {
     void toStart() {
         top = -1;
         if (root != null) {
-            push(root, reverse ? 15 : -1);
+            push(root, reverse ? LAST : -1);
         }
     }
 
@@ -49,7 +52,7 @@ final class Cursor {
             if (m < limit) {
                 boolean nodeAfter = Bytes.nibble(nk, m) > Bytes.nibble(k, m);
                 if (nodeAfter != reverse) {
-                    push(n, reverse ? 15 : -1);
+                    push(n, reverse ? LAST : -1);
                 }
                 return;
             }
@@ -77,8 +80,11 @@ final class Cursor {
                 return;
             }
             int nibble = Bytes.nibble(k, nd);
-            push(b, reverse ? nibble - 1 : nibble + 1);
-            n = b.child(nibble);
+            int below = Integer.bitCount(b.bitmap & ((1 << nibble) - 1));
+            boolean present = (b.bitmap & (1 << nibble)) != 0;
+            // forward: continue after this nibble's child; reverse: before it
+            push(b, reverse ? below - 1 : below + (present ? 1 : 0));
+            n = present ? b.children()[below] : null;
         }
     }
 
@@ -107,28 +113,35 @@ final class Cursor {
             positions[top] = 0;
             return b.entry;
         }
-        int bits = p > 15 ? 0 : b.bitmap & (-1 << p) & 0xffff;
-        if (bits == 0) {
+        Node[] children = b.children();
+        if (p >= children.length) {
             top--;
             return null;
         }
-        int nibble = Integer.numberOfTrailingZeros(bits);
-        positions[top] = nibble + 1;
-        push(b.child(nibble), -1);
-        return null;
+        positions[top] = p + 1;
+        return descend(children[p], -1);
     }
 
     /** One step in a branch frame going backward: its children descending, then its entry. */
     private Entry stepBackward(Branch b) {
         int p = positions[top];
-        int bits = p < 0 ? 0 : b.bitmap & ((2 << p) - 1);
-        if (bits == 0) {
+        if (p == LAST) {
+            p = b.children().length - 1;
+        }
+        if (p < 0) {
             top--;
             return b.entry;
         }
-        int nibble = 31 - Integer.numberOfLeadingZeros(bits);
-        positions[top] = nibble - 1;
-        push(b.child(nibble), 15);
+        positions[top] = p - 1;
+        return descend(b.children()[p], LAST);
+    }
+
+    /** An entry child is returned at once (no frame); a branch child becomes the new top frame. */
+    private Entry descend(Node child, int position) {
+        if (child instanceof Entry e) {
+            return e;
+        }
+        push(child, position);
         return null;
     }
 

@@ -77,7 +77,7 @@ class GodClusterCrdTest {
         }
         int from = start + header.length();
         int end = from;
-        while (end < yaml.length() && yaml.startsWith("    ", end)) {
+        while (end < yaml.length() && (yaml.startsWith("    - ", end) || yaml.startsWith("      ", end))) {
             end = yaml.indexOf('\n', end) + 1;
         }
         List<String> columns = new java.util.ArrayList<>();
