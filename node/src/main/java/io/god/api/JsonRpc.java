@@ -248,7 +248,47 @@ public final class JsonRpc {
         if (!requestType(name).isInstance(request)) {
             throw new IllegalArgumentException(name + " takes a " + requestType(name).getSimpleName());
         }
+        Cluster cluster = node.cluster();
+        if (!LOCAL.contains(name)) {
+            if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
+                throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
+            }
+            if (cluster != null && !cluster.alone()) {
+                Response routed = route(cluster, name, write(request), authorization, 0);
+                if (routed != null) {
+                    return typed(name, routed);
+                }
+            }
+        }
         return run(name, request, authorization);
+    }
+
+    /** A routed reply as the result object {@link #execute} returns (or its error as a ClientError). */
+    private Object typed(String name, Response r) {
+        try {
+            if (r.status() != 200) {
+                JsonNode msg = json.readTree(r.body());
+                throw new ClientError(r.status(), msg != null && msg.isTextual() ? msg.asText() : r.text());
+            }
+            var types = json.getTypeFactory();
+            com.fasterxml.jackson.databind.JavaType t = switch (name) {
+                case "Get", "Next", "Prev" -> types.constructType(Wire.ValueRes.class);
+                case "SubGet", "SubNext", "SubPrev", "SubMirrorNext", "SubMirrorPrev", "First", "Last", "MirrorFirst",
+                        "MirrorLast" -> types.constructType(Wire.SubValueRes.class);
+                case "NextIndex", "PrevIndex", "MirrorNextIndex", "MirrorPrevIndex" ->
+                        types.constructType(Wire.SubValueIndexRes.class);
+                case "IndexOf", "ReverseIndexOf", "MirrorIndexOf", "MirrorReverseIndexOf" ->
+                        types.constructType(Wire.IndexRes.class);
+                case "Count", "MirrorCount", "Size", "SubSize", "Owned" -> types.constructType(Long.class);
+                case "SetExpression" -> types.constructCollectionType(List.class, Wire.SetOpResult.class);
+                case "SubConfiguration", "Configuration" -> types.constructType(Wire.Conf.class);
+                default -> name.contains("Slice") ? types.constructCollectionType(List.class, Wire.ValueRes.class)
+                        : types.constructMapType(Map.class, String.class, String.class);
+            };
+            return json.readValue(r.body(), t);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("bad reply from a ring member for " + name + ": " + e, e);
+        }
     }
 
     private void checkAuth(String name, String authorization) {
