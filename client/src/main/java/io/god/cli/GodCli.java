@@ -446,14 +446,16 @@ public final class GodCli implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "hash", description = "Prints the murmur3-128 key (hex and base64) of K, as --hash and /v1 use it")
+    @Command(name = "hash", description = "Prints the murmur3-128 key of K as hex, base64 (/rpc) and base64url (/v1 ?b64=true)")
     int hashKey(@Parameters(paramLabel = "K") String k) {
         byte[] h = KeyHash.murmur(k);
+        String hex = HexFormat.of().formatHex(h);
+        String b64 = java.util.Base64.getEncoder().encodeToString(h);
+        String b64url = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(h);
         if (json) {
-            print(JSON.createObjectNode().put("hex", HexFormat.of().formatHex(h))
-                    .put("base64", java.util.Base64.getEncoder().encodeToString(h)));
+            print(JSON.createObjectNode().put("hex", hex).put("base64", b64).put("base64url", b64url));
         } else {
-            out.println(HexFormat.of().formatHex(h) + " " + java.util.Base64.getEncoder().encodeToString(h));
+            out.println(hex + " " + b64 + " " + b64url);
         }
         return 0;
     }

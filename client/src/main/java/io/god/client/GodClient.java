@@ -310,12 +310,13 @@ public final class GodClient implements AutoCloseable {
         return value(anyNode("Prev", body().put("Key", key)));
     }
 
+    /** The first live entry after subKey, newest of the replicas (see {@link #first}). */
     public SubValue subNext(byte[] key, byte[] subKey) {
-        return subValue(key, keyed("SubNext", key, body().put("Key", key).put("SubKey", subKey)));
+        return walkNewest(key, "SubNext", subKey, true);
     }
 
     public SubValue subPrev(byte[] key, byte[] subKey) {
-        return subValue(key, keyed("SubPrev", key, body().put("Key", key).put("SubKey", subKey)));
+        return walkNewest(key, "SubPrev", subKey, false);
     }
 
     public SubValue subMirrorNext(byte[] key, byte[] value) {
@@ -326,12 +327,17 @@ public final class GodClient implements AutoCloseable {
         return subValue(key, keyed("SubMirrorPrev", key, body().put("Key", key).put("SubKey", value)));
     }
 
+    /**
+     * The first live entry of the sub tree by the newest copy of each entry: every replica proposes its
+     * first entry, the smallest proposal is checked with a newest-of-replicas SubGet, and a proposal that
+     * is deleted (or changed) on a newer replica is skipped by walking on after it.
+     */
     public SubValue first(byte[] key) {
-        return subValue(key, keyed("First", key, body().put("Key", key)));
+        return walkNewest(key, "First", null, true);
     }
 
     public SubValue last(byte[] key) {
-        return subValue(key, keyed("Last", key, body().put("Key", key)));
+        return walkNewest(key, "Last", null, false);
     }
 
     public SubValue mirrorFirst(byte[] key) {
@@ -583,29 +589,37 @@ public final class GodClient implements AutoCloseable {
         });
     }
 
-    /** Every replica in parallel (Stamped); the newest timestamp wins, tombstones included. */
+    /** Every replica in parallel (Stamped); the newest timestamp wins (ties: owner first), tombstones included. */
     private JsonNode newest(String method, byte[] key, ObjectNode body) {
         if (gateway) {
             return anyNode(method, body);
         }
         ObjectNode stamped = body.deepCopy().put("Stamped", true);
-        return retrying(method, i -> {
+        JsonNode best = null;
+        for (JsonNode n : fromReplicas(method, key, stamped)) {
+            if (best == null || n.path("Timestamp").asLong(0) > best.path("Timestamp").asLong(0)) {
+                best = n;
+            }
+        }
+        return best;
+    }
+
+    /** The answers of every replica that answered (at least one, else retried), asked in parallel. */
+    private List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
+        JsonNode all = retrying(method, i -> {
             List<Member> reps = replicas(key);
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
             List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
             for (Member m : reps) {
-                calls.add(CompletableFuture.supplyAsync(() -> once(m.address(), method, stamped, Call.EXECUTE), async));
+                calls.add(CompletableFuture.supplyAsync(() -> once(m.address(), method, body, Call.EXECUTE), async));
             }
-            JsonNode best = null;
+            com.fasterxml.jackson.databind.node.ArrayNode answers = JSON.createArrayNode();
             GodException failure = null;
             for (CompletableFuture<JsonNode> c : calls) {
                 try {
-                    JsonNode n = c.join();
-                    if (best == null || n.path("Timestamp").asLong(0) > best.path("Timestamp").asLong(0)) {
-                        best = n;
-                    }
+                    answers.add(c.join());
                 } catch (java.util.concurrent.CompletionException e) {
                     if (e.getCause() instanceof GodRequestException r) {
                         throw r;
@@ -613,11 +627,61 @@ public final class GodClient implements AutoCloseable {
                     failure = e.getCause() instanceof GodException g ? g : new GodUnavailableException(e.getMessage(), e);
                 }
             }
-            if (best == null) {
+            if (answers.isEmpty()) {
                 throw failure;
             }
-            return best;
+            return answers;
         });
+        List<JsonNode> out = new ArrayList<>();
+        all.forEach(out::add);
+        return out;
+    }
+
+    /** Rounds a First/Last/SubNext/SubPrev walk may skip entries deleted on a newer replica. */
+    private static final int MAX_WALK_ROUNDS = 64;
+
+    /**
+     * Newest-of-replicas walks: each replica proposes its answer; the best proposal (smallest going up,
+     * largest going down) is checked with a newest-of-replicas SubGet. If a newer replica deleted it,
+     * the walk goes on strictly after it. Correct under last-write-wins: the true answer's newest copy
+     * is live on some replica, which therefore proposes it or something before it.
+     */
+    private SubValue walkNewest(byte[] key, String method, byte[] subKey, boolean up) {
+        if (gateway) {
+            ObjectNode b = body().put("Key", key);
+            if (method.startsWith("Sub")) {
+                b.put("SubKey", subKey);
+            }
+            return subValue(key, anyNode(method, b));
+        }
+        byte[] cursor = subKey;
+        for (int round = 0; round < MAX_WALK_ROUNDS; round++) {
+            ObjectNode b = body().put("Key", key);
+            if (method.startsWith("Sub")) {
+                b.put("SubKey", cursor);
+            }
+            byte[] candidate = null;
+            for (JsonNode n : fromReplicas(method, key, b)) {
+                if (n.path("Exists").asBoolean()) {
+                    byte[] k = orEmpty(bytes(n.get("Key")));
+                    int c = candidate == null ? 0 : Arrays.compareUnsigned(k, candidate);
+                    if (candidate == null || (up ? c < 0 : c > 0)) {
+                        candidate = k;
+                    }
+                }
+            }
+            if (candidate == null) {
+                return new SubValue(key, null, null, 0, false);
+            }
+            JsonNode v = newest("SubGet", key, body().put("Key", key).put("SubKey", candidate));
+            if (v.path("Exists").asBoolean()) {
+                return new SubValue(key, candidate, orEmpty(bytes(v.get("Value"))), 0, true);
+            }
+            method = up ? "SubNext" : "SubPrev";
+            cursor = candidate;
+        }
+        throw new GodUnavailableException("more than " + MAX_WALK_ROUNDS + " deleted entries in a row differ "
+                + "between the replicas of this tree; retry after anti-entropy", null);
     }
 
     /** Broadcasts and any-node calls: the node routes; fails over to other members. */
@@ -664,6 +728,9 @@ public final class GodClient implements AutoCloseable {
             throw new GodUnavailableException(address + " did not answer " + method + " within "
                     + attemptTimeout.toMillis() + " ms", e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof NodeConnection.AuthException) {
+                throw new GodRequestException(401, e.getCause().getMessage());
+            }
             throw new GodUnavailableException(address + ": " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -99,7 +99,7 @@ final class NodeConnection implements AutoCloseable {
             while ((n = in.read(buf)) >= 0) {
                 for (Frame f : decoder.feed(buf, 0, n)) {
                     if (f.kind() == Frame.ERROR && f.id() == 0) {
-                        throw new IOException(address + " refused the connection: " + f.errorMessage());
+                        throw new AuthException(address + " refused the connection: " + f.errorMessage());
                     }
                     CompletableFuture<Call.Reply> p = pending.remove(f.id());
                     if (p == null) {
@@ -140,6 +140,13 @@ final class NodeConnection implements AutoCloseable {
     @Override
     public void close() {
         fail(new IOException("client closed"));
+    }
+
+    /** The node refused the hello (wrong or missing god.auth.token). */
+    static final class AuthException extends IOException {
+        AuthException(String message) {
+            super(message);
+        }
     }
 
     /** The node answered with an error frame (e.g. it is not serving calls yet, or a bad token). */

@@ -154,6 +154,21 @@ class GodClientRingTest {
     }
 
     @Test
+    void clientOwnershipMatchesTheNodesRing() {
+        io.god.ring.Ring ring = rings.nodes.get(0).membership().ring();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 2000; i++) {
+            byte[] key = new byte[random.nextInt(20)];
+            random.nextBytes(key);
+            if (i % 10 == 0 && !ring.members().isEmpty()) {
+                key = ring.members().get(i / 10 % ring.size()).position(); // a key equal to a position: next member
+            }
+            assertThat(client.replicas(key).stream().map(GodClient.Member::address).toList())
+                    .isEqualTo(ring.replicas(key, 3).stream().map(io.god.ring.Member::address).toList());
+        }
+    }
+
+    @Test
     void newestReplicaWinsAndANewerTombstoneBeatsAnOlderValue() {
         byte[] key = utf8("stale");
         client.put(key, utf8("old"), true);
@@ -172,6 +187,26 @@ class GodClientRingTest {
         GodNode r1 = rings.byAddress(client.replicas(t).get(1).address());
         r1.store().apply(Record.subDelete(t, utf8("a"), r1.timestamps().next() + 10_000_000));
         assertThat(client.subGet(t, utf8("a")).exists()).isFalse();
+
+        // walks: First/Last/SubNext/SubPrev skip entries a newer replica deleted, and see newer ones
+        byte[] w = utf8("stale-walk");
+        for (String sk : List.of("b", "c", "d")) {
+            client.subPut(w, utf8(sk), utf8("old"), true);
+        }
+        List<GodClient.Member> wr = client.replicas(w);
+        GodNode wOwner = rings.byAddress(wr.get(0).address());
+        GodNode wOther = rings.byAddress(wr.get(1).address());
+        wOther.store().apply(Record.subDelete(w, utf8("b"), wOther.timestamps().next() + 10_000_000));
+        wOther.store().apply(Record.subDelete(w, utf8("d"), wOther.timestamps().next() + 10_000_000));
+        wOwner.store().apply(Record.subPut(w, utf8("a"), utf8("new"), wOwner.timestamps().next() + 10_000_000));
+        assertThat(s(client.first(w).subKey())).isEqualTo("a");
+        assertThat(s(client.subNext(w, utf8("a")).subKey())).isEqualTo("c");
+        assertThat(s(client.last(w).subKey())).isEqualTo("c");
+        assertThat(s(client.subPrev(w, utf8("c")).subKey())).isEqualTo("a");
+        assertThat(client.subNext(w, utf8("c")).exists()).isFalse();
+        wOwner.store().apply(Record.subDelete(w, utf8("a"), wOwner.timestamps().next() + 20_000_000));
+        assertThat(s(client.first(w).subKey())).isEqualTo("c");
+        assertThat(s(client.first(w).value())).isEqualTo("old");
     }
 
     @Test
