@@ -15,9 +15,9 @@ class GodClientAuthTest {
     @Test
     void tokenIsPresentedAndAWrongOneFailsFast() throws Exception {
         try (ClientRings rings = new ClientRings()) {
-            rings.extra.put("god.auth.token", "s3cret");
+            rings.extra.put("god.auth.token", "s3cret-token");
             rings.start(2);
-            try (GodClient ok = GodClient.builder().endpoints(rings.address(0)).token("s3cret").build()) {
+            try (GodClient ok = GodClient.builder().endpoints(rings.address(0)).token("s3cret-token").build()) {
                 assertThat(ok.ring()).hasSize(2);
                 ok.put(utf8("a"), utf8("1"), true);
                 assertThat(ok.get(utf8("a")).exists()).isTrue();
