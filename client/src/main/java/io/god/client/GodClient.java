@@ -469,7 +469,17 @@ public final class GodClient implements AutoCloseable {
 
     /** Evaluates a set expression (reference §3), e.g. {@code (U a b)}; with dest the result is stored. */
     public List<SetResult> setExpression(String code, byte[] dest) {
-        ObjectNode b = body().put("Code", code);
+        return setExpression(code, null, null, false, false, 0, dest);
+    }
+
+    /**
+     * A set expression with a key range of its result ([min, max], null = unbounded, inclusivity per
+     * flag) and at most len results (0 = all); with dest the result is stored there and nothing returned.
+     */
+    public List<SetResult> setExpression(String code, byte[] min, byte[] max, boolean minInc, boolean maxInc, long len,
+                                         byte[] dest) {
+        ObjectNode b = body().put("Code", code).put("Min", min).put("Max", max).put("MinInc", minInc)
+                .put("MaxInc", maxInc).put("Len", len);
         if (dest != null) {
             b.put("Dest", dest);
         }
