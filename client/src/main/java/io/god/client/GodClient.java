@@ -607,11 +607,29 @@ public final class GodClient implements AutoCloseable {
         ObjectNode stamped = body.deepCopy().put("Stamped", true);
         JsonNode best = null;
         for (JsonNode n : fromReplicas(method, key, stamped)) {
-            if (best == null || n.path("Timestamp").asLong(0) > best.path("Timestamp").asLong(0)) {
+            if (best == null || newer(n, best)) {
                 best = n;
             }
         }
         return best;
+    }
+
+    /**
+     * The store's last-write-wins rule (DESIGN §5): higher timestamp wins; on equal timestamps a
+     * tombstone beats a value, otherwise the larger value bytes win.
+     */
+    static boolean newer(JsonNode a, JsonNode b) {
+        long ta = a.path("Timestamp").asLong(0);
+        long tb = b.path("Timestamp").asLong(0);
+        if (ta != tb) {
+            return ta > tb;
+        }
+        boolean deadA = !a.path("Exists").asBoolean();
+        boolean deadB = !b.path("Exists").asBoolean();
+        if (deadA != deadB) {
+            return deadA;
+        }
+        return Arrays.compareUnsigned(orEmpty(bytes(a.get("Value"))), orEmpty(bytes(b.get("Value")))) > 0;
     }
 
     /** The answers of every replica that answered (at least one, else retried), asked in parallel. */
