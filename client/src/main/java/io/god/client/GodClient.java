@@ -42,7 +42,8 @@ import java.util.function.Function;
  *
  * <p>Retries are bounded: at most {@link Builder#attempts} attempts with exponential backoff within the
  * call's {@link Builder#deadline}. 4xx answers throw {@link GodRequestException} at once; exhausting
- * the attempts throws {@link GodUnavailableException}. Thread-safe; one pipelined connection per node.
+ * the attempts throws {@link GodUnavailableException}. Thread-safe; a small pool of pipelined connections per
+ * node ({@link Builder#connectionsPerNode}).
  */
 public final class GodClient implements AutoCloseable {
 
@@ -89,10 +90,12 @@ public final class GodClient implements AutoCloseable {
     private final Duration deadline;
     private final int attempts;
     private final Duration backoff;
-    private final Map<String, NodeConnection> connections = new ConcurrentHashMap<>();
+    private final Map<String, NodeConnection[]> connections = new ConcurrentHashMap<>();
+    private final int poolSize;
     private final ExecutorService async;
     private final ScheduledExecutorService refresher;
     private final AtomicInteger spread = new AtomicInteger();
+    private final AtomicInteger roundRobin = new AtomicInteger();
     private volatile List<Member> ring = List.of();
     private volatile boolean closed;
 
@@ -108,6 +111,7 @@ public final class GodClient implements AutoCloseable {
         this.deadline = b.deadline;
         this.attempts = b.attempts;
         this.backoff = b.backoff;
+        this.poolSize = b.connections;
         this.async = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "god-client-async");
             t.setDaemon(true);
@@ -778,13 +782,16 @@ public final class GodClient implements AutoCloseable {
         }
     }
 
+    /** One of the node's pooled, pipelined connections (round robin), opened on first use or after a break. */
     private NodeConnection connection(String address) throws IOException {
-        NodeConnection c = connections.get(address);
+        NodeConnection[] pool = connections.computeIfAbsent(address, a -> new NodeConnection[poolSize]);
+        int slot = Math.floorMod(roundRobin.getAndIncrement(), pool.length);
+        NodeConnection c = pool[slot];
         if (c != null && !c.broken()) {
             return c;
         }
-        synchronized (connections) {
-            c = connections.get(address);
+        synchronized (pool) {
+            c = pool[slot];
             if (c != null && !c.broken()) {
                 return c;
             }
@@ -792,7 +799,7 @@ public final class GodClient implements AutoCloseable {
                 throw new IOException("client closed");
             }
             c = new NodeConnection(address, token, (int) Math.max(1, attemptTimeout.toMillis()));
-            connections.put(address, c);
+            pool[slot] = c;
             return c;
         }
     }
@@ -873,10 +880,16 @@ public final class GodClient implements AutoCloseable {
         closed = true;
         refresher.shutdownNow();
         async.shutdownNow();
-        synchronized (connections) {
-            connections.values().forEach(NodeConnection::close);
-            connections.clear();
+        for (NodeConnection[] pool : connections.values()) {
+            synchronized (pool) {
+                for (NodeConnection c : pool) {
+                    if (c != null) {
+                        c.close();
+                    }
+                }
+            }
         }
+        connections.clear();
     }
 
     /** Client settings. */
@@ -890,6 +903,16 @@ public final class GodClient implements AutoCloseable {
         private int attempts = 6;
         private Duration backoff = Duration.ofMillis(10);
         private Duration ringRefresh = Duration.ofSeconds(5);
+        private int connections = 2;
+
+        /** Pipelined connections per node, used round robin (default 2). */
+        public Builder connectionsPerNode(int n) {
+            if (n < 1 || n > 64) {
+                throw new IllegalArgumentException("connections per node must be between 1 and 64");
+            }
+            this.connections = n;
+            return this;
+        }
 
         /** Seed nodes (ring-aware) or the gateway endpoints: host:port of the binary port. */
         public Builder endpoints(String... addresses) {
