@@ -29,7 +29,7 @@ import java.util.function.Function;
  * The Java client of god over the binary protocol (port 9191, {@link io.god.wire.Ops#CALL}).
  *
  * <p><b>Ring-aware mode</b> (default): the client caches the ring ({@code Nodes} of any node), refreshed
- * every {@link Builder#ringRefresh} and after any failed attempt. Keyed calls go to the key's owner
+ * every {@link Builder#ringRefresh} and (in the background) after any failed attempt. Keyed calls go to the key's owner
  * (the first member whose position is greater than the key); if it does not answer within the attempt
  * timeout the call fails over to the next replica, which executes it without routing. {@code Get} and
  * {@code SubGet} ask every replica in parallel and return the answer with the newest timestamp, where a
@@ -96,6 +96,7 @@ public final class GodClient implements AutoCloseable {
     private final ScheduledExecutorService refresher;
     private final AtomicInteger spread = new AtomicInteger();
     private final AtomicInteger roundRobin = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile List<Member> ring = List.of();
     private volatile boolean closed;
 
@@ -186,7 +187,7 @@ public final class GodClient implements AutoCloseable {
         GodException last = null;
         for (String address : tryOrder) {
             try {
-                JsonNode n = once(address, "Nodes", JSON.createObjectNode(), Call.EXECUTE);
+                JsonNode n = once(address, "Nodes", JSON.createObjectNode(), Call.EXECUTE, attemptTimeout);
                 List<Member> members = parseMembers(n);
                 if (!members.isEmpty()) {
                     ring = members;
@@ -544,7 +545,8 @@ public final class GodClient implements AutoCloseable {
     // ------------------------------------------------------------------ routing core
 
     private interface Attempt {
-        JsonNode run(int attempt) throws GodException;
+        /** @param budget this attempt's timeout: the attempt timeout, or what is left of the deadline */
+        JsonNode run(int attempt, Duration budget) throws GodException;
     }
 
     /** Bounded retries with exponential backoff inside the deadline. */
@@ -555,15 +557,19 @@ public final class GodClient implements AutoCloseable {
             if (closed) {
                 throw new GodUnavailableException("client closed", last);
             }
+            long remaining = end - System.nanoTime();
+            if (remaining <= 0) {
+                break;
+            }
             try {
-                return a.run(i);
+                return a.run(i, Duration.ofNanos(Math.min(attemptTimeout.toNanos(), remaining)));
             } catch (GodRequestException e) {
                 throw e;
             } catch (GodException e) {
                 last = e;
             }
             if (!gateway) {
-                refreshQuietly();
+                refreshSoon();
             }
             long sleep = Math.min(backoff.toNanos() << Math.min(i, 10), TimeUnit.MILLISECONDS.toNanos(500));
             if (System.nanoTime() + sleep >= end) {
@@ -580,6 +586,23 @@ public final class GodClient implements AutoCloseable {
                 + (last == null ? "deadline" : last.getMessage()), last);
     }
 
+    /** Refreshes the ring in the background (once at a time) so a hung node cannot eat a call's deadline. */
+    private void refreshSoon() {
+        if (refreshing.compareAndSet(false, true)) {
+            try {
+                refresher.execute(() -> {
+                    try {
+                        refreshQuietly();
+                    } finally {
+                        refreshing.set(false);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                refreshing.set(false);
+            }
+        }
+    }
+
     private void refreshQuietly() {
         try {
             refreshRing();
@@ -593,13 +616,13 @@ public final class GodClient implements AutoCloseable {
         if (gateway) {
             return anyNode(method, body);
         }
-        return retrying(method, i -> {
+        return retrying(method, (i, budget) -> {
             List<Member> reps = replicas(key);
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
             int r = i % reps.size();
-            return once(reps.get(r).address(), method, body, r == 0 ? Call.ROUTE : Call.EXECUTE);
+            return once(reps.get(r).address(), method, body, r == 0 ? Call.ROUTE : Call.EXECUTE, budget);
         });
     }
 
@@ -638,14 +661,14 @@ public final class GodClient implements AutoCloseable {
 
     /** The answers of every replica that answered (at least one, else retried), asked in parallel. */
     private List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
-        JsonNode all = retrying(method, i -> {
+        JsonNode all = retrying(method, (i, budget) -> {
             List<Member> reps = replicas(key);
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
             List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
             for (Member m : reps) {
-                calls.add(CompletableFuture.supplyAsync(() -> once(m.address(), method, body, Call.EXECUTE), async));
+                calls.add(CompletableFuture.supplyAsync(() -> once(m.address(), method, body, Call.EXECUTE, budget), async));
             }
             com.fasterxml.jackson.databind.node.ArrayNode answers = JSON.createArrayNode();
             GodException failure = null;
@@ -718,7 +741,7 @@ public final class GodClient implements AutoCloseable {
 
     /** Broadcasts and any-node calls: the node routes; fails over to other members. */
     private JsonNode anyNode(String method, ObjectNode body) {
-        return retrying(method, i -> {
+        return retrying(method, (i, budget) -> {
             List<String> targets = new ArrayList<>();
             if (gateway || ring.isEmpty()) {
                 targets.addAll(seeds);
@@ -728,16 +751,16 @@ public final class GodClient implements AutoCloseable {
                 }
             }
             String t = targets.get(Math.floorMod(spread.getAndIncrement(), targets.size()));
-            return once(t, method, body, Call.ROUTE);
+            return once(t, method, body, Call.ROUTE, budget);
         });
     }
 
     private JsonNode at(String address, String method, ObjectNode body) {
-        return retrying(method, i -> once(address, method, body, Call.EXECUTE));
+        return retrying(method, (i, budget) -> once(address, method, body, Call.EXECUTE, budget));
     }
 
     /** One attempt at one node within the attempt timeout. */
-    private JsonNode once(String address, String method, ObjectNode body, int mode) {
+    private JsonNode once(String address, String method, ObjectNode body, int mode, Duration budget) {
         NodeConnection c;
         try {
             c = connection(address);
@@ -754,11 +777,11 @@ public final class GodClient implements AutoCloseable {
                 token == null ? null : "Bearer " + token, 0, mode));
         Call.Reply r;
         try {
-            r = f.get(attemptTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            r = f.get(budget.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             c.forget(f);
             throw new GodUnavailableException(address + " did not answer " + method + " within "
-                    + attemptTimeout.toMillis() + " ms", e);
+                    + budget.toMillis() + " ms", e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof NodeConnection.AuthException) {
                 throw new GodRequestException(401, e.getCause().getMessage());
@@ -798,7 +821,7 @@ public final class GodClient implements AutoCloseable {
             if (closed) {
                 throw new IOException("client closed");
             }
-            c = new NodeConnection(address, token, (int) Math.max(1, attemptTimeout.toMillis()));
+            c = new NodeConnection(address, token, (int) Math.max(1, Math.min(attemptTimeout.toMillis(), Integer.MAX_VALUE)));
             pool[slot] = c;
             return c;
         }
