@@ -22,6 +22,17 @@ class GodClientAuthTest {
                 ok.put(utf8("a"), utf8("1"), true);
                 assertThat(ok.get(utf8("a")).exists()).isTrue();
             }
+            // god-cli: --token (or $GOD_AUTH_TOKEN); without it the node refuses: exit 1 with a 401
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            assertThat(io.god.cli.GodCli.run(new String[] {"--endpoint", rings.address(1), "--token", "s3cret-token",
+                    "get", "a"}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true),
+                    java.io.InputStream.nullInputStream())).isZero();
+            assertThat(out.toString()).isEqualTo("1\n");
+            assertThat(io.god.cli.GodCli.run(new String[] {"--endpoint", rings.address(1), "--token", "nope-nope-nope",
+                    "get", "a"}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true),
+                    java.io.InputStream.nullInputStream())).isEqualTo(1);
+            assertThat(err.toString()).contains("(401)");
             long t0 = System.nanoTime();
             try (GodClient bad = GodClient.builder().endpoints(rings.address(0)).token("wrong").gateway(true)
                     .deadline(Duration.ofSeconds(5)).build()) {
