@@ -620,12 +620,15 @@ public final class JsonRpc {
             }
             case "Get" -> {
                 Item i = s.get(orEmpty(q.key));
-                yield new Wire.ValueRes(q.key, i.exists() ? i.value() : null, i.exists());
+                yield q.stamped ? stamped(q.key, null, i) : new Wire.ValueRes(q.key, i.exists() ? i.value() : null, i.exists());
             }
             case "Next" -> valueRes(s.values().ceiling(orEmpty(q.key), false));
             case "Prev" -> valueRes(s.values().floor(orEmpty(q.key), false));
             case "SubGet" -> {
                 Item i = s.sub(orEmpty(q.key)).get(orEmpty(q.subKey));
+                if (q.stamped) {
+                    yield stamped(q.key, q.subKey, i);
+                }
                 yield new Wire.SubValueRes(q.key, q.subKey, i.exists() ? i.value() : null, i.exists());
             }
             case "SubNext" -> subValueRes(sub(s, q).values().ceiling(orEmpty(q.subKey), false));
@@ -689,6 +692,19 @@ public final class JsonRpc {
         } catch (Cluster.ReplicationException e) {
             throw new ClientError(503, e.getMessage());
         }
+    }
+
+    /** Get/SubGet with Stamped=true (the Java client's newest-of-replicas reads): tombstones carry their time. */
+    private static Map<String, Object> stamped(byte[] key, byte[] subKey, Item i) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("Key", key);
+        if (subKey != null) {
+            m.put("SubKey", subKey);
+        }
+        m.put("Value", i.exists() ? i.value() : null);
+        m.put("Exists", i.exists());
+        m.put("Timestamp", i.timestamp());
+        return m;
     }
 
     private static TreeState sub(TreeState s, Wire.Req q) {

@@ -35,6 +35,8 @@ public final class Wire {
         @JsonProperty("From") public byte[] from;
         @JsonProperty("FromInc") public boolean fromInc;
         @JsonProperty("Len") public long len;
+        /** god extension (ignored by Go): Get/SubGet answer with the entry's Timestamp, tombstones included. */
+        @JsonProperty("Stamped") public boolean stamped;
     }
 
     /** AddConfiguration {@code {Key, Value}} and SubAddConfiguration {@code {TreeKey, Key, Value}}. */

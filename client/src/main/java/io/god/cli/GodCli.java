@@ -1,0 +1,666 @@
+package io.god.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.god.client.GodClient;
+import io.god.client.GodException;
+import io.god.client.GodRequestException;
+import io.god.client.KeyHash;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * god-cli: the original god_cli's commands (reference §2.6) over {@link GodClient}. Every argument is
+ * matched whole (a number must be a number), missing or extra arguments are usage errors (exit 2),
+ * failures exit 1. Without a command it prints the ring.
+ */
+@Command(name = "god-cli", mixinStandardHelpOptions = true, version = "god-cli 0.1.0",
+        description = "Talks to a god ring. Without a command: prints the ring.",
+        subcommandsRepeatable = false)
+public final class GodCli implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Option(names = "--endpoint", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9191",
+            description = "node (or client Service) binary port (default: ${DEFAULT-VALUE})")
+    String endpoint;
+
+    @Option(names = "--direct", description = "route by the cached ring from this machine (needs every node's "
+            + "address reachable); default: gateway mode, the endpoint routes")
+    boolean direct;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+            description = "deadline of each call, retries included: 500ms, 5s, 1m (default: ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:GOD_AUTH_TOKEN}",
+            description = "god.auth.token (default: $GOD_AUTH_TOKEN)")
+    String token;
+
+    @Option(names = "--json", description = "print results as JSON")
+    boolean json;
+
+    @Option(names = "--hash", description = "use murmur3-128 of the (top-level) key instead of its UTF-8 bytes")
+    boolean hash;
+
+    @Option(names = "--enc", paramLabel = "ENC", defaultValue = "string",
+            description = "value encoding: string, int (8-byte big-endian), float (IEEE754), big (big-endian magnitude)")
+    Encoding enc;
+
+    enum Encoding { string, int_, float_, big }
+
+    PrintStream out = System.out;
+    InputStream in = System.in;
+    private GodClient client;
+
+    // ------------------------------------------------------------------ entry points
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err, System.in));
+    }
+
+    /** Runs one command line; returns the exit code (0 ok, 1 failure, 2 usage error). */
+    public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        GodCli cli = new GodCli();
+        cli.out = out;
+        cli.in = in;
+        CommandLine cl = new CommandLine(cli);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.registerConverter(Encoding.class, s -> switch (s) {
+            case "string" -> Encoding.string;
+            case "int" -> Encoding.int_;
+            case "float" -> Encoding.float_;
+            case "big" -> Encoding.big;
+            default -> throw new CommandLine.TypeConversionException("expected string, int, float or big, was " + s);
+        });
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            String msg = e instanceof GodRequestException r ? "request rejected (" + r.status() + "): " + r.getMessage()
+                    : e instanceof GodException ? "unavailable: " + e.getMessage()
+                    : e instanceof IllegalArgumentException ? e.getMessage() : e.toString();
+            cmd.getErr().println("god-cli: " + msg);
+            return e instanceof IllegalArgumentException ? 2 : 1;
+        });
+        try {
+            return cl.execute(args);
+        } finally {
+            if (cli.client != null) {
+                cli.client.close();
+            }
+        }
+    }
+
+    @Override
+    public Integer call() {
+        return ring();
+    }
+
+    // ------------------------------------------------------------------ commands
+
+    @Command(name = "ring", description = "Prints the ring: index, position and address of every member.")
+    int ring() {
+        List<GodClient.Member> members = client().nodes();
+        if (json) {
+            ArrayNode a = JSON.createArrayNode();
+            members.forEach(m -> a.addObject().put("position", m.hex()).put("address", m.address()));
+            print(a);
+        } else {
+            for (int i = 0; i < members.size(); i++) {
+                out.println(i + ": [" + members.get(i).hex() + "@" + members.get(i).address() + "]");
+            }
+        }
+        return 0;
+    }
+
+    @Command(name = "put", description = "Put K V")
+    int put(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v,
+            @Option(names = "--sync", description = "wait for every replica") boolean sync) {
+        client().put(key(k), encode(v), sync);
+        return 0;
+    }
+
+    @Command(name = "get", description = "Get K: prints the value if it exists")
+    int get(@Parameters(paramLabel = "K") String k) {
+        GodClient.Value v = client().get(key(k));
+        if (json) {
+            print(obj(k, null, v.value(), v.exists()));
+        } else if (v.exists()) {
+            out.println(decode(v.value()));
+        }
+        return 0;
+    }
+
+    @Command(name = "del", description = "Del K")
+    int del(@Parameters(paramLabel = "K") String k, @Option(names = "--sync") boolean sync) {
+        client().del(key(k), sync);
+        return 0;
+    }
+
+    @Command(name = "subPut", description = "SubPut K SK V")
+    int subPut(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk,
+               @Parameters(paramLabel = "V") String v, @Option(names = "--sync") boolean sync) {
+        client().subPut(key(k), utf8(sk), encode(v), sync);
+        return 0;
+    }
+
+    @Command(name = "subGet", description = "SubGet K SK")
+    int subGet(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+        GodClient.SubValue v = client().subGet(key(k), utf8(sk));
+        if (json) {
+            print(obj(k, sk, v.value(), v.exists()));
+        } else if (v.exists()) {
+            out.println(decode(v.value()));
+        }
+        return 0;
+    }
+
+    @Command(name = "subDel", description = "SubDel K SK")
+    int subDel(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk,
+               @Option(names = "--sync") boolean sync) {
+        client().subDel(key(k), utf8(sk), sync);
+        return 0;
+    }
+
+    @Command(name = "subClear", description = "SubClear K")
+    int subClear(@Parameters(paramLabel = "K") String k, @Option(names = "--sync") boolean sync) {
+        client().subClear(key(k), sync);
+        return 0;
+    }
+
+    @Command(name = "subSize", description = "SubSize K")
+    int subSize(@Parameters(paramLabel = "K") String k) {
+        return number(client().subSize(key(k)));
+    }
+
+    @Command(name = "size", description = "Size of the whole ring")
+    int size() {
+        return number(client().size());
+    }
+
+    @Command(name = "count", description = "Count K MIN MAX (MIN inclusive, MAX exclusive)")
+    int count(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
+              @Parameters(paramLabel = "MAX") String max) {
+        return number(client().count(key(k), utf8(min), utf8(max), true, false));
+    }
+
+    @Command(name = "mirrorCount", description = "MirrorCount K MIN MAX (values; MIN inclusive, MAX exclusive)")
+    int mirrorCount(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
+                    @Parameters(paramLabel = "MAX") String max) {
+        return number(client().mirrorCount(key(k), encode(min), encode(max), true, false));
+    }
+
+    @Command(name = "slice", description = "Slice K MIN MAX (MIN inclusive, MAX exclusive)")
+    int slice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
+              @Parameters(paramLabel = "MAX") String max) {
+        return entries(client().slice(key(k), utf8(min), utf8(max), true, false), false, true);
+    }
+
+    @Command(name = "reverseSlice", description = "ReverseSlice K MIN MAX")
+    int reverseSlice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
+                     @Parameters(paramLabel = "MAX") String max) {
+        return entries(client().reverseSlice(key(k), utf8(min), utf8(max), true, false), false, true);
+    }
+
+    @Command(name = "mirrorSlice", description = "MirrorSlice K MIN MAX")
+    int mirrorSlice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
+                    @Parameters(paramLabel = "MAX") String max) {
+        return entries(client().mirrorSlice(key(k), encode(min), encode(max), true, false), true, true);
+    }
+
+    @Command(name = "mirrorReverseSlice", description = "MirrorReverseSlice K MIN MAX")
+    int mirrorReverseSlice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
+                           @Parameters(paramLabel = "MAX") String max) {
+        return entries(client().mirrorReverseSlice(key(k), encode(min), encode(max), true, false), true, true);
+    }
+
+    @Command(name = "sliceIndex", description = "SliceIndex K I J")
+    int sliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
+                   @Parameters(paramLabel = "J") long j) {
+        return entries(client().sliceIndex(key(k), i, j), false, true);
+    }
+
+    @Command(name = "reverseSliceIndex", description = "ReverseSliceIndex K I J")
+    int reverseSliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
+                          @Parameters(paramLabel = "J") long j) {
+        return entries(client().reverseSliceIndex(key(k), i, j), false, true);
+    }
+
+    @Command(name = "mirrorSliceIndex", description = "MirrorSliceIndex K I J")
+    int mirrorSliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
+                         @Parameters(paramLabel = "J") long j) {
+        return entries(client().mirrorSliceIndex(key(k), i, j), true, true);
+    }
+
+    @Command(name = "mirrorReverseSliceIndex", description = "MirrorReverseSliceIndex K I J")
+    int mirrorReverseSliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
+                                @Parameters(paramLabel = "J") long j) {
+        return entries(client().mirrorReverseSliceIndex(key(k), i, j), true, true);
+    }
+
+    @Command(name = "sliceLen", description = "SliceLen K FROM N (FROM inclusive)")
+    int sliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
+                 @Parameters(paramLabel = "N") long n) {
+        return entries(client().sliceLen(key(k), utf8(from), true, n), false, false);
+    }
+
+    @Command(name = "reverseSliceLen", description = "ReverseSliceLen K FROM N")
+    int reverseSliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
+                        @Parameters(paramLabel = "N") long n) {
+        return entries(client().reverseSliceLen(key(k), utf8(from), true, n), false, false);
+    }
+
+    @Command(name = "mirrorSliceLen", description = "MirrorSliceLen K FROM N")
+    int mirrorSliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
+                       @Parameters(paramLabel = "N") long n) {
+        return entries(client().mirrorSliceLen(key(k), encode(from), true, n), true, false);
+    }
+
+    @Command(name = "mirrorReverseSliceLen", description = "MirrorReverseSliceLen K FROM N")
+    int mirrorReverseSliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
+                              @Parameters(paramLabel = "N") long n) {
+        return entries(client().mirrorReverseSliceLen(key(k), encode(from), true, n), true, false);
+    }
+
+    @Command(name = "first", description = "First K")
+    int first(@Parameters(paramLabel = "K") String k) {
+        return sub(client().first(key(k)), false);
+    }
+
+    @Command(name = "last", description = "Last K")
+    int last(@Parameters(paramLabel = "K") String k) {
+        return sub(client().last(key(k)), false);
+    }
+
+    @Command(name = "mirrorFirst", description = "MirrorFirst K")
+    int mirrorFirst(@Parameters(paramLabel = "K") String k) {
+        return sub(client().mirrorFirst(key(k)), true);
+    }
+
+    @Command(name = "mirrorLast", description = "MirrorLast K")
+    int mirrorLast(@Parameters(paramLabel = "K") String k) {
+        return sub(client().mirrorLast(key(k)), true);
+    }
+
+    @Command(name = "next", description = "Next K: the first key after K on the ring")
+    int next(@Parameters(paramLabel = "K") String k) {
+        return value(client().next(key(k)));
+    }
+
+    @Command(name = "prev", description = "Prev K")
+    int prev(@Parameters(paramLabel = "K") String k) {
+        return value(client().prev(key(k)));
+    }
+
+    @Command(name = "subNext", description = "SubNext K SK")
+    int subNext(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+        return sub(client().subNext(key(k), utf8(sk)), false);
+    }
+
+    @Command(name = "subPrev", description = "SubPrev K SK")
+    int subPrev(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+        return sub(client().subPrev(key(k), utf8(sk)), false);
+    }
+
+    @Command(name = "subMirrorNext", description = "SubMirrorNext K V")
+    int subMirrorNext(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+        return sub(client().subMirrorNext(key(k), encode(v)), true);
+    }
+
+    @Command(name = "subMirrorPrev", description = "SubMirrorPrev K V")
+    int subMirrorPrev(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+        return sub(client().subMirrorPrev(key(k), encode(v)), true);
+    }
+
+    @Command(name = "nextIndex", description = "NextIndex K I")
+    int nextIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+        return sub(client().nextIndex(key(k), i), false);
+    }
+
+    @Command(name = "prevIndex", description = "PrevIndex K I")
+    int prevIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+        return sub(client().prevIndex(key(k), i), false);
+    }
+
+    @Command(name = "mirrorNextIndex", description = "MirrorNextIndex K I")
+    int mirrorNextIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+        return sub(client().mirrorNextIndex(key(k), i), true);
+    }
+
+    @Command(name = "mirrorPrevIndex", description = "MirrorPrevIndex K I")
+    int mirrorPrevIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+        return sub(client().mirrorPrevIndex(key(k), i), true);
+    }
+
+    @Command(name = "indexOf", description = "IndexOf K SK: prints the index if SK exists")
+    int indexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+        return index(client().indexOf(key(k), utf8(sk)));
+    }
+
+    @Command(name = "reverseIndexOf", description = "ReverseIndexOf K SK")
+    int reverseIndexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+        return index(client().reverseIndexOf(key(k), utf8(sk)));
+    }
+
+    @Command(name = "mirrorIndexOf", description = "MirrorIndexOf K V")
+    int mirrorIndexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+        return index(client().mirrorIndexOf(key(k), encode(v)));
+    }
+
+    @Command(name = "mirrorReverseIndexOf", description = "MirrorReverseIndexOf K V")
+    int mirrorReverseIndexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+        return index(client().mirrorReverseIndexOf(key(k), encode(v)));
+    }
+
+    @Command(name = "setOp", description = "SetExpression EXPR (one quoted argument), e.g. '(U a b)'")
+    int setOp(@Parameters(paramLabel = "EXPR") String expr) {
+        return setResults(client().setExpression(expr, null));
+    }
+
+    @Command(name = "dumpSetOp", description = "SetExpression EXPR stored into DEST")
+    int dumpSetOp(@Parameters(paramLabel = "DEST") String dest, @Parameters(paramLabel = "EXPR") String expr) {
+        return setResults(client().setExpression(expr, key(dest)));
+    }
+
+    @Command(name = "dump", description = "Puts key=value lines from stdin (stops at the first other line)")
+    int dump() throws java.io.IOException {
+        return readPairs((k, v) -> client().put(key(k), encode(v), false));
+    }
+
+    @Command(name = "subDump", description = "SubPuts subkey=value lines from stdin into K")
+    int subDump(@Parameters(paramLabel = "K") String k) throws java.io.IOException {
+        byte[] tree = key(k);
+        return readPairs((sk, v) -> client().subPut(tree, utf8(sk), encode(v), false));
+    }
+
+    @Command(name = "clear", description = "Clears every node")
+    int clear() {
+        client().clear();
+        return 0;
+    }
+
+    @Command(name = "describe", description = "Describe the node at ADDRESS or hex POSITION (default: the endpoint)")
+    int describe(@Parameters(paramLabel = "NODE", arity = "0..1") String node) {
+        out.println(client().describe(address(node)));
+        return 0;
+    }
+
+    @Command(name = "describeAll", description = "Describe every node")
+    int describeAll() {
+        for (GodClient.Member m : client().nodes()) {
+            out.println(client().describe(m.address()));
+        }
+        return 0;
+    }
+
+    @Command(name = "describeTree", description = "DescribeTree of the node at ADDRESS or hex POSITION")
+    int describeTree(@Parameters(paramLabel = "NODE", arity = "0..1") String node) {
+        out.println(client().describeTree(address(node)));
+        return 0;
+    }
+
+    @Command(name = "describeAllTrees", description = "DescribeTree of every node")
+    int describeAllTrees() {
+        for (GodClient.Member m : client().nodes()) {
+            out.println(m + ":");
+            out.println(client().describeTree(m.address()));
+        }
+        return 0;
+    }
+
+    @Command(name = "configuration", description = "The ring's configuration")
+    int configuration() {
+        return conf(client().configuration());
+    }
+
+    @Command(name = "subConfiguration", description = "SubConfiguration K")
+    int subConfiguration(@Parameters(paramLabel = "K") String k) {
+        return conf(client().subConfiguration(key(k)));
+    }
+
+    @Command(name = "configure", description = "AddConfiguration KEY VAL")
+    int configure(@Parameters(paramLabel = "KEY") String k, @Parameters(paramLabel = "VAL") String v) {
+        client().addConfiguration(k, v);
+        return 0;
+    }
+
+    @Command(name = "subConfigure", description = "SubAddConfiguration K KEY VAL (e.g. mirrored yes)")
+    int subConfigure(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "KEY") String ck,
+                     @Parameters(paramLabel = "VAL") String v) {
+        client().subAddConfiguration(key(k), ck, v);
+        return 0;
+    }
+
+    @Command(name = "hash", description = "Prints the murmur3-128 key of K as hex, base64 (/rpc) and base64url (/v1 ?b64=true)")
+    int hashKey(@Parameters(paramLabel = "K") String k) {
+        byte[] h = KeyHash.murmur(k);
+        String hex = HexFormat.of().formatHex(h);
+        String b64 = java.util.Base64.getEncoder().encodeToString(h);
+        String b64url = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(h);
+        if (json) {
+            print(JSON.createObjectNode().put("hex", hex).put("base64", b64).put("base64url", b64url));
+        } else {
+            out.println(hex + " " + b64 + " " + b64url);
+        }
+        return 0;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private GodClient client() {
+        if (client == null) {
+            client = GodClient.builder().endpoints(endpoint).gateway(!direct).token(token).deadline(timeout)
+                    .attemptTimeout(timeout.compareTo(Duration.ofSeconds(2)) < 0 ? timeout : Duration.ofSeconds(2))
+                    .build();
+        }
+        return client;
+    }
+
+    private String address(String node) {
+        if (node == null) {
+            return null;
+        }
+        if (node.matches("[0-9a-fA-F]{32}")) {
+            for (GodClient.Member m : client().nodes()) {
+                if (m.hex().equalsIgnoreCase(node)) {
+                    return m.address();
+                }
+            }
+            throw new GodRequestException(404, "No node with position " + node + " found");
+        }
+        return node;
+    }
+
+    private byte[] key(String k) {
+        return hash ? KeyHash.murmur(k) : utf8(k);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    byte[] encode(String v) {
+        try {
+            return switch (enc) {
+                case int_ -> ByteBuffer.allocate(8).putLong(Long.parseLong(v)).array();
+                case float_ -> ByteBuffer.allocate(8).putDouble(Double.parseDouble(v)).array();
+                case big -> {
+                    byte[] b = new BigInteger(v).toByteArray();
+                    yield b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
+                }
+                default -> utf8(v);
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + v + "' is not a valid " + enc.name().replace("_", "") + " value");
+        }
+    }
+
+    String decode(byte[] v) {
+        if (v == null) {
+            return "";
+        }
+        return switch (enc) {
+            case int_ -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getLong()) : java.util.Arrays.toString(v);
+            case float_ -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getDouble()) : java.util.Arrays.toString(v);
+            case big -> new BigInteger(1, v).toString();
+            default -> new String(v, StandardCharsets.UTF_8);
+        };
+    }
+
+    private ObjectNode obj(String k, String sk, byte[] value, boolean exists) {
+        ObjectNode o = JSON.createObjectNode().put("key", k);
+        if (sk != null) {
+            o.put("subKey", sk);
+        }
+        if (exists) {
+            o.put("value", decode(value));
+        } else {
+            o.putNull("value");
+        }
+        return o.put("exists", exists);
+    }
+
+    private void print(Object o) {
+        try {
+            out.println(JSON.writeValueAsString(o));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private int number(long n) {
+        out.println(n);
+        return 0;
+    }
+
+    private int value(GodClient.Value v) {
+        if (json) {
+            print(v.exists() ? obj(new String(v.key(), StandardCharsets.UTF_8), null, v.value(), true)
+                    : JSON.createObjectNode().put("exists", false));
+        } else if (v.exists()) {
+            out.println(new String(v.key(), StandardCharsets.UTF_8) + " => " + decode(v.value()));
+        }
+        return 0;
+    }
+
+    private int sub(GodClient.SubValue v, boolean mirror) {
+        String k = v.exists() ? (mirror ? decode(v.subKey()) : new String(v.subKey(), StandardCharsets.UTF_8)) : null;
+        String val = v.exists() ? (mirror ? new String(v.value(), StandardCharsets.UTF_8) : decode(v.value())) : null;
+        if (json) {
+            ObjectNode o = JSON.createObjectNode().put("exists", v.exists());
+            if (v.exists()) {
+                o.put("key", k).put("value", val).put("index", v.index());
+            }
+            print(o);
+        } else if (v.exists()) {
+            out.println(k + " => " + val);
+        }
+        return 0;
+    }
+
+    private int index(GodClient.Index i) {
+        if (json) {
+            print(JSON.createObjectNode().put("index", i.n()).put("existed", i.existed()));
+        } else if (i.existed()) {
+            out.println(i.n());
+        }
+        return 0;
+    }
+
+    private int entries(List<GodClient.Entry> list, boolean mirror, boolean numbered) {
+        ArrayNode a = JSON.createArrayNode();
+        for (int i = 0; i < list.size(); i++) {
+            GodClient.Entry e = list.get(i);
+            String k = mirror ? decode(e.key()) : new String(e.key(), StandardCharsets.UTF_8);
+            String v = mirror ? new String(e.value(), StandardCharsets.UTF_8) : decode(e.value());
+            if (json) {
+                a.addObject().put("key", k).put("value", v);
+            } else {
+                out.println((numbered ? i + ": " : "") + k + " => " + v);
+            }
+        }
+        if (json) {
+            print(a);
+        }
+        return 0;
+    }
+
+    private int setResults(List<GodClient.SetResult> results) {
+        ArrayNode a = JSON.createArrayNode();
+        for (GodClient.SetResult r : results) {
+            String k = new String(r.key(), StandardCharsets.UTF_8);
+            List<String> vs = r.values().stream().map(this::decode).toList();
+            if (json) {
+                ObjectNode o = a.addObject().put("key", k);
+                vs.forEach(o.putArray("values")::add);
+            } else {
+                out.println(k + " => " + vs);
+            }
+        }
+        if (json) {
+            print(a);
+        }
+        return 0;
+    }
+
+    private int conf(Map<String, String> m) {
+        if (json) {
+            print(m);
+        } else {
+            StringBuilder sb = new StringBuilder("map[");
+            m.forEach((k, v) -> sb.append(sb.length() > 4 ? " " : "").append(k).append(':').append(v));
+            out.println(sb.append(']'));
+        }
+        return 0;
+    }
+
+    private int readPairs(java.util.function.BiConsumer<String, String> put) throws java.io.IOException {
+        BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        String line;
+        int n = 0;
+        while ((line = r.readLine()) != null) {
+            String[] parts = line.split("=", -1);
+            if (parts.length != 2) {
+                break;
+            }
+            put.accept(parts[0], parts[1]);
+            n++;
+        }
+        if (json) {
+            print(JSON.createObjectNode().put("written", n));
+        } else {
+            out.println(n + " entries written");
+        }
+        return 0;
+    }
+
+    /** 500ms, 5s, 2m, or plain milliseconds. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String s) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m)?").matcher(s);
+            if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+                throw new CommandLine.TypeConversionException("expected a positive duration like 500ms, 5s or 1m, was '"
+                        + s + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            return m.group(2) == null || m.group(2).equals("ms") ? Duration.ofMillis(n)
+                    : m.group(2).equals("s") ? Duration.ofSeconds(n) : Duration.ofMinutes(n);
+        }
+    }
+}

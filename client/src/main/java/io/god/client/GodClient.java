@@ -1,0 +1,1009 @@
+package io.god.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.god.wire.Call;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The Java client of god over the binary protocol (port 9191, {@link io.god.wire.Ops#CALL}).
+ *
+ * <p><b>Ring-aware mode</b> (default): the client caches the ring ({@code Nodes} of any node), refreshed
+ * every {@link Builder#ringRefresh} and (in the background) after any failed attempt. Keyed calls go to the key's owner
+ * (the first member whose position is greater than the key); if it does not answer within the attempt
+ * timeout the call fails over to the next replica, which executes it without routing. {@code Get} and
+ * {@code SubGet} ask every replica in parallel and return the answer with the newest timestamp, where a
+ * newer tombstone beats an older value. Other reads are answered by the owner (failing over to
+ * replicas). Size, Clear, Next, Prev, AddConfiguration and SetExpression go to any member, which
+ * broadcasts or routes them.
+ *
+ * <p><b>Gateway mode</b> ({@link Builder#gateway}): every call goes to the given endpoint(s) (e.g. the
+ * client Service) and the node routes it.
+ *
+ * <p>Retries are bounded: at most {@link Builder#attempts} attempts with exponential backoff within the
+ * call's {@link Builder#deadline}. 4xx answers throw {@link GodRequestException} at once; exhausting
+ * the attempts throws {@link GodUnavailableException}. Thread-safe; a small pool of pipelined connections per
+ * node ({@link Builder#connectionsPerNode}).
+ */
+public final class GodClient implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SERVICE = "DHash.";
+
+    /** A ring member. */
+    public record Member(byte[] position, String address) {
+        public String hex() {
+            return HexFormat.of().formatHex(position);
+        }
+
+        @Override
+        public String toString() {
+            return hex() + "@" + address;
+        }
+    }
+
+    /** Get, Next, Prev: key, value, whether it exists; {@code timestamp} is 0 unless known. */
+    public record Value(byte[] key, byte[] value, boolean exists, long timestamp) {
+    }
+
+    /** Sub-tree reads: key, sub key, value, index (for index walks) and whether it exists. */
+    public record SubValue(byte[] key, byte[] subKey, byte[] value, long index, boolean exists) {
+    }
+
+    /** IndexOf and friends. */
+    public record Index(long n, boolean existed) {
+    }
+
+    /** One entry of a slice. */
+    public record Entry(byte[] key, byte[] value) {
+    }
+
+    /** One row of a SetExpression result. */
+    public record SetResult(byte[] key, List<byte[]> values) {
+    }
+
+    private final List<String> seeds;
+    private final boolean gateway;
+    private final String token;
+    private final int redundancy;
+    private final Duration attemptTimeout;
+    private final Duration deadline;
+    private final int attempts;
+    private final Duration backoff;
+    private final Map<String, NodeConnection[]> connections = new ConcurrentHashMap<>();
+    private final int poolSize;
+    private final ExecutorService async;
+    private final ScheduledExecutorService refresher;
+    private final AtomicInteger spread = new AtomicInteger();
+    private final AtomicInteger roundRobin = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile List<Member> ring = List.of();
+    private volatile boolean closed;
+
+    private GodClient(Builder b) {
+        if (b.endpoints.isEmpty()) {
+            throw new IllegalArgumentException("at least one endpoint (host:port) is needed");
+        }
+        this.seeds = List.copyOf(b.endpoints);
+        this.gateway = b.gateway;
+        this.token = b.token;
+        this.redundancy = b.redundancy;
+        this.attemptTimeout = b.attemptTimeout;
+        this.deadline = b.deadline;
+        this.attempts = b.attempts;
+        this.backoff = b.backoff;
+        this.poolSize = b.connections;
+        this.async = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "god-client-async");
+            t.setDaemon(true);
+            return t;
+        });
+        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "god-client-ring");
+            t.setDaemon(true);
+            return t;
+        });
+        if (!gateway) {
+            try {
+                refreshRing();
+            } catch (GodException e) {
+                // the first call retries; keep the client usable while the ring comes up
+            }
+            long every = b.ringRefresh.toMillis();
+            refresher.scheduleWithFixedDelay(() -> {
+                try {
+                    refreshRing();
+                } catch (RuntimeException ignored) {
+                    // next round
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Ring-aware client seeded by the given node addresses (host:port of the 9191 binary port). */
+    public static GodClient connect(String... seeds) {
+        return builder().endpoints(seeds).build();
+    }
+
+    /** The murmur3-128 key of a string (reference §9.2): spreads keys evenly over the ring. */
+    public static byte[] hashed(String key) {
+        return KeyHash.murmur(key);
+    }
+
+    public static byte[] hashed(byte[] key) {
+        return KeyHash.murmur(key);
+    }
+
+    public static byte[] utf8(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    public boolean gatewayMode() {
+        return gateway;
+    }
+
+    // ------------------------------------------------------------------ ring
+
+    /** The cached ring (empty in gateway mode until {@link #nodes()} is called). */
+    public List<Member> ring() {
+        return ring;
+    }
+
+    /** Asks a node for the ring now (Nodes) and caches it. */
+    public List<Member> refreshRing() {
+        List<String> tryOrder = new ArrayList<>();
+        for (Member m : ring) {
+            tryOrder.add(m.address());
+        }
+        for (String s : seeds) {
+            if (!tryOrder.contains(s)) {
+                tryOrder.add(s);
+            }
+        }
+        GodException last = null;
+        for (String address : tryOrder) {
+            try {
+                JsonNode n = once(address, "Nodes", JSON.createObjectNode(), Call.EXECUTE, attemptTimeout);
+                List<Member> members = parseMembers(n);
+                if (!members.isEmpty()) {
+                    ring = members;
+                    return members;
+                }
+            } catch (GodRequestException e) {
+                throw e;
+            } catch (GodException e) {
+                last = e;
+            }
+        }
+        throw new GodUnavailableException("no node answered Nodes (" + tryOrder + ")", last);
+    }
+
+    /** The ring as the node at the first reachable endpoint sees it. */
+    public List<Member> nodes() {
+        return parseMembers(anyNode("Nodes", JSON.createObjectNode()));
+    }
+
+    private static List<Member> parseMembers(JsonNode n) {
+        List<Member> members = new ArrayList<>();
+        for (JsonNode m : n) {
+            members.add(new Member(bytes(m.get("Pos")), m.get("Addr").asText()));
+        }
+        members.sort(Comparator.<Member, byte[]>comparing(Member::position, Arrays::compareUnsigned)
+                .thenComparing(Member::address));
+        return List.copyOf(members);
+    }
+
+    /** The key's replica set in the cached ring: owner first. */
+    public List<Member> replicas(byte[] key) {
+        List<Member> r = ring;
+        List<Member> out = new ArrayList<>();
+        if (r.isEmpty()) {
+            return out;
+        }
+        int start = 0;
+        while (start < r.size() && Arrays.compareUnsigned(r.get(start).position(), key) <= 0) {
+            start++;
+        }
+        int count = Math.min(redundancy, r.size());
+        for (int i = 0; i < count; i++) {
+            out.add(r.get((start + i) % r.size()));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    public void put(byte[] key, byte[] value) {
+        put(key, value, false);
+    }
+
+    /** @param sync return only after every replica confirmed the write (503 → retried, then unavailable) */
+    public void put(byte[] key, byte[] value, boolean sync) {
+        keyed("Put", key, body().put("Key", key).put("Value", value).put("Sync", sync));
+    }
+
+    public void del(byte[] key) {
+        del(key, false);
+    }
+
+    public void del(byte[] key, boolean sync) {
+        keyed("Del", key, body().put("Key", key).put("Sync", sync));
+    }
+
+    public void subPut(byte[] key, byte[] subKey, byte[] value) {
+        subPut(key, subKey, value, false);
+    }
+
+    public void subPut(byte[] key, byte[] subKey, byte[] value, boolean sync) {
+        keyed("SubPut", key, body().put("Key", key).put("SubKey", subKey).put("Value", value).put("Sync", sync));
+    }
+
+    public void subDel(byte[] key, byte[] subKey) {
+        subDel(key, subKey, false);
+    }
+
+    public void subDel(byte[] key, byte[] subKey, boolean sync) {
+        keyed("SubDel", key, body().put("Key", key).put("SubKey", subKey).put("Sync", sync));
+    }
+
+    public void subClear(byte[] key) {
+        subClear(key, false);
+    }
+
+    public void subClear(byte[] key, boolean sync) {
+        keyed("SubClear", key, body().put("Key", key).put("Sync", sync));
+    }
+
+    /** Clears every node (broadcast). */
+    public void clear() {
+        anyNode("Clear", body());
+    }
+
+    public void addConfiguration(String key, String value) {
+        anyNode("AddConfiguration", body().put("Key", key).put("Value", value));
+    }
+
+    public void subAddConfiguration(byte[] treeKey, String key, String value) {
+        keyed("SubAddConfiguration", treeKey, body().put("TreeKey", treeKey).put("Key", key).put("Value", value));
+    }
+
+    // ------------------------------------------------------------------ point reads
+
+    /** The newest value among the key's replicas (a newer delete wins); an empty value exists. */
+    public Value get(byte[] key) {
+        JsonNode n = newest("Get", key, body().put("Key", key));
+        return new Value(key, n.path("Exists").asBoolean() ? orEmpty(bytes(n.get("Value"))) : null,
+                n.path("Exists").asBoolean(), n.path("Timestamp").asLong(0));
+    }
+
+    public SubValue subGet(byte[] key, byte[] subKey) {
+        JsonNode n = newest("SubGet", key, body().put("Key", key).put("SubKey", subKey));
+        boolean exists = n.path("Exists").asBoolean();
+        return new SubValue(key, subKey, exists ? orEmpty(bytes(n.get("Value"))) : null, 0, exists);
+    }
+
+    /** The first key after {@code key} on the whole ring (asked of every node). */
+    public Value next(byte[] key) {
+        return value(anyNode("Next", body().put("Key", key)));
+    }
+
+    public Value prev(byte[] key) {
+        return value(anyNode("Prev", body().put("Key", key)));
+    }
+
+    /** The first live entry after subKey, newest of the replicas (see {@link #first}). */
+    public SubValue subNext(byte[] key, byte[] subKey) {
+        return walkNewest(key, "SubNext", subKey, true);
+    }
+
+    public SubValue subPrev(byte[] key, byte[] subKey) {
+        return walkNewest(key, "SubPrev", subKey, false);
+    }
+
+    public SubValue subMirrorNext(byte[] key, byte[] value) {
+        return subValue(key, keyed("SubMirrorNext", key, body().put("Key", key).put("SubKey", value)));
+    }
+
+    public SubValue subMirrorPrev(byte[] key, byte[] value) {
+        return subValue(key, keyed("SubMirrorPrev", key, body().put("Key", key).put("SubKey", value)));
+    }
+
+    /**
+     * The first live entry of the sub tree by the newest copy of each entry: every replica proposes its
+     * first entry, the smallest proposal is checked with a newest-of-replicas SubGet, and a proposal that
+     * is deleted (or changed) on a newer replica is skipped by walking on after it.
+     */
+    public SubValue first(byte[] key) {
+        return walkNewest(key, "First", null, true);
+    }
+
+    public SubValue last(byte[] key) {
+        return walkNewest(key, "Last", null, false);
+    }
+
+    public SubValue mirrorFirst(byte[] key) {
+        return subValue(key, keyed("MirrorFirst", key, body().put("Key", key)));
+    }
+
+    public SubValue mirrorLast(byte[] key) {
+        return subValue(key, keyed("MirrorLast", key, body().put("Key", key)));
+    }
+
+    /** The entry at index + 1 of the sub tree (the reference's NextIndex walk). */
+    public SubValue nextIndex(byte[] key, long index) {
+        return subValue(key, keyed("NextIndex", key, body().put("Key", key).put("Index", index)));
+    }
+
+    public SubValue prevIndex(byte[] key, long index) {
+        return subValue(key, keyed("PrevIndex", key, body().put("Key", key).put("Index", index)));
+    }
+
+    public SubValue mirrorNextIndex(byte[] key, long index) {
+        return subValue(key, keyed("MirrorNextIndex", key, body().put("Key", key).put("Index", index)));
+    }
+
+    public SubValue mirrorPrevIndex(byte[] key, long index) {
+        return subValue(key, keyed("MirrorPrevIndex", key, body().put("Key", key).put("Index", index)));
+    }
+
+    public Index indexOf(byte[] key, byte[] subKey) {
+        return index(keyed("IndexOf", key, body().put("Key", key).put("SubKey", subKey)));
+    }
+
+    public Index reverseIndexOf(byte[] key, byte[] subKey) {
+        return index(keyed("ReverseIndexOf", key, body().put("Key", key).put("SubKey", subKey)));
+    }
+
+    public Index mirrorIndexOf(byte[] key, byte[] value) {
+        return index(keyed("MirrorIndexOf", key, body().put("Key", key).put("SubKey", value)));
+    }
+
+    public Index mirrorReverseIndexOf(byte[] key, byte[] value) {
+        return index(keyed("MirrorReverseIndexOf", key, body().put("Key", key).put("SubKey", value)));
+    }
+
+    // ------------------------------------------------------------------ counts and slices
+
+    /** Entries of the sub tree in [min, max] (null = unbounded; inclusivity per flag). */
+    public long count(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
+        return keyed("Count", key, range(key, min, max, minInc, maxInc)).asLong();
+    }
+
+    public long mirrorCount(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
+        return keyed("MirrorCount", key, range(key, min, max, minInc, maxInc)).asLong();
+    }
+
+    public List<Entry> slice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
+        return entries(keyed("Slice", key, range(key, min, max, minInc, maxInc)));
+    }
+
+    public List<Entry> reverseSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
+        return entries(keyed("ReverseSlice", key, range(key, min, max, minInc, maxInc)));
+    }
+
+    public List<Entry> mirrorSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
+        return entries(keyed("MirrorSlice", key, range(key, min, max, minInc, maxInc)));
+    }
+
+    public List<Entry> mirrorReverseSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
+        return entries(keyed("MirrorReverseSlice", key, range(key, min, max, minInc, maxInc)));
+    }
+
+    /** Entries with index in [minIndex, maxIndex] (null = unbounded). */
+    public List<Entry> sliceIndex(byte[] key, Long minIndex, Long maxIndex) {
+        return entries(keyed("SliceIndex", key, indexRange(key, minIndex, maxIndex)));
+    }
+
+    public List<Entry> reverseSliceIndex(byte[] key, Long minIndex, Long maxIndex) {
+        return entries(keyed("ReverseSliceIndex", key, indexRange(key, minIndex, maxIndex)));
+    }
+
+    public List<Entry> mirrorSliceIndex(byte[] key, Long minIndex, Long maxIndex) {
+        return entries(keyed("MirrorSliceIndex", key, indexRange(key, minIndex, maxIndex)));
+    }
+
+    public List<Entry> mirrorReverseSliceIndex(byte[] key, Long minIndex, Long maxIndex) {
+        return entries(keyed("MirrorReverseSliceIndex", key, indexRange(key, minIndex, maxIndex)));
+    }
+
+    /** At most len entries from {@code from} (null = the start). Never more than len. */
+    public List<Entry> sliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
+        return page("SliceLen", key, from, fromInc, len);
+    }
+
+    public List<Entry> reverseSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
+        return page("ReverseSliceLen", key, from, fromInc, len);
+    }
+
+    public List<Entry> mirrorSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
+        return page("MirrorSliceLen", key, from, fromInc, len);
+    }
+
+    public List<Entry> mirrorReverseSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
+        return page("MirrorReverseSliceLen", key, from, fromInc, len);
+    }
+
+    private List<Entry> page(String method, byte[] key, byte[] from, boolean fromInc, long len) {
+        List<Entry> out = entries(keyed(method, key, body().put("Key", key).put("From", from).put("FromInc", fromInc)
+                .put("Len", len)));
+        return out.size() > len ? out.subList(0, (int) Math.max(0, len)) : out;
+    }
+
+    /** Entries (values and sub trees) owned by the whole ring. */
+    public long size() {
+        return anyNode("Size", body()).asLong();
+    }
+
+    public long subSize(byte[] key) {
+        return keyed("SubSize", key, body().put("Key", key)).asLong();
+    }
+
+    // ------------------------------------------------------------------ configuration, set expressions, description
+
+    public Map<String, String> configuration() {
+        return conf(anyNode("Configuration", body()));
+    }
+
+    public Map<String, String> subConfiguration(byte[] key) {
+        return conf(keyed("SubConfiguration", key, body().put("Key", key)));
+    }
+
+    /** Evaluates a set expression (reference §3), e.g. {@code (U a b)}; with dest the result is stored. */
+    public List<SetResult> setExpression(String code, byte[] dest) {
+        return setExpression(code, null, null, false, false, 0, dest);
+    }
+
+    /**
+     * A set expression with a key range of its result ([min, max], null = unbounded, inclusivity per
+     * flag) and at most len results (0 = all); with dest the result is stored there and nothing returned.
+     */
+    public List<SetResult> setExpression(String code, byte[] min, byte[] max, boolean minInc, boolean maxInc, long len,
+                                         byte[] dest) {
+        ObjectNode b = body().put("Code", code).put("Min", min).put("Max", max).put("MinInc", minInc)
+                .put("MaxInc", maxInc).put("Len", len);
+        if (dest != null) {
+            b.put("Dest", dest);
+        }
+        List<SetResult> out = new ArrayList<>();
+        for (JsonNode r : anyNode("SetExpression", b)) {
+            List<byte[]> values = new ArrayList<>();
+            for (JsonNode v : r.path("Values")) {
+                values.add(orEmpty(bytes(v)));
+            }
+            out.add(new SetResult(bytes(r.get("Key")), values));
+        }
+        return out;
+    }
+
+    /** The Describe text of one node (the first endpoint's in gateway mode). */
+    public String describe(String address) {
+        return text(address == null ? anyNode("Describe", body()) : at(address, "Describe", body()));
+    }
+
+    public String describeTree(String address) {
+        return text(address == null ? anyNode("DescribeTree", body()) : at(address, "DescribeTree", body()));
+    }
+
+    /** Any god JSON-contract method with a raw body, routed by {@code key} (null: any node). */
+    public JsonNode raw(String method, byte[] key, ObjectNode body) {
+        return key == null ? anyNode(method, body) : keyed(method, key, body);
+    }
+
+    // ------------------------------------------------------------------ async
+
+    /** Runs any blocking call of this client asynchronously: {@code client.async(c -> c.get(k))}. */
+    public <T> CompletableFuture<T> async(Function<GodClient, T> call) {
+        return CompletableFuture.supplyAsync(() -> call.apply(this), async);
+    }
+
+    public CompletableFuture<Value> getAsync(byte[] key) {
+        return async(c -> c.get(key));
+    }
+
+    public CompletableFuture<Void> putAsync(byte[] key, byte[] value, boolean sync) {
+        return async(c -> {
+            c.put(key, value, sync);
+            return null;
+        });
+    }
+
+    public CompletableFuture<SubValue> subGetAsync(byte[] key, byte[] subKey) {
+        return async(c -> c.subGet(key, subKey));
+    }
+
+    public CompletableFuture<Void> subPutAsync(byte[] key, byte[] subKey, byte[] value, boolean sync) {
+        return async(c -> {
+            c.subPut(key, subKey, value, sync);
+            return null;
+        });
+    }
+
+    // ------------------------------------------------------------------ routing core
+
+    private interface Attempt {
+        /** @param budget this attempt's timeout: the attempt timeout, or what is left of the deadline */
+        JsonNode run(int attempt, Duration budget) throws GodException;
+    }
+
+    /** Bounded retries with exponential backoff inside the deadline. */
+    private JsonNode retrying(String method, Attempt a) {
+        long end = System.nanoTime() + deadline.toNanos();
+        GodException last = null;
+        for (int i = 0; i < attempts; i++) {
+            if (closed) {
+                throw new GodUnavailableException("client closed", last);
+            }
+            long remaining = end - System.nanoTime();
+            if (remaining <= 0) {
+                break;
+            }
+            try {
+                return a.run(i, Duration.ofNanos(Math.min(attemptTimeout.toNanos(), remaining)));
+            } catch (GodRequestException e) {
+                throw e;
+            } catch (GodException e) {
+                last = e;
+            }
+            if (!gateway) {
+                refreshSoon();
+            }
+            long sleep = Math.min(backoff.toNanos() << Math.min(i, 10), TimeUnit.MILLISECONDS.toNanos(500));
+            if (System.nanoTime() + sleep >= end) {
+                break;
+            }
+            try {
+                TimeUnit.NANOSECONDS.sleep(sleep);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new GodUnavailableException(method + " interrupted", last);
+            }
+        }
+        throw new GodUnavailableException(method + " failed after retries: "
+                + (last == null ? "deadline" : last.getMessage()), last);
+    }
+
+    /** Refreshes the ring in the background (once at a time) so a hung node cannot eat a call's deadline. */
+    private void refreshSoon() {
+        if (refreshing.compareAndSet(false, true)) {
+            try {
+                refresher.execute(() -> {
+                    try {
+                        refreshQuietly();
+                    } finally {
+                        refreshing.set(false);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                refreshing.set(false);
+            }
+        }
+    }
+
+    private void refreshQuietly() {
+        try {
+            refreshRing();
+        } catch (RuntimeException ignored) {
+            // keep the old view
+        }
+    }
+
+    /** Owner first; attempt i goes to replica i mod n, which executes it without routing. */
+    private JsonNode keyed(String method, byte[] key, ObjectNode body) {
+        if (gateway) {
+            return anyNode(method, body);
+        }
+        return retrying(method, (i, budget) -> {
+            List<Member> reps = replicas(key);
+            if (reps.isEmpty()) {
+                throw new GodUnavailableException("no ring known yet", null);
+            }
+            int r = i % reps.size();
+            return once(reps.get(r).address(), method, body, r == 0 ? Call.ROUTE : Call.EXECUTE, budget);
+        });
+    }
+
+    /** Every replica in parallel (Stamped); the newest timestamp wins (ties: owner first), tombstones included. */
+    private JsonNode newest(String method, byte[] key, ObjectNode body) {
+        if (gateway) {
+            return anyNode(method, body);
+        }
+        ObjectNode stamped = body.deepCopy().put("Stamped", true);
+        JsonNode best = null;
+        for (JsonNode n : fromReplicas(method, key, stamped)) {
+            if (best == null || newer(n, best)) {
+                best = n;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The store's last-write-wins rule (DESIGN §5): higher timestamp wins; on equal timestamps a
+     * tombstone beats a value, otherwise the larger value bytes win.
+     */
+    static boolean newer(JsonNode a, JsonNode b) {
+        long ta = a.path("Timestamp").asLong(0);
+        long tb = b.path("Timestamp").asLong(0);
+        if (ta != tb) {
+            return ta > tb;
+        }
+        boolean deadA = !a.path("Exists").asBoolean();
+        boolean deadB = !b.path("Exists").asBoolean();
+        if (deadA != deadB) {
+            return deadA;
+        }
+        return Arrays.compareUnsigned(orEmpty(bytes(a.get("Value"))), orEmpty(bytes(b.get("Value")))) > 0;
+    }
+
+    /** The answers of every replica that answered (at least one, else retried), asked in parallel. */
+    private List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
+        JsonNode all = retrying(method, (i, budget) -> {
+            List<Member> reps = replicas(key);
+            if (reps.isEmpty()) {
+                throw new GodUnavailableException("no ring known yet", null);
+            }
+            List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
+            for (Member m : reps) {
+                calls.add(CompletableFuture.supplyAsync(() -> once(m.address(), method, body, Call.EXECUTE, budget), async));
+            }
+            com.fasterxml.jackson.databind.node.ArrayNode answers = JSON.createArrayNode();
+            GodException failure = null;
+            for (CompletableFuture<JsonNode> c : calls) {
+                try {
+                    answers.add(c.join());
+                } catch (java.util.concurrent.CompletionException e) {
+                    if (e.getCause() instanceof GodRequestException r) {
+                        throw r;
+                    }
+                    failure = e.getCause() instanceof GodException g ? g : new GodUnavailableException(e.getMessage(), e);
+                }
+            }
+            if (answers.isEmpty()) {
+                throw failure;
+            }
+            return answers;
+        });
+        List<JsonNode> out = new ArrayList<>();
+        all.forEach(out::add);
+        return out;
+    }
+
+    /** Rounds a First/Last/SubNext/SubPrev walk may skip entries deleted on a newer replica. */
+    private static final int MAX_WALK_ROUNDS = 64;
+
+    /**
+     * Newest-of-replicas walks: each replica proposes its answer; the best proposal (smallest going up,
+     * largest going down) is checked with a newest-of-replicas SubGet. If a newer replica deleted it,
+     * the walk goes on strictly after it. Correct under last-write-wins: the true answer's newest copy
+     * is live on some replica, which therefore proposes it or something before it.
+     */
+    private SubValue walkNewest(byte[] key, String method, byte[] subKey, boolean up) {
+        if (gateway) {
+            ObjectNode b = body().put("Key", key);
+            if (method.startsWith("Sub")) {
+                b.put("SubKey", subKey);
+            }
+            return subValue(key, anyNode(method, b));
+        }
+        byte[] cursor = subKey;
+        for (int round = 0; round < MAX_WALK_ROUNDS; round++) {
+            ObjectNode b = body().put("Key", key);
+            if (method.startsWith("Sub")) {
+                b.put("SubKey", cursor);
+            }
+            byte[] candidate = null;
+            for (JsonNode n : fromReplicas(method, key, b)) {
+                if (n.path("Exists").asBoolean()) {
+                    byte[] k = orEmpty(bytes(n.get("Key")));
+                    int c = candidate == null ? 0 : Arrays.compareUnsigned(k, candidate);
+                    if (candidate == null || (up ? c < 0 : c > 0)) {
+                        candidate = k;
+                    }
+                }
+            }
+            if (candidate == null) {
+                return new SubValue(key, null, null, 0, false);
+            }
+            JsonNode v = newest("SubGet", key, body().put("Key", key).put("SubKey", candidate));
+            if (v.path("Exists").asBoolean()) {
+                return new SubValue(key, candidate, orEmpty(bytes(v.get("Value"))), 0, true);
+            }
+            method = up ? "SubNext" : "SubPrev";
+            cursor = candidate;
+        }
+        throw new GodUnavailableException("more than " + MAX_WALK_ROUNDS + " deleted entries in a row differ "
+                + "between the replicas of this tree; retry after anti-entropy", null);
+    }
+
+    /** Broadcasts and any-node calls: the node routes; fails over to other members. */
+    private JsonNode anyNode(String method, ObjectNode body) {
+        return retrying(method, (i, budget) -> {
+            List<String> targets = new ArrayList<>();
+            if (gateway || ring.isEmpty()) {
+                targets.addAll(seeds);
+            } else {
+                for (Member m : ring) {
+                    targets.add(m.address());
+                }
+            }
+            String t = targets.get(Math.floorMod(spread.getAndIncrement(), targets.size()));
+            return once(t, method, body, Call.ROUTE, budget);
+        });
+    }
+
+    private JsonNode at(String address, String method, ObjectNode body) {
+        return retrying(method, (i, budget) -> once(address, method, body, Call.EXECUTE, budget));
+    }
+
+    /** One attempt at one node within the attempt timeout. */
+    private JsonNode once(String address, String method, ObjectNode body, int mode, Duration budget) {
+        NodeConnection c;
+        try {
+            c = connection(address);
+        } catch (IOException e) {
+            throw new GodUnavailableException(address + ": " + e.getMessage(), e);
+        }
+        byte[] json;
+        try {
+            json = JSON.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        CompletableFuture<Call.Reply> f = c.call(new Call(SERVICE + method, json,
+                token == null ? null : "Bearer " + token, 0, mode));
+        Call.Reply r;
+        try {
+            r = f.get(budget.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            c.forget(f);
+            throw new GodUnavailableException(address + " did not answer " + method + " within "
+                    + budget.toMillis() + " ms", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof NodeConnection.AuthException) {
+                throw new GodRequestException(401, e.getCause().getMessage());
+            }
+            throw new GodUnavailableException(address + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GodUnavailableException("interrupted", e);
+        }
+        String text = new String(r.body(), StandardCharsets.UTF_8);
+        if (r.status() >= 400 && r.status() < 500) {
+            throw new GodRequestException(r.status(), message(text));
+        }
+        if (r.status() != 200) {
+            throw new GodUnavailableException(address + " answered " + r.status() + ": " + message(text), null);
+        }
+        try {
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new GodUnavailableException("malformed JSON from " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** One of the node's pooled, pipelined connections (round robin), opened on first use or after a break. */
+    private NodeConnection connection(String address) throws IOException {
+        NodeConnection[] pool = connections.computeIfAbsent(address, a -> new NodeConnection[poolSize]);
+        int slot = Math.floorMod(roundRobin.getAndIncrement(), pool.length);
+        NodeConnection c = pool[slot];
+        if (c != null && !c.broken()) {
+            return c;
+        }
+        synchronized (pool) {
+            c = pool[slot];
+            if (c != null && !c.broken()) {
+                return c;
+            }
+            if (closed) {
+                throw new IOException("client closed");
+            }
+            c = new NodeConnection(address, token, (int) Math.max(1, Math.min(attemptTimeout.toMillis(), Integer.MAX_VALUE)));
+            pool[slot] = c;
+            return c;
+        }
+    }
+
+    private static String message(String text) {
+        try {
+            JsonNode n = JSON.readTree(text);
+            return n.isTextual() ? n.asText() : text;
+        } catch (IOException e) {
+            return text;
+        }
+    }
+
+    // ------------------------------------------------------------------ JSON helpers
+
+    private static ObjectNode body() {
+        return JSON.createObjectNode();
+    }
+
+    private static ObjectNode range(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
+        return body().put("Key", key).put("Min", min).put("Max", max).put("MinInc", minInc).put("MaxInc", maxInc);
+    }
+
+    private static ObjectNode indexRange(byte[] key, Long minIndex, Long maxIndex) {
+        return body().put("Key", key).put("MinIndex", minIndex).put("MaxIndex", maxIndex);
+    }
+
+    static byte[] bytes(JsonNode n) {
+        if (n == null || n.isNull() || n.isMissingNode()) {
+            return null;
+        }
+        try {
+            return n.binaryValue();
+        } catch (IOException e) {
+            throw new GodUnavailableException("bad base64 in a reply: " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] orEmpty(byte[] b) {
+        return b == null ? new byte[0] : b;
+    }
+
+    private static Value value(JsonNode n) {
+        boolean exists = n.path("Exists").asBoolean();
+        return new Value(bytes(n.get("Key")), exists ? orEmpty(bytes(n.get("Value"))) : null, exists, 0);
+    }
+
+    private static SubValue subValue(byte[] key, JsonNode n) {
+        boolean exists = n.path("Exists").asBoolean();
+        return new SubValue(key, exists ? orEmpty(bytes(n.get("Key"))) : null, exists ? orEmpty(bytes(n.get("Value"))) : null,
+                n.path("Index").asLong(0), exists);
+    }
+
+    private static Index index(JsonNode n) {
+        return new Index(n.path("N").asLong(), n.path("Existed").asBoolean());
+    }
+
+    private static List<Entry> entries(JsonNode n) {
+        List<Entry> out = new ArrayList<>();
+        for (JsonNode e : n) {
+            out.add(new Entry(orEmpty(bytes(e.get("Key"))), orEmpty(bytes(e.get("Value")))));
+        }
+        return out;
+    }
+
+    private static Map<String, String> conf(JsonNode n) {
+        Map<String, String> out = new LinkedHashMap<>();
+        n.path("Data").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+
+    private static String text(JsonNode n) {
+        return n.isTextual() ? n.asText() : n.toString();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        refresher.shutdownNow();
+        async.shutdownNow();
+        for (NodeConnection[] pool : connections.values()) {
+            synchronized (pool) {
+                for (NodeConnection c : pool) {
+                    if (c != null) {
+                        c.close();
+                    }
+                }
+            }
+        }
+        connections.clear();
+    }
+
+    /** Client settings. */
+    public static final class Builder {
+        private final List<String> endpoints = new ArrayList<>();
+        private boolean gateway;
+        private String token;
+        private int redundancy = 3;
+        private Duration attemptTimeout = Duration.ofMillis(1000);
+        private Duration deadline = Duration.ofSeconds(5);
+        private int attempts = 6;
+        private Duration backoff = Duration.ofMillis(10);
+        private Duration ringRefresh = Duration.ofSeconds(5);
+        private int connections = 2;
+
+        /** Pipelined connections per node, used round robin (default 2). */
+        public Builder connectionsPerNode(int n) {
+            if (n < 1 || n > 64) {
+                throw new IllegalArgumentException("connections per node must be between 1 and 64");
+            }
+            this.connections = n;
+            return this;
+        }
+
+        /** Seed nodes (ring-aware) or the gateway endpoints: host:port of the binary port. */
+        public Builder endpoints(String... addresses) {
+            endpoints.addAll(List.of(addresses));
+            return this;
+        }
+
+        /** All calls go to the endpoints and the node routes (for clients outside the cluster). */
+        public Builder gateway(boolean gateway) {
+            this.gateway = gateway;
+            return this;
+        }
+
+        public Builder token(String token) {
+            this.token = token == null || token.isEmpty() ? null : token;
+            return this;
+        }
+
+        /** N, the ring's god.redundancy (default 3). */
+        public Builder redundancy(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("redundancy must be at least 1");
+            }
+            this.redundancy = n;
+            return this;
+        }
+
+        /** How long one attempt at one node may take (default 1 s). */
+        public Builder attemptTimeout(Duration d) {
+            this.attemptTimeout = positive(d);
+            return this;
+        }
+
+        /** The whole call's budget, retries included (default 5 s). */
+        public Builder deadline(Duration d) {
+            this.deadline = positive(d);
+            return this;
+        }
+
+        /** Attempts per call (default 6). */
+        public Builder attempts(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("attempts must be at least 1");
+            }
+            this.attempts = n;
+            return this;
+        }
+
+        /** First backoff, doubled per attempt up to 500 ms (default 10 ms). */
+        public Builder backoff(Duration d) {
+            this.backoff = d;
+            return this;
+        }
+
+        public Builder ringRefresh(Duration d) {
+            this.ringRefresh = positive(d);
+            return this;
+        }
+
+        public GodClient build() {
+            return new GodClient(this);
+        }
+
+        private static Duration positive(Duration d) {
+            if (d == null || d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException("duration must be positive");
+            }
+            return d;
+        }
+    }
+}

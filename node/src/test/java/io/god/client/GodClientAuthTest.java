@@ -1,0 +1,45 @@
+package io.god.client;
+
+import static io.god.client.GodClient.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** god.auth.token: the client's hello and Authorization carry it; a wrong token is a 401, not retried. */
+@Timeout(60)
+class GodClientAuthTest {
+
+    @Test
+    void tokenIsPresentedAndAWrongOneFailsFast() throws Exception {
+        try (ClientRings rings = new ClientRings()) {
+            rings.extra.put("god.auth.token", "s3cret-token");
+            rings.start(2);
+            try (GodClient ok = GodClient.builder().endpoints(rings.address(0)).token("s3cret-token").build()) {
+                assertThat(ok.ring()).hasSize(2);
+                ok.put(utf8("a"), utf8("1"), true);
+                assertThat(ok.get(utf8("a")).exists()).isTrue();
+            }
+            // god-cli: --token (or $GOD_AUTH_TOKEN); without it the node refuses: exit 1 with a 401
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            assertThat(io.god.cli.GodCli.run(new String[] {"--endpoint", rings.address(1), "--token", "s3cret-token",
+                    "get", "a"}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true),
+                    java.io.InputStream.nullInputStream())).isZero();
+            assertThat(out.toString()).isEqualTo("1\n");
+            assertThat(io.god.cli.GodCli.run(new String[] {"--endpoint", rings.address(1), "--token", "nope-nope-nope",
+                    "get", "a"}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true),
+                    java.io.InputStream.nullInputStream())).isEqualTo(1);
+            assertThat(err.toString()).contains("(401)");
+            long t0 = System.nanoTime();
+            try (GodClient bad = GodClient.builder().endpoints(rings.address(0)).token("wrong").gateway(true)
+                    .deadline(Duration.ofSeconds(5)).build()) {
+                assertThatThrownBy(() -> bad.get(utf8("a"))).isInstanceOf(GodRequestException.class)
+                        .satisfies(e -> assertThat(((GodRequestException) e).status()).isEqualTo(401));
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2));
+        }
+    }
+}
