@@ -79,6 +79,8 @@ public final class GodNode implements AutoCloseable {
     private Vertx vertx;
     private Membership membership;
     private Cluster cluster;
+    private io.god.cluster.AntiEntropy antiEntropy;
+    private final java.util.concurrent.ScheduledExecutorService syncs;
     private final AtomicReference<CallHandler> callHandler = new AtomicReference<>();
     private volatile State state = State.JOINING;
     private volatile boolean closed;
@@ -100,6 +102,11 @@ public final class GodNode implements AutoCloseable {
         });
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "god-ring-" + settings.advertise());
+            t.setDaemon(true);
+            return t;
+        });
+        this.syncs = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "god-sync-" + settings.advertise());
             t.setDaemon(true);
             return t;
         });
@@ -180,6 +187,9 @@ public final class GodNode implements AutoCloseable {
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
                 settings.redundancy(), c.rpcTimeout(), c.replicationQueue());
+        antiEntropy = new io.god.cluster.AntiEntropy(settings.advertise(), membership::ring, transport, store,
+                timestamps, events, clock, settings.redundancy(), c.rpcTimeout(), settings.tombstoneWindow(),
+                c.syncBudget());
         transport.serve(this::serve);
         tick();
         long every = c.ringInterval().toNanos();
@@ -204,6 +214,9 @@ public final class GodNode implements AutoCloseable {
         return switch (op) {
             case Ops.JOIN, Ops.PING, Ops.GOSSIP -> membership.handle(op, payload);
             case Ops.REPLICATE -> cluster.applyReplicated(payload);
+            case Ops.SYNC_FINGERPRINTS -> antiEntropy.serveFingerprints(payload);
+            case Ops.SYNC_EXCHANGE -> antiEntropy.serveExchange(payload);
+            case Ops.SYNC_META -> antiEntropy.serveMeta(payload);
             case Ops.CALL -> {
                 CallHandler h = callHandler.get();
                 if (h == null) {
@@ -228,6 +241,27 @@ public final class GodNode implements AutoCloseable {
     private void startLoops() {
         long every = Math.max(1, settings.gcInterval().toMillis());
         loops.scheduleWithFixedDelay(this::collectGarbage, every, every, TimeUnit.MILLISECONDS);
+        if (antiEntropy != null) {
+            long sync = settings.cluster().syncInterval().toNanos();
+            syncs.scheduleWithFixedDelay(this::syncRound, sync, sync, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** One anti-entropy round of the owned range (the sync loop's body; tests may call it). */
+    public boolean syncRound() {
+        if (closed || antiEntropy == null || state != State.ACTIVE) {
+            return false;
+        }
+        try {
+            return antiEntropy.round();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "sync round failed: " + e);
+            return false;
+        }
+    }
+
+    public io.god.cluster.AntiEntropy antiEntropy() {
+        return antiEntropy;
     }
 
     /** One round of background tombstone collection (the loop's body; tests may call it). */
@@ -342,12 +376,14 @@ public final class GodNode implements AutoCloseable {
         closed = true;
         state = State.LEFT;
         loops.shutdownNow();
+        syncs.shutdownNow();
         timers.shutdownNow();
         if (transport != null) {
             transport.close();
         }
         try {
             loops.awaitTermination(10, TimeUnit.SECONDS);
+            syncs.awaitTermination(10, TimeUnit.SECONDS);
             timers.awaitTermination(10, TimeUnit.SECONDS);
             if (vertx != null) {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
