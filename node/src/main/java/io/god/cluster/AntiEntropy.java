@@ -397,16 +397,21 @@ public final class AntiEntropy {
 
     /** The LWW records that rebuild entry e (expired tombstones left out). */
     void recordsOf(Entry e, long now, List<Record> out) {
+        recordsOf(e, now, windowNanos, out);
+    }
+
+    /** As above with an explicit tombstone window (ns). */
+    static void recordsOf(Entry e, long now, long windowNanos, List<Record> out) {
         if (e.hasValue()) {
             out.add(Record.put(e.key(), e.value(), e.timestamp()));
-        } else if (e.isTombstone() && !expired(e.timestamp(), now)) {
+        } else if (e.isTombstone() && e.timestamp() >= now - windowNanos) {
             out.add(Record.delete(e.key(), e.timestamp()));
         }
         TreeState sub = e.sub();
         if (sub == null) {
             return;
         }
-        if (sub.clearedAt() > 0 && !expired(sub.clearedAt(), now)) {
+        if (sub.clearedAt() > 0 && sub.clearedAt() >= now - windowNanos) {
             out.add(Record.subClear(e.key(), sub.clearedAt()));
         }
         if (sub.configurationTimestamp() > 0) {
@@ -416,14 +421,10 @@ public final class AntiEntropy {
             Entry se = it.next();
             if (se.hasValue()) {
                 out.add(Record.subPut(e.key(), se.key(), se.value(), se.timestamp()));
-            } else if (se.isTombstone() && !expired(se.timestamp(), now)) {
+            } else if (se.isTombstone() && se.timestamp() >= now - windowNanos) {
                 out.add(Record.subDelete(e.key(), se.key(), se.timestamp()));
             }
         }
-    }
-
-    private boolean expired(long timestamp, long now) {
-        return timestamp < now - windowNanos;
     }
 
     private boolean applyLocally(List<Record> records) {

@@ -80,6 +80,7 @@ public final class GodNode implements AutoCloseable {
     private Membership membership;
     private Cluster cluster;
     private io.god.cluster.AntiEntropy antiEntropy;
+    private io.god.cluster.Cleaner cleaner;
     private final java.util.concurrent.ScheduledExecutorService syncs;
     private final AtomicReference<CallHandler> callHandler = new AtomicReference<>();
     private volatile State state = State.JOINING;
@@ -190,6 +191,8 @@ public final class GodNode implements AutoCloseable {
         antiEntropy = new io.god.cluster.AntiEntropy(settings.advertise(), membership::ring, transport, store,
                 timestamps, events, clock, settings.redundancy(), c.rpcTimeout(), settings.tombstoneWindow(),
                 c.syncBudget());
+        cleaner = new io.god.cluster.Cleaner(settings.advertise(), membership::ring, transport, store, timestamps,
+                events, clock, settings.redundancy(), c.rpcTimeout(), settings.tombstoneWindow(), c.syncBudget());
         transport.serve(this::serve);
         tick();
         long every = c.ringInterval().toNanos();
@@ -243,7 +246,10 @@ public final class GodNode implements AutoCloseable {
         loops.scheduleWithFixedDelay(this::collectGarbage, every, every, TimeUnit.MILLISECONDS);
         if (antiEntropy != null) {
             long sync = settings.cluster().syncInterval().toNanos();
-            syncs.scheduleWithFixedDelay(this::syncRound, sync, sync, TimeUnit.NANOSECONDS);
+            syncs.scheduleWithFixedDelay(() -> {
+                syncRound();
+                cleanPass();
+            }, sync, sync, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -258,6 +264,26 @@ public final class GodNode implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "sync round failed: " + e);
             return false;
         }
+    }
+
+    /**
+     * One cleaning pass (the sync loop runs it after each round once the ring view has been stable
+     * for a few intervals); returns the entries removed.
+     */
+    public long cleanPass() {
+        if (closed || cleaner == null || state != State.ACTIVE || membership.stableTicks() < 3) {
+            return 0;
+        }
+        try {
+            return cleaner.pass();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cleaning pass failed: " + e);
+            return 0;
+        }
+    }
+
+    public io.god.cluster.Cleaner cleaner() {
+        return cleaner;
     }
 
     public io.god.cluster.AntiEntropy antiEntropy() {
