@@ -27,6 +27,10 @@ public final class Ops {
     public static final int SYNC_EXCHANGE = 13;
     /** Anti-entropy: tree-level configuration and clear marker both ways. */
     public static final int SYNC_META = 14;
+    /** Time network: empty → the receiver's network time (8 bytes, big-endian ns). */
+    public static final int TIME = 15;
+    /** Migration: empty → how many markers the receiver owns (varint). */
+    public static final int OWNED = 16;
 
     public static String name(int op) {
         return switch (op) {
@@ -39,6 +43,8 @@ public final class Ops {
             case SYNC_FINGERPRINTS -> "DHash.SyncFingerprints";
             case SYNC_EXCHANGE -> "DHash.SyncExchange";
             case SYNC_META -> "DHash.SyncMeta";
+            case TIME -> "Timenet.ActualTime";
+            case OWNED -> "DHash.Owned";
             default -> "op" + op;
         };
     }
