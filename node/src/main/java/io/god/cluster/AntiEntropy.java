@@ -24,7 +24,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -106,7 +105,7 @@ public final class AntiEntropy {
         return r.size() <= 1 || redundancy <= 1 || replicated;
     }
 
-    /** Clock time (ns) when the last round finished; 0 = never. */
+    /** Clock time (ns) when the last round with successors finished; 0 = never. */
     public long lastSyncAt() {
         return lastSyncAt;
     }
@@ -143,7 +142,7 @@ public final class AntiEntropy {
     public boolean round() {
         Ring r = ring.get();
         Member me = r.byAddress(address);
-        boolean clean = true;
+        boolean clean = me != null || r.size() <= 1;
         if (me != null && r.size() > 1 && redundancy > 1) {
             byte[] from = r.predecessorOf(me).position();
             byte[] to = me.position();
@@ -170,7 +169,9 @@ public final class AntiEntropy {
             }
         }
         replicated = clean;
-        lastSyncAt = clock.nanos();
+        if (me != null && r.size() > 1 && redundancy > 1) {
+            lastSyncAt = clock.nanos(); // a one-node ring (or N=1) has nothing to sync: stays 0
+        }
         rounds.incrementAndGet();
         return clean;
     }
@@ -267,7 +268,7 @@ public final class AntiEntropy {
             return;
         }
         if (place == Place.INSIDE) {
-            if (fa != null && fb != null && fa.hash().equals(fb.hash())) {
+            if (fa != null && fb != null && same(fa.hash(), fb.hash())) {
                 return;
             }
             if (fa == null || fb == null) {
@@ -280,11 +281,11 @@ public final class AntiEntropy {
                 return;
             }
             byte[] common = fa.depth() == d ? fa.key() : fb.key();
-            if (!Objects.equals(entryAt(fa, d), entryAt(fb, d))) {
+            if (!same(entryAt(fa, d), entryAt(fb, d))) {
                 diffs.add(new Region(common, d, true));
             }
             for (int nibble = 0; nibble < 16; nibble++) {
-                if (!Objects.equals(childAt(fa, d, nibble), childAt(fb, d, nibble))) {
+                if (!same(childAt(fa, d, nibble), childAt(fb, d, nibble))) {
                     pending.add(new Region(withNibble(common, d, nibble), d + 1, false));
                     places.add(Place.INSIDE);
                 }
@@ -293,7 +294,7 @@ public final class AntiEntropy {
         }
         // straddles a range boundary: expand one nibble without comparing hashes
         int n = p.nibbles();
-        if ((n & 1) == 0 && !Objects.equals(entryAt(fa, n), entryAt(fb, n))) {
+        if ((n & 1) == 0 && !same(entryAt(fa, n), entryAt(fb, n))) {
             byte[] key = Arrays.copyOf(p.prefix(), n >> 1);
             if (inRange(key, from, to)) {
                 diffs.add(new Region(key, n, true));
@@ -537,24 +538,29 @@ public final class AntiEntropy {
         return new Fingerprint(key, depth, h, 0, entry, children);
     }
 
+    /**
+     * Hashes travel as their first 64 bits (a missed difference needs a 2^-64 collision between two
+     * versions of one region); {@link #same} compares only those bits.
+     */
     private static void hash(WireWriter w, Hash128 h) {
-        byte[] b = new byte[16];
+        byte[] b = new byte[8];
         for (int i = 0; i < 8; i++) {
             b[i] = (byte) (h.h1() >>> (56 - 8 * i));
-            b[8 + i] = (byte) (h.h2() >>> (56 - 8 * i));
         }
         w.raw(b);
     }
 
     private static Hash128 hash(WireReader r) {
-        byte[] b = r.raw(16);
+        byte[] b = r.raw(8);
         long h1 = 0;
-        long h2 = 0;
         for (int i = 0; i < 8; i++) {
             h1 = (h1 << 8) | (b[i] & 0xff);
-            h2 = (h2 << 8) | (b[8 + i] & 0xff);
         }
-        return new Hash128(h1, h2);
+        return new Hash128(h1, 0);
+    }
+
+    static boolean same(Hash128 a, Hash128 b) {
+        return a == null ? b == null : b != null && a.h1() == b.h1();
     }
 
     private static void encodeRange(WireWriter w, byte[] from, byte[] to) {
@@ -582,11 +588,16 @@ public final class AntiEntropy {
         int n = r.count(10_000_000);
         List<Record> out = new ArrayList<>(Math.min(n, 4096));
         for (int i = 0; i < n; i++) {
+            Record rec;
             try {
-                out.add(Record.decode(r.bytes()));
+                rec = Record.decode(r.bytes());
             } catch (RuntimeException e) {
                 throw new io.god.wire.WireException("bad record: " + e.getMessage());
             }
+            if (rec.kind() == Record.Kind.DROP) {
+                throw new io.god.wire.WireException("DROP records are local only");
+            }
+            out.add(rec);
         }
         return out;
     }
