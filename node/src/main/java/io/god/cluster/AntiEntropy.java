@@ -284,11 +284,16 @@ public final class AntiEntropy {
             if (!same(entryAt(fa, d), entryAt(fb, d))) {
                 diffs.add(new Region(common, d, true));
             }
+            boolean any = !same(entryAt(fa, d), entryAt(fb, d));
             for (int nibble = 0; nibble < 16; nibble++) {
-                if (!same(childAt(fa, d, nibble), childAt(fb, d, nibble))) {
+                if (!sameChild(childAt(fa, d, nibble), childAt(fb, d, nibble))) {
                     pending.add(new Region(withNibble(common, d, nibble), d + 1, false));
                     places.add(Place.INSIDE);
+                    any = true;
                 }
+            }
+            if (!any) {
+                diffs.add(p); // the hashes differ but no (shortened) child hash does: exchange it all
             }
             return;
         }
@@ -514,7 +519,8 @@ public final class AntiEntropy {
         w.varint(mask);
         for (int i = 0; i < 16; i++) {
             if (children[i] != null) {
-                hash(w, children[i]);
+                long h = children[i].h1();
+                w.raw(new byte[] {(byte) (h >>> 56), (byte) (h >>> 48), (byte) (h >>> 40), (byte) (h >>> 32)});
             }
         }
     }
@@ -532,7 +538,10 @@ public final class AntiEntropy {
         Hash128[] children = new Hash128[16];
         for (int i = 0; i < 16; i++) {
             if ((mask & (1 << i)) != 0) {
-                children[i] = hash(r);
+                byte[] b = r.raw(4);
+                long top = ((long) (b[0] & 0xff) << 56) | ((long) (b[1] & 0xff) << 48) | ((long) (b[2] & 0xff) << 40)
+                        | ((long) (b[3] & 0xff) << 32);
+                children[i] = new Hash128(top, 0);
             }
         }
         return new Fingerprint(key, depth, h, 0, entry, children);
@@ -557,6 +566,14 @@ public final class AntiEntropy {
             h1 = (h1 << 8) | (b[i] & 0xff);
         }
         return new Hash128(h1, 0);
+    }
+
+    /**
+     * Child hashes travel as their first 32 bits: a collision cannot hide a difference, because the
+     * parent's 64-bit hash still differs and then the whole parent region is exchanged.
+     */
+    static boolean sameChild(Hash128 a, Hash128 b) {
+        return a == null ? b == null : b != null && (a.h1() >>> 32) == (b.h1() >>> 32);
     }
 
     static boolean same(Hash128 a, Hash128 b) {

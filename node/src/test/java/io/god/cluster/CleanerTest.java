@@ -27,6 +27,11 @@ class CleanerTest {
     @TempDir
     Path tmp;
 
+    /** Keys spread over the whole ring (as hashed keys are), so the joiner's range holds some. */
+    static byte[] key(int k) {
+        return java.nio.ByteBuffer.allocate(4).putInt(k * 0x9E3779B1).array();
+    }
+
     @Test
     void aJoiningNodeReceivesItsRangesAndOldHoldersCleanUp() throws Exception {
         try (Rings rings = new Rings()) {
@@ -39,8 +44,8 @@ class CleanerTest {
             await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
             int keys = 400;
             for (int k = 0; k < keys; k++) {
-                call(rings.rpcs.get(k % 3), "Put", "{\"Key\":\"" + b64("key" + k) + "\",\"Value\":\"" + b64("v" + k)
-                        + "\",\"Sync\":true}");
+                call(rings.rpcs.get(k % 3), "Put", "{\"Key\":\"" + java.util.Base64.getEncoder().encodeToString(key(k))
+                        + "\",\"Value\":\"" + b64("v" + k) + "\",\"Sync\":true}");
             }
             rings.start(3, tmp.resolve("r3"), seeds);
             await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 4);
@@ -63,7 +68,7 @@ class CleanerTest {
             assertThat(cleaned).isPositive();
             Ring ring = rings.nodes.get(0).membership().ring();
             for (int k = 0; k < keys; k++) {
-                byte[] key = ("key" + k).getBytes(StandardCharsets.UTF_8);
+                byte[] key = key(k);
                 List<String> replicas = ring.replicas(key, 2).stream().map(Member::address).toList();
                 for (GodNode n : rings.running()) {
                     Entry e = n.store().state().entry(key);
