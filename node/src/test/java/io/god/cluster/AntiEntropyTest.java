@@ -139,6 +139,13 @@ class AntiEntropyTest {
             await().atMost(CONVERGE).until(() -> rings.running().stream()
                     .allMatch(n -> n.store().state().get(utf8("solo")).value() != null));
             await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> AdminStatus.of(n).replicated()));
+            // the time network samples peers every ring interval (one clock here: errors stay small)
+            await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> n.timeNet().error() >= 0));
+            for (GodNode n : rings.running()) {
+                assertThat(n.timeNet().error()).as("clock error, ns").isLessThan(50_000_000);
+                long t1 = n.timestamps().next();
+                assertThat(n.timestamps().next()).isGreaterThan(t1);
+            }
         }
     }
 
