@@ -21,6 +21,16 @@ public final class Ops {
     public static final int CALL = 10;
     /** Stamped writes from the executing node to a replica: records → empty. */
     public static final int REPLICATE = 11;
+    /** Anti-entropy: Merkle fingerprints of many prefixes of the receiver's tree. */
+    public static final int SYNC_FINGERPRINTS = 12;
+    /** Anti-entropy: records of differing regions both ways (request applied, receiver's returned). */
+    public static final int SYNC_EXCHANGE = 13;
+    /** Anti-entropy: tree-level configuration and clear marker both ways. */
+    public static final int SYNC_META = 14;
+    /** Time network: empty → the receiver's network time (8 bytes, big-endian ns). */
+    public static final int TIME = 15;
+    /** Migration: empty → how many markers the receiver owns (varint). */
+    public static final int OWNED = 16;
 
     public static String name(int op) {
         return switch (op) {
@@ -30,6 +40,11 @@ public final class Ops {
             case GOSSIP -> "Discord.Gossip";
             case CALL -> "DHash.Call";
             case REPLICATE -> "DHash.Replicate";
+            case SYNC_FINGERPRINTS -> "DHash.SyncFingerprints";
+            case SYNC_EXCHANGE -> "DHash.SyncExchange";
+            case SYNC_META -> "DHash.SyncMeta";
+            case TIME -> "Timenet.ActualTime";
+            case OWNED -> "DHash.Owned";
             default -> "op" + op;
         };
     }

@@ -30,9 +30,9 @@ public record AdminStatus(String state, String position, String address, String 
     public static final int STABLE_TICKS = 5;
 
     /**
-     * This node's status and ring view. {@code replicated} is conservative until anti-entropy exists
-     * (issue 9): true on a one-node ring, else when the node is ACTIVE, its view has not changed for
-     * {@link #STABLE_TICKS} ring intervals and no asynchronous replica copy was dropped or failed.
+     * This node's status and ring view. {@code replicated}: true on a one-node ring, else when the
+     * node is ACTIVE, its view has not changed for {@link #STABLE_TICKS} ring intervals and the last
+     * anti-entropy round found no difference with any successor ({@code lastSyncAt}: when it ran).
      */
     public static AdminStatus of(GodNode node) {
         TreeState s = node.store().state();
@@ -47,9 +47,9 @@ public record AdminStatus(String state, String position, String address, String 
         if (ring.isEmpty()) {
             ring.add(new Member(position, node.address()));
         }
+        var ae = node.antiEntropy();
         boolean replicated = ring.size() == 1 || (node.state() == GodNode.State.ACTIVE
-                && membership.stableTicks() >= STABLE_TICKS && node.cluster().droppedReplications() == 0
-                && node.cluster().failedAsyncReplications() == 0);
+                && membership.stableTicks() >= STABLE_TICKS && ae != null && ae.lastSyncAt() != 0 && ae.replicated());
         long owned = s.realSize();
         var range = node.cluster() == null ? null : node.cluster().ownedRange();
         if (range != null) {
@@ -60,7 +60,8 @@ public record AdminStatus(String state, String position, String address, String 
         long collected = node.store().collectedUpTo();
         long now = node.clock().nanos();
         return new AdminStatus(node.state().name(), position, node.address(), ringHash(ring), ring, replicated,
-                owned, s.realSize(), node.store().dataBytes(), null, JsonRpc.rfc3339(now),
+                owned, s.realSize(), node.store().dataBytes(),
+                ae == null || ae.lastSyncAt() == 0 ? null : JsonRpc.rfc3339(ae.lastSyncAt()), JsonRpc.rfc3339(now),
                 collected == 0 ? null : JsonRpc.rfc3339(collected), null, node.uptime().toSeconds());
     }
 

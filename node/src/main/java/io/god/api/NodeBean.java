@@ -55,6 +55,18 @@ public class NodeBean {
                 .description("bytes of logs and snapshots in the data directory").baseUnit("bytes").register(registry);
         Gauge.builder("god.gc.collected.up.to.seconds", node, n -> n.store().collectedUpTo() / 1e9)
                 .description("newest collected tombstone's timestamp").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("god.sync.rounds", node,
+                n -> n.antiEntropy() == null ? 0 : n.antiEntropy().rounds()).description("anti-entropy rounds").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("god.sync.pulled", node,
+                n -> n.antiEntropy() == null ? 0 : n.antiEntropy().pulled()).description("records pulled by anti-entropy").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("god.sync.pushed", node,
+                n -> n.antiEntropy() == null ? 0 : n.antiEntropy().pushed()).description("records pushed by anti-entropy").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("god.clean.entries", node,
+                n -> n.cleaner() == null ? 0 : n.cleaner().cleaned()).description("entries handed to their owners and removed").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("god.migrations", node,
+                n -> n.migrator() == null ? 0 : n.migrator().migrations()).description("position moves by migration").register(registry);
+        Gauge.builder("god.time.error.seconds", node, n -> n.timeNet() == null || n.timeNet().error() < 0 ? 0
+                        : n.timeNet().error() / 1e9).description("RMS of the last clock error per peer").register(registry);
         LOG.log(System.Logger.Level.INFO, "god JSON API on POST /rpc/DHash.<Name>; auth "
                 + (settings.authToken() == null ? "off" : "on"));
     }

@@ -274,11 +274,16 @@ public final class Cluster {
             if (b == null) {
                 throw new io.god.wire.WireException("null record");
             }
+            Record rec;
             try {
-                out.add(Record.decode(b));
+                rec = Record.decode(b);
             } catch (RuntimeException e) {
                 throw new io.god.wire.WireException("bad record: " + e.getMessage());
             }
+            if (rec.kind() == Record.Kind.DROP) {
+                throw new io.god.wire.WireException("DROP records are local only");
+            }
+            out.add(rec);
         }
         r.end();
         return out;

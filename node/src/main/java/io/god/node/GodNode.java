@@ -69,6 +69,8 @@ public final class GodNode implements AutoCloseable {
     private final NanoClock clock;
     private final Store store;
     private final Timestamps timestamps;
+    private io.god.time.TimeNet timeNet;
+    private final Random timeRandom = new Random(new SecureRandom().nextLong());
     private volatile byte[] position;
     private final ScheduledExecutorService loops;
     private final ScheduledExecutorService timers;
@@ -79,6 +81,10 @@ public final class GodNode implements AutoCloseable {
     private Vertx vertx;
     private Membership membership;
     private Cluster cluster;
+    private io.god.cluster.AntiEntropy antiEntropy;
+    private io.god.cluster.Cleaner cleaner;
+    private io.god.cluster.Migrator migrator;
+    private final java.util.concurrent.ScheduledExecutorService syncs;
     private final AtomicReference<CallHandler> callHandler = new AtomicReference<>();
     private volatile State state = State.JOINING;
     private volatile boolean closed;
@@ -100,6 +106,11 @@ public final class GodNode implements AutoCloseable {
         });
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "god-ring-" + settings.advertise());
+            t.setDaemon(true);
+            return t;
+        });
+        this.syncs = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "god-sync-" + settings.advertise());
             t.setDaemon(true);
             return t;
         });
@@ -128,7 +139,8 @@ public final class GodNode implements AutoCloseable {
     /** As {@link #start(NodeSettings, NanoClock)} with an injected transport (null = TCP). */
     public static GodNode start(NodeSettings settings, NanoClock clock, TransportFactory transports) {
         Tree tree = new Tree(clock, settings.tombstoneWindow());
-        Timestamps timestamps = new Timestamps(clock);
+        io.god.time.TimeNet timeNet = new io.god.time.TimeNet(clock);
+        Timestamps timestamps = new Timestamps(timeNet.continuousClock());
         Store store;
         byte[] position;
         if (settings.inMemory()) {
@@ -147,6 +159,7 @@ public final class GodNode implements AutoCloseable {
             }
         }
         GodNode node = new GodNode(settings, clock, store, timestamps, position);
+        node.timeNet = timeNet;
         try {
             node.startCluster(transports);
         } catch (RuntimeException e) {
@@ -180,6 +193,19 @@ public final class GodNode implements AutoCloseable {
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
                 settings.redundancy(), c.rpcTimeout(), c.replicationQueue());
+        antiEntropy = new io.god.cluster.AntiEntropy(settings.advertise(), membership::ring, transport, store,
+                timestamps, events, clock, settings.redundancy(), c.rpcTimeout(), settings.tombstoneWindow(),
+                c.syncBudget());
+        cleaner = new io.god.cluster.Cleaner(settings.advertise(), membership::ring, transport, store, timestamps,
+                events, clock, settings.redundancy(), c.rpcTimeout(), settings.tombstoneWindow(), c.syncBudget());
+        migrator = new io.god.cluster.Migrator(settings.advertise(), membership::ring, transport, store, events,
+                c.rpcTimeout(), p -> {
+                    if (!membership.moveTo(p)) {
+                        return false;
+                    }
+                    positionChosen(p);
+                    return true;
+                });
         transport.serve(this::serve);
         tick();
         long every = c.ringInterval().toNanos();
@@ -192,6 +218,7 @@ public final class GodNode implements AutoCloseable {
         }
         try {
             membership.tick();
+            sampleTime();
             if (membership.state() == Membership.State.ACTIVE && state == State.JOINING) {
                 state = State.ACTIVE;
             }
@@ -204,6 +231,12 @@ public final class GodNode implements AutoCloseable {
         return switch (op) {
             case Ops.JOIN, Ops.PING, Ops.GOSSIP -> membership.handle(op, payload);
             case Ops.REPLICATE -> cluster.applyReplicated(payload);
+            case Ops.SYNC_FINGERPRINTS -> antiEntropy.serveFingerprints(payload);
+            case Ops.SYNC_EXCHANGE -> antiEntropy.serveExchange(payload);
+            case Ops.SYNC_META -> antiEntropy.serveMeta(payload);
+            case Ops.OWNED -> migrator.serveOwned(payload);
+            case Ops.TIME -> CompletableFuture.completedFuture(
+                    java.nio.ByteBuffer.allocate(8).putLong(timeNet.actual()).array());
             case Ops.CALL -> {
                 CallHandler h = callHandler.get();
                 if (h == null) {
@@ -228,6 +261,94 @@ public final class GodNode implements AutoCloseable {
     private void startLoops() {
         long every = Math.max(1, settings.gcInterval().toMillis());
         loops.scheduleWithFixedDelay(this::collectGarbage, every, every, TimeUnit.MILLISECONDS);
+        if (antiEntropy != null) {
+            long sync = settings.cluster().syncInterval().toNanos();
+            syncs.scheduleWithFixedDelay(() -> {
+                syncRound();
+                cleanPass();
+                migratePass();
+            }, sync, sync, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Time network: asks one random other member for its time (asynchronously; the answer is a
+     * sample for {@link io.god.time.TimeNet}). Runs every ring interval.
+     */
+    private void sampleTime() {
+        var members = membership.ring().members();
+        if (members.size() < 2) {
+            return;
+        }
+        var peer = members.get(timeRandom.nextInt(members.size()));
+        if (peer.address().equals(settings.advertise())) {
+            return;
+        }
+        long before = timeNet.actual();
+        transport.call(peer.address(), Ops.TIME, new byte[0], settings.cluster().rpcTimeout()).whenComplete((r, e) -> {
+            if (e == null && r != null && r.length == 8) {
+                timeNet.sample(peer.address(), before, java.nio.ByteBuffer.wrap(r).getLong(), timeNet.actual());
+            }
+        });
+        timeNet.retain(members.stream().map(io.god.ring.Member::address).collect(java.util.stream.Collectors.toSet()));
+    }
+
+    public io.god.time.TimeNet timeNet() {
+        return timeNet;
+    }
+
+    /** One anti-entropy round of the owned range (the sync loop's body; tests may call it). */
+    public boolean syncRound() {
+        if (closed || antiEntropy == null || state != State.ACTIVE) {
+            return false;
+        }
+        try {
+            return antiEntropy.round();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "sync round failed: " + e);
+            return false;
+        }
+    }
+
+    /**
+     * One cleaning pass (the sync loop runs it after each round once the ring view has been stable
+     * for a few intervals); returns the entries removed.
+     */
+    public long cleanPass() {
+        if (closed || cleaner == null || state != State.ACTIVE || membership.stableTicks() < 3) {
+            return 0;
+        }
+        try {
+            return cleaner.pass();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cleaning pass failed: " + e);
+            return 0;
+        }
+    }
+
+    /** One migration check (the sync loop runs it after cleaning); the new position or null. */
+    public byte[] migratePass() {
+        if (closed || migrator == null || state != State.ACTIVE) {
+            return null;
+        }
+        try {
+            return migrator.pass();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "migration check failed: " + e);
+            return null;
+        }
+    }
+
+    public io.god.cluster.Migrator migrator() {
+        return migrator;
+    }
+
+    public io.god.cluster.Cleaner cleaner() {
+        return cleaner;
+    }
+
+    public io.god.cluster.AntiEntropy antiEntropy() {
+        return antiEntropy;
     }
 
     /** One round of background tombstone collection (the loop's body; tests may call it). */
@@ -342,12 +463,14 @@ public final class GodNode implements AutoCloseable {
         closed = true;
         state = State.LEFT;
         loops.shutdownNow();
+        syncs.shutdownNow();
         timers.shutdownNow();
         if (transport != null) {
             transport.close();
         }
         try {
             loops.awaitTermination(10, TimeUnit.SECONDS);
+            syncs.awaitTermination(10, TimeUnit.SECONDS);
             timers.awaitTermination(10, TimeUnit.SECONDS);
             if (vertx != null) {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

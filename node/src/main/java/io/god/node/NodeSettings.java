@@ -46,9 +46,18 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
      * @param rpcTimeout the deadline of one node-to-node call
      * @param rpcAttempts attempts of an idempotent node-to-node call (with back-off) within its deadline
      * @param replicationQueue async replication messages in flight at most (more are dropped)
+     * @param syncInterval pause between anti-entropy rounds
+     * @param syncBudget differing regions exchanged with one successor per round at most
      */
     public record Cluster(String bindHost, Duration ringInterval, int ringFailures, Duration forgetAfter,
-                          Duration rpcTimeout, int rpcAttempts, int replicationQueue) {
+                          Duration rpcTimeout, int rpcAttempts, int replicationQueue, Duration syncInterval,
+                          int syncBudget) {
+
+        public Cluster(String bindHost, Duration ringInterval, int ringFailures, Duration forgetAfter,
+                       Duration rpcTimeout, int rpcAttempts, int replicationQueue) {
+            this(bindHost, ringInterval, ringFailures, forgetAfter, rpcTimeout, rpcAttempts, replicationQueue,
+                    Duration.ofSeconds(10), 10_000);
+        }
     }
 
     public static final String NODE_HOST = "god.node.host";
@@ -58,6 +67,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String RPC_TIMEOUT = "god.rpc.timeout";
     public static final String RPC_ATTEMPTS = "god.rpc.attempts";
     public static final String REPLICATION_QUEUE = "god.replication.queue";
+    public static final String SYNC_INTERVAL = "god.sync.interval";
+    public static final String SYNC_BUDGET = "god.sync.budget";
 
     public static final String NODE_PORT = "god.node.port";
     public static final String ADVERTISE = "god.node.advertise";
@@ -91,7 +102,9 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             Map.entry(RING_FORGET_AFTER, "1h"),
             Map.entry(RPC_TIMEOUT, "2s"),
             Map.entry(RPC_ATTEMPTS, "3"),
-            Map.entry(REPLICATION_QUEUE, "10000"));
+            Map.entry(REPLICATION_QUEUE, "10000"),
+            Map.entry(SYNC_INTERVAL, "10s"),
+            Map.entry(SYNC_BUDGET, "10000"));
 
     public NodeSettings {
         seeds = List.copyOf(seeds);
@@ -192,8 +205,16 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         if (queue < 1 || queue > 10_000_000) {
             throw invalid(REPLICATION_QUEUE, "must be between 1 and 10000000, was " + queue);
         }
+        Duration syncInterval = duration(SYNC_INTERVAL, get.apply(SYNC_INTERVAL));
+        if (syncInterval.compareTo(Duration.ofMillis(5)) < 0) {
+            throw invalid(SYNC_INTERVAL, "must be at least 5ms, was " + Durations.format(syncInterval));
+        }
+        long syncBudget = number(SYNC_BUDGET, get.apply(SYNC_BUDGET));
+        if (syncBudget < 1 || syncBudget > 10_000_000) {
+            throw invalid(SYNC_BUDGET, "must be between 1 and 10000000, was " + syncBudget);
+        }
         Cluster cluster = new Cluster(bindHost, ringInterval, (int) failures, forget, rpcTimeout, (int) attempts,
-                (int) queue);
+                (int) queue, syncInterval, (int) syncBudget);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster);
     }

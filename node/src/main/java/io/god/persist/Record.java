@@ -22,7 +22,9 @@ public final class Record {
 
     public enum Kind {
         PUT(1), DELETE(2), SUB_PUT(3), SUB_DELETE(4), SUB_CLEAR(5), SUB_CONFIGURATION(6), CONFIGURATION(7),
-        CLEAR(8);
+        CLEAR(8),
+        /** Local only, never replicated: the key's entry is removed without a tombstone (cleaning). */
+        DROP(9);
 
         final byte code;
 
@@ -86,6 +88,14 @@ public final class Record {
                 Collections.unmodifiableSortedMap(new TreeMap<>(conf)));
     }
 
+    /**
+     * Removes key's whole entry (value, tombstone, sub tree) leaving no tombstone: cleaning, after
+     * the key's owners confirmed they hold it. Not a last-write-wins write: logged locally, never sent.
+     */
+    public static Record drop(byte[] key, long ts) {
+        return new Record(Kind.DROP, ts, key.clone(), null, null, null);
+    }
+
     public static Record clear(long ts) {
         return new Record(Kind.CLEAR, ts, null, null, null, null);
     }
@@ -125,6 +135,7 @@ public final class Record {
             case SUB_CONFIGURATION -> s.subSetConfiguration(key, configuration, timestamp);
             case CONFIGURATION -> s.setConfiguration(configuration, timestamp);
             case CLEAR -> s.clear(timestamp);
+            case DROP -> s.drop(key);
         };
     }
 
@@ -139,7 +150,7 @@ public final class Record {
                 writeBytes(out, key);
                 writeBytes(out, value);
             }
-            case DELETE, SUB_CLEAR -> writeBytes(out, key);
+            case DELETE, SUB_CLEAR, DROP -> writeBytes(out, key);
             case SUB_PUT -> {
                 writeBytes(out, key);
                 writeBytes(out, subKey);
@@ -174,7 +185,7 @@ public final class Record {
             }
             Record r = switch (kind) {
                 case PUT -> new Record(kind, ts, readBytes(in), null, readBytes(in), null);
-                case DELETE, SUB_CLEAR -> new Record(kind, ts, readBytes(in), null, null, null);
+                case DELETE, SUB_CLEAR, DROP -> new Record(kind, ts, readBytes(in), null, null, null);
                 case SUB_PUT -> new Record(kind, ts, readBytes(in), readBytes(in), readBytes(in), null);
                 case SUB_DELETE -> new Record(kind, ts, readBytes(in), readBytes(in), null, null);
                 case SUB_CONFIGURATION -> new Record(kind, ts, readBytes(in), null, null, readMap(in));

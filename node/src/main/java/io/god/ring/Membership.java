@@ -306,6 +306,22 @@ public final class Membership {
     private String published = "";
     private long changedAtTick;
 
+    /**
+     * Moves this node to a new ring position (migration). The entry gets a higher incarnation, so
+     * peers replace the old one when they next hear from this node. Returns false while joining.
+     */
+    public boolean moveTo(byte[] position) {
+        synchronized (this) {
+            if (state != State.ACTIVE || self == null || position.length != Positions.SIZE) {
+                return false;
+            }
+            self = new Member(position.clone(), config.address(), self.incarnation() + 1);
+            live.put(self.address(), self);
+        }
+        publishIfChanged();
+        return true;
+    }
+
     /** Ticks since this node's view last changed (0 while joining). */
     public synchronized long stableTicks() {
         return state == State.ACTIVE ? ticks - changedAtTick : 0;

@@ -256,6 +256,22 @@ public final class TreeState implements MerkleSource {
                 configurationTimestamp, timestamp);
     }
 
+    /**
+     * Removes key's whole entry (value, tombstone and sub tree) without leaving a tombstone: for
+     * cleaning data this node no longer replicates, once its owners confirmed they hold it.
+     */
+    public TreeState drop(byte[] key) {
+        Entry old = Trie.get(root, key);
+        if (old == null) {
+            return this;
+        }
+        Node nextMirror = mirror;
+        if (mirrored && old.hasValue()) {
+            nextMirror = Trie.remove(nextMirror, MirrorKeys.encode(old.value(), key));
+        }
+        return new TreeState(Trie.remove(root, key), nextMirror, configuration, configurationTimestamp, clearedAt);
+    }
+
     /** Sets one configuration key; a value of "" removes it. Loses to a newer configuration. */
     public TreeState configure(String name, String value, long timestamp) {
         requireTimestamp(timestamp);

@@ -44,7 +44,7 @@ class NodeSettingsTest {
                 "god.ring.failures", "5", "god.ring.forget-after", "10m", "god.rpc.timeout", "300ms",
                 "god.rpc.attempts", "2", "god.replication.queue", "50")).cluster();
         assertThat(c).isEqualTo(new NodeSettings.Cluster("10.0.0.7", Duration.ofMillis(20), 5, Duration.ofMinutes(10),
-                Duration.ofMillis(300), 2, 50));
+                Duration.ofMillis(300), 2, 50, Duration.ofSeconds(10), 10_000));
         assertThat(NodeSettings.of(Map.of("god.node.host", "0.0.0.0")).cluster().bindHost()).isEqualTo("0.0.0.0");
     }
 

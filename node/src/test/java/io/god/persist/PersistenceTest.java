@@ -69,6 +69,23 @@ class PersistenceTest {
         }
     }
 
+    /** Cleaning's DROP removes a key without a tombstone, and stays removed after replay. */
+    @Test
+    void dropReplays(@TempDir Path dir) throws IOException {
+        try (DurableTree d = open(dir, opts(FsyncPolicy.ALWAYS))) {
+            assertThat(d.put(b("a"), b("1"), 1)).isTrue();
+            assertThat(d.put(b("b"), b("2"), 2)).isTrue();
+            assertThat(d.applyAll(java.util.List.of(Record.drop(b("a"), 3)))).isTrue();
+            assertThat(d.state().entry(b("a"))).isNull();
+        }
+        try (DurableTree d = open(dir, opts(FsyncPolicy.ALWAYS))) {
+            assertThat(d.state().entry(b("a"))).isNull();
+            assertThat(d.state().get(b("b")).exists()).isTrue();
+            assertThat(d.state().realSize()).isEqualTo(1);
+        }
+        assertThat(Record.decode(Record.drop(b("k"), 5).encode())).isEqualTo(Record.drop(b("k"), 5));
+    }
+
     /**
      * Reference TestSwap: threshold 1024 bytes, put "0".."999", delete every i%3==0, stop. With one
      * retained snapshot exactly 1 snapshot + 1 log remain (plus the lock file god.lock); the default

@@ -1,0 +1,191 @@
+package io.god.cluster;
+
+import io.god.events.Event;
+import io.god.events.EventBus;
+import io.god.node.Store;
+import io.god.node.Timestamps;
+import io.god.persist.Record;
+import io.god.ring.Member;
+import io.god.ring.Ring;
+import io.god.time.NanoClock;
+import io.god.transport.Transport;
+import io.god.transport.TransportException;
+import io.god.tree.Entry;
+import io.god.tree.TreeState;
+import io.god.wire.Ops;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Cleaning (reference §7.2): data this node holds but is no replica of (after ring changes) is
+ * handed to the key's replicas ({@link Ops#REPLICATE}, applied there under last-write-wins) and,
+ * once every one of them acknowledged, removed here without a tombstone ({@link Record#drop}) —
+ * unless it changed meanwhile, then it waits for the next pass.
+ *
+ * <p>This node replicates the keys of {@code [position of its N-th predecessor, its position)}; a
+ * pass looks only at the complement, in key order, at most {@code budget} entries.
+ */
+public final class Cleaner {
+
+    private static final System.Logger LOG = System.getLogger(Cleaner.class.getName());
+
+    private final String address;
+    private final Supplier<Ring> ring;
+    private final Transport transport;
+    private final Store store;
+    private final Timestamps timestamps;
+    private final EventBus events;
+    private final NanoClock clock;
+    private final int redundancy;
+    private final Duration timeout;
+    private final long windowNanos;
+    private final int budget;
+    private final AtomicLong cleaned = new AtomicLong();
+    private final AtomicLong handed = new AtomicLong();
+
+    public Cleaner(String address, Supplier<Ring> ring, Transport transport, Store store, Timestamps timestamps,
+                   EventBus events, NanoClock clock, int redundancy, Duration timeout, Duration window, int budget) {
+        this.address = address;
+        this.ring = ring;
+        this.transport = transport;
+        this.store = store;
+        this.timestamps = timestamps;
+        this.events = events;
+        this.clock = clock;
+        this.redundancy = redundancy;
+        this.timeout = timeout;
+        this.windowNanos = window.toNanos();
+        this.budget = budget;
+    }
+
+    /** Entries removed here after their replicas confirmed them. */
+    public long cleaned() {
+        return cleaned.get();
+    }
+
+    /** Records handed to replicas by cleaning. */
+    public long handed() {
+        return handed.get();
+    }
+
+    /** [from, to) of the keys this node replicates (wrapping); null when it replicates everything. */
+    public static byte[][] replicatedRange(Ring r, String address, int redundancy) {
+        Member me = r.byAddress(address);
+        if (me == null || r.size() <= redundancy) {
+            return null;
+        }
+        Member p = me;
+        for (int i = 0; i < redundancy; i++) {
+            p = r.predecessorOf(p);
+        }
+        return new byte[][] {p.position(), me.position()};
+    }
+
+    /** One pass; returns how many entries were removed. */
+    public long pass() {
+        Ring r = ring.get();
+        Member me = r.byAddress(address);
+        byte[][] mine = replicatedRange(r, address, redundancy);
+        if (mine == null) {
+            return 0;
+        }
+        TreeState s = store.state();
+        List<Entry> misplaced = new ArrayList<>();
+        // the complement of [mine[0], mine[1]) is [mine[1], mine[0]) (wrapping)
+        byte[] from = mine[1];
+        byte[] to = mine[0];
+        scan(s, from, Arrays.compareUnsigned(from, to) < 0 ? to : null, misplaced);
+        if (Arrays.compareUnsigned(from, to) >= 0) {
+            scan(s, null, to, misplaced);
+        }
+        if (misplaced.isEmpty()) {
+            return 0;
+        }
+        long now = clock.nanos();
+        Map<String, List<Record>> byTarget = new LinkedHashMap<>();
+        Map<String, Member> members = new LinkedHashMap<>();
+        List<List<String>> targetsOf = new ArrayList<>();
+        for (Entry e : misplaced) {
+            List<Record> records = new ArrayList<>();
+            recordsOf(e, now, records);
+            List<String> targets = new ArrayList<>();
+            if (!records.isEmpty()) {
+                for (Member m : r.replicas(e.key(), redundancy)) {
+                    byTarget.computeIfAbsent(m.address(), a -> new ArrayList<>()).addAll(records);
+                    members.put(m.address(), m);
+                    targets.add(m.address());
+                }
+            }
+            targetsOf.add(targets);
+        }
+        Map<String, CompletableFuture<byte[]>> calls = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Record>> t : byTarget.entrySet()) {
+            calls.put(t.getKey(), transport.call(t.getKey(), Ops.REPLICATE, Cluster.encode(t.getValue()), timeout));
+        }
+        Set<String> confirmed = new HashSet<>();
+        for (Map.Entry<String, CompletableFuture<byte[]>> c : calls.entrySet()) {
+            try {
+                c.getValue().get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+                confirmed.add(c.getKey());
+                handed.addAndGet(byTarget.get(c.getKey()).size());
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.log(System.Logger.Level.DEBUG, "cleaning: " + c.getKey() + " did not confirm: "
+                        + (e instanceof java.util.concurrent.ExecutionException ? TransportException.of(e) : e));
+            }
+        }
+        List<Record> drops = new ArrayList<>();
+        TreeState current = store.state();
+        long ts = timestamps.next();
+        for (int i = 0; i < misplaced.size(); i++) {
+            Entry e = misplaced.get(i);
+            if (!confirmed.containsAll(targetsOf.get(i))) {
+                continue;
+            }
+            Entry now2 = current.entry(e.key());
+            if (now2 == null || !now2.entryHash().equals(e.entryHash()) || now2.timestamp() != e.timestamp()) {
+                continue; // changed since it was handed over: next pass
+            }
+            drops.add(Record.drop(e.key(), ts));
+        }
+        if (!drops.isEmpty()) {
+            store.applyAll(drops);
+            cleaned.addAndGet(drops.size());
+            if (events != null && events.hasListeners()) {
+                for (String a : confirmed) {
+                    Member m = members.get(a);
+                    events.publish(new Event.Clean(new Event.NodeRef(me.position(), address),
+                            new Event.NodeRef(m.position(), a), drops.size(), byTarget.get(a).size()));
+                }
+            }
+        }
+        return drops.size();
+    }
+
+    private void scan(TreeState s, byte[] from, byte[] to, List<Entry> out) {
+        for (Iterator<Entry> it = s.entries(from); it.hasNext() && out.size() < budget; ) {
+            Entry e = it.next();
+            if (to != null && Arrays.compareUnsigned(e.key(), to) >= 0) {
+                return;
+            }
+            out.add(e);
+        }
+    }
+
+    private void recordsOf(Entry e, long now, List<Record> out) {
+        AntiEntropy.recordsOf(e, now, windowNanos, out);
+    }
+}

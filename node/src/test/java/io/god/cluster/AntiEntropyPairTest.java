@@ -1,0 +1,127 @@
+package io.god.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.god.node.Store;
+import io.god.node.Timestamps;
+import io.god.persist.Record;
+import io.god.ring.Ring;
+import io.god.transport.Transport;
+import io.god.tree.Tree;
+import io.god.wire.Ops;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Two replicas synced directly (no sockets, simulated clock): tombstone window, ranges, sub trees. */
+class AntiEntropyPairTest {
+
+    long now = 1_000_000_000_000L;
+    final Store a = Store.inMemory(new Tree(() -> now, Duration.ofSeconds(10)));
+    final Store b = Store.inMemory(new Tree(() -> now, Duration.ofSeconds(10)));
+    final AntiEntropy[] peers = new AntiEntropy[2];
+
+    AntiEntropyPairTest() {
+        Ring none = new Ring(List.of());
+        peers[0] = new AntiEntropy("a", () -> none, direct(1), a, new Timestamps(() -> now), null, () -> now, 3,
+                Duration.ofSeconds(5), Duration.ofSeconds(10), 1000);
+        peers[1] = new AntiEntropy("b", () -> none, direct(0), b, new Timestamps(() -> now), null, () -> now, 3,
+                Duration.ofSeconds(5), Duration.ofSeconds(10), 1000);
+    }
+
+    private Transport direct(int to) {
+        return new Transport() {
+            public String address() {
+                return "x";
+            }
+
+            public void serve(Handler handler) {
+            }
+
+            public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
+                AntiEntropy p = peers[to];
+                return switch (op) {
+                    case Ops.SYNC_FINGERPRINTS -> p.serveFingerprints(payload);
+                    case Ops.SYNC_EXCHANGE -> p.serveExchange(payload);
+                    case Ops.SYNC_META -> p.serveMeta(payload);
+                    default -> CompletableFuture.failedFuture(new IllegalArgumentException());
+                };
+            }
+
+            public void close() {
+            }
+        };
+    }
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void expiredTombstonesAreNeverSentNorADifference() {
+        a.apply(Record.put(b("k"), b("v"), now - 20_000_000_000L));
+        a.apply(Record.delete(b("k"), now - 15_000_000_000L)); // older than the 10 s window
+        AntiEntropy.Outcome o = peers[0].syncWith("b", null, null);
+        assertThat(o.differences()).isZero();
+        assertThat(b.state().entry(b("k"))).isNull();
+        // a fresh tombstone is sent and counts
+        a.apply(Record.delete(b("j"), now - 1_000_000_000L));
+        o = peers[0].syncWith("b", null, null);
+        assertThat(o.differences()).isPositive();
+        assertThat(b.state().entry(b("j")).isTombstone()).isTrue();
+        assertThat(peers[0].syncWith("b", null, null).differences()).isZero();
+    }
+
+    @Test
+    void onlyTheRangeMovesAndNewerWinsBothWays() {
+        for (int i = 0; i < 50; i++) {
+            a.apply(Record.put(new byte[] {(byte) (i * 5)}, b("a" + i), now - 100 + i));
+        }
+        b.apply(Record.put(new byte[] {(byte) 0x40}, b("newer"), now)); // 0x40 = 64 isn't a multiple of 5
+        b.apply(Record.put(new byte[] {(byte) 50}, b("newer-b"), now)); // beats a's 50
+        AntiEntropy.Outcome o = peers[0].syncWith("b", new byte[] {32}, new byte[] {96});
+        assertThat(o.pulled()).isPositive();
+        assertThat(o.pushed()).isPositive();
+        for (int i = 0; i < 50; i++) {
+            int k = i * 5;
+            var e = b.state().entry(new byte[] {(byte) k});
+            if (k >= 32 && k < 96 && k != 50) {
+                assertThat(e.value()).isEqualTo(b("a" + i));
+            } else if (k != 50) {
+                assertThat(e).as("key %d outside the range", k).isNull();
+            }
+        }
+        assertThat(a.state().get(new byte[] {0x40}).value()).isEqualTo(b("newer"));
+        assertThat(a.state().get(new byte[] {50}).value()).isEqualTo(b("newer-b"));
+        assertThat(peers[0].syncWith("b", new byte[] {32}, new byte[] {96}).differences()).isZero();
+        // the wrapping complement differs
+        assertThat(peers[0].syncWith("b", new byte[] {96}, new byte[] {32}).differences()).isPositive();
+    }
+
+    @Test
+    void subTreesClearsAndConfigurationFollow() {
+        a.apply(Record.subPut(b("t"), b("x"), b("1"), now - 10));
+        a.apply(Record.subPut(b("t"), b("y"), b("2"), now - 9));
+        b.apply(Record.subPut(b("t"), b("z"), b("3"), now - 8));
+        b.apply(Record.subSetConfiguration(b("t"), java.util.Map.of("mirrored", "yes"), now - 7));
+        a.apply(Record.setConfiguration(java.util.Map.of("owner", "a"), now - 6));
+        peers[0].syncWith("b", null, null);
+        for (Store s : List.of(a, b)) {
+            assertThat(s.state().sub(b("t")).size()).isEqualTo(3);
+            assertThat(s.state().sub(b("t")).mirror().size()).isEqualTo(3);
+            assertThat(s.state().configuration()).containsEntry("owner", "a");
+        }
+        // a sub-tree clear on b wins over a's older entries, and a's newer entry survives
+        b.apply(Record.subClear(b("t"), now - 5));
+        a.apply(Record.subPut(b("t"), b("w"), b("4"), now - 4));
+        peers[0].syncWith("b", null, null);
+        for (Store s : List.of(a, b)) {
+            assertThat(s.state().sub(b("t")).size()).isEqualTo(1);
+            assertThat(s.state().sub(b("t")).get(b("w")).exists()).isTrue();
+        }
+        assertThat(peers[0].syncWith("b", null, null).differences()).isZero();
+        assertThat(a.state().hash()).isEqualTo(b.state().hash());
+    }
+}

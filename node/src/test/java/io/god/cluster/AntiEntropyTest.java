@@ -1,0 +1,173 @@
+package io.god.cluster;
+
+import static io.god.cluster.Rings.b64;
+import static io.god.cluster.Rings.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.god.api.AdminStatus;
+import io.god.node.GodNode;
+import io.god.persist.Record;
+import io.god.tree.Entry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Merkle anti-entropy between the replicas of 3-node rings (rounds driven by the test). */
+@Timeout(120)
+class AntiEntropyTest {
+
+    static final Duration CONVERGE = Duration.ofSeconds(20);
+
+    @TempDir
+    Path tmp;
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private Rings ring3(String syncInterval) throws Exception {
+        Rings rings = new Rings();
+        rings.extra.put("god.sync.interval", syncInterval);
+        String seeds = rings.address(0) + "," + rings.address(1);
+        for (int i = 0; i < 3; i++) {
+            rings.start(i, tmp.resolve("r" + i), seeds);
+        }
+        await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+        return rings;
+    }
+
+    /** Rounds on every node until one full pass finds no difference anywhere; returns the passes. */
+    private static int syncUntilClean(Rings rings) {
+        for (int pass = 1; pass <= 10; pass++) {
+            boolean clean = true;
+            for (GodNode n : rings.running()) {
+                clean &= n.syncRound();
+            }
+            if (clean) {
+                return pass;
+            }
+        }
+        throw new AssertionError("sync did not settle in 10 passes");
+    }
+
+    private static void wipe(Path dir) throws Exception {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void aWipedReplicaIsRefilledAndMissedCopiesAreRepaired() throws Exception {
+        try (Rings rings = ring3("1h")) {
+            for (int k = 0; k < 200; k++) {
+                call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("key" + k) + "\",\"Value\":\"" + b64("v" + k)
+                        + "\",\"Sync\":true}");
+            }
+            assertThat(syncUntilClean(rings)).isEqualTo(1);
+            rings.nodes.get(2).close();
+            wipe(tmp.resolve("r2"));
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 2);
+            rings.start(2, tmp.resolve("r2"), rings.address(0));
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+            assertThat(rings.nodes.get(2).store().state().realSize()).isZero();
+            // copies that never left node 1 (as if every async replication message had been dropped)
+            long ts = rings.nodes.get(1).timestamps().next();
+            for (int k = 0; k < 50; k++) {
+                rings.nodes.get(1).store().apply(Record.put(utf8("lost" + k), utf8("x" + k), ts + k));
+                rings.nodes.get(1).store().apply(Record.subPut(utf8("tree"), utf8("s" + k), utf8("y"), ts + k));
+            }
+            rings.nodes.get(1).store().apply(Record.subSetConfiguration(utf8("tree"),
+                    java.util.Map.of("mirrored", "yes"), ts + 100));
+            assertThat(syncUntilClean(rings)).isGreaterThan(1);
+            for (GodNode n : rings.running()) {
+                var s = n.store().state();
+                assertThat(s.realSize()).as(n.address()).isEqualTo(250 + 50);
+                assertThat(s.get(utf8("key7")).value()).isEqualTo(utf8("v7"));
+                assertThat(s.get(utf8("lost49")).value()).isEqualTo(utf8("x49"));
+                assertThat(s.sub(utf8("tree")).isMirrored()).isTrue();
+                assertThat(s.sub(utf8("tree")).mirror().size()).isEqualTo(50);
+                assertThat(n.antiEntropy().replicated()).isTrue();
+                AdminStatus st = AdminStatus.of(n);
+                await().atMost(CONVERGE).until(() -> AdminStatus.of(n).replicated());
+                assertThat(st.lastSyncAt()).isNotNull();
+            }
+            assertThat(rings.nodes.get(2).antiEntropy().pulled() + rings.nodes.stream()
+                    .mapToLong(n -> n.antiEntropy().pushed()).sum()).isGreaterThan(0);
+        }
+    }
+
+    @Test
+    void aDeleteMadeWhileAReplicaWasDownIsNotResurrectedAndClearStaysCleared() throws Exception {
+        try (Rings rings = ring3("1h")) {
+            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("k") + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}");
+            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("kept") + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}");
+            rings.nodes.get(2).close();
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 2);
+            call(rings.rpcs.get(0), "Del", "{\"Key\":\"" + b64("k") + "\",\"Sync\":true}");
+            rings.start(2, tmp.resolve("r2"), rings.address(0));
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+            assertThat(rings.nodes.get(2).store().state().get(utf8("k")).value()).isEqualTo(utf8("v"));
+            syncUntilClean(rings);
+            for (GodNode n : rings.running()) {
+                Entry e = n.store().state().entry(utf8("k"));
+                assertThat(e.isTombstone()).as(n.address()).isTrue();
+                assertThat(n.store().state().get(utf8("kept")).value()).isEqualTo(utf8("v"));
+            }
+            // a clear that one node missed: its old data must not come back, the clear reaches it
+            long clearAt = rings.nodes.get(0).timestamps().next();
+            rings.nodes.get(0).store().apply(Record.clear(clearAt));
+            syncUntilClean(rings);
+            for (GodNode n : rings.running()) {
+                assertThat(n.store().state().realSize()).as(n.address()).isZero();
+                assertThat(n.store().state().clearedAt()).isEqualTo(clearAt);
+            }
+        }
+    }
+
+    @Test
+    void roundsRunByThemselves() throws Exception {
+        try (Rings rings = ring3("30ms")) {
+            long ts = rings.nodes.get(0).timestamps().next();
+            rings.nodes.get(0).store().apply(Record.put(utf8("solo"), utf8("v"), ts));
+            await().atMost(CONVERGE).until(() -> rings.running().stream()
+                    .allMatch(n -> n.store().state().get(utf8("solo")).value() != null));
+            await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> AdminStatus.of(n).replicated()));
+            // the time network samples peers every ring interval (one clock here: errors stay small)
+            await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> n.timeNet().error() >= 0));
+            for (GodNode n : rings.running()) {
+                assertThat(n.timeNet().error()).as("clock error, ns").isLessThan(50_000_000);
+                long t1 = n.timestamps().next();
+                assertThat(n.timestamps().next()).isGreaterThan(t1);
+            }
+        }
+    }
+
+    @Test
+    void prefixesArePlacedAgainstWrappingRanges() {
+        byte[] from = {0x40};
+        byte[] to = {(byte) 0x80};
+        assertThat(AntiEntropy.place(new byte[] {0x50}, 1, from, to)).isEqualTo(AntiEntropy.Place.INSIDE);
+        assertThat(AntiEntropy.place(new byte[] {0x40}, 1, from, to)).isEqualTo(AntiEntropy.Place.INSIDE);
+        assertThat(AntiEntropy.place(new byte[] {(byte) 0x80}, 1, from, to)).isEqualTo(AntiEntropy.Place.OUTSIDE);
+        assertThat(AntiEntropy.place(new byte[0], 0, from, to)).isEqualTo(AntiEntropy.Place.PARTIAL);
+        byte[] mid = {0x41, 0x23};
+        assertThat(AntiEntropy.place(new byte[] {0x41}, 2, mid, to)).isEqualTo(AntiEntropy.Place.PARTIAL);
+        assertThat(AntiEntropy.place(new byte[] {0x41, 0x30}, 3, mid, to)).isEqualTo(AntiEntropy.Place.INSIDE);
+        assertThat(AntiEntropy.place(new byte[] {0x41, 0x10}, 3, mid, to)).isEqualTo(AntiEntropy.Place.OUTSIDE);
+        // wrapping [0x80, 0x40)
+        assertThat(AntiEntropy.place(new byte[] {(byte) 0xf0}, 1, to, from)).isEqualTo(AntiEntropy.Place.INSIDE);
+        assertThat(AntiEntropy.place(new byte[] {0x10}, 1, to, from)).isEqualTo(AntiEntropy.Place.INSIDE);
+        assertThat(AntiEntropy.place(new byte[] {0x50}, 1, to, from)).isEqualTo(AntiEntropy.Place.OUTSIDE);
+        assertThat(AntiEntropy.high(new byte[] {(byte) 0xff}, 2)).isNull();
+        assertThat(AntiEntropy.high(new byte[] {0x1f}, 2)).containsExactly(0x20);
+        assertThat(AntiEntropy.inRange(new byte[] {0x40}, from, to)).isTrue();
+        assertThat(AntiEntropy.inRange(new byte[] {(byte) 0x80}, from, to)).isFalse();
+    }
+}

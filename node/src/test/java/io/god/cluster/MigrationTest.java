@@ -1,0 +1,117 @@
+package io.god.cluster;
+
+import static io.god.cluster.Rings.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.god.node.GodNode;
+import io.god.persist.Record;
+import io.god.ring.Member;
+import io.god.ring.Ring;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reference §9.7 on a 5-node N=3 ring, the sync loop driven by the test: testSync, testClean, testMigrate. */
+@Timeout(120)
+class MigrationTest {
+
+    static final Duration CONVERGE = Duration.ofSeconds(20);
+
+    @TempDir
+    Path tmp;
+
+    /** One iteration of every node's sync loop (sync round, cleaning pass, migration check). */
+    private static void loop(Rings rings) {
+        for (GodNode n : rings.running()) {
+            n.syncRound();
+        }
+        for (GodNode n : rings.running()) {
+            n.cleanPass();
+        }
+        for (GodNode n : rings.running()) {
+            n.migratePass();
+        }
+        await().atMost(CONVERGE).until(rings::converged);
+    }
+
+    private static long holders(Rings rings, byte[] key) {
+        return rings.running().stream().filter(n -> n.store().state().get(key).exists()).count();
+    }
+
+    @Test
+    void syncCleanAndMigrateBalanceOneUnhashedPrefix() throws Exception {
+        try (Rings rings = new Rings()) {
+            rings.extra.put("god.sync.interval", "1h");
+            int size = 5;
+            for (int i = 0; i < size; i++) {
+                rings.start(i, tmp.resolve("m" + i), rings.address(0));
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == size);
+            await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> n.membership().stableTicks() >= 3));
+            // testSync: a write straight into node 0's tree ends on exactly N nodes
+            byte[] three = {3};
+            rings.nodes.get(0).store().apply(Record.put(three, new byte[] {0}, rings.nodes.get(0).timestamps().next()));
+            // testClean: every node writes [1] locally; it ends on exactly N nodes
+            byte[] one = {1};
+            for (GodNode n : rings.running()) {
+                n.store().apply(Record.put(one, one, n.timestamps().next()));
+            }
+            for (int i = 0; i < 4 && (holders(rings, three) != 3 || holders(rings, one) != 3); i++) {
+                loop(rings);
+            }
+            assertThat(holders(rings, three)).isEqualTo(3);
+            assertThat(holders(rings, one)).isEqualTo(3);
+
+            // testMigrate: Clear, then "0".."999" unhashed through node 0
+            call(rings.rpcs.get(0), "Clear", "{}");
+            for (int k = 0; k < 1000; k++) {
+                String b64 = Base64.getEncoder().encodeToString(String.valueOf(k).getBytes(StandardCharsets.UTF_8));
+                call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64 + "\",\"Value\":\"" + b64 + "\",\"Sync\":true}");
+            }
+            int passes = 0;
+            while (!balanced(rings) && passes < 150) {
+                loop(rings);
+                passes++;
+            }
+            System.out.println("migration balanced after " + passes + " loop iterations, migrations "
+                    + rings.running().stream().mapToLong(n -> n.migrator().migrations()).sum() + ", owned "
+                    + owned(rings));
+            assertThat(balanced(rings)).as("owned " + owned(rings)).isTrue();
+            // the new positions are persisted
+            for (GodNode n : rings.running()) {
+                assertThat(n.store().metadata().orElseThrow().get(GodNode.POSITION).orElseThrow())
+                        .isEqualTo(n.membership().self().position());
+            }
+        }
+    }
+
+    private static List<Long> owned(Rings rings) {
+        Ring ring = rings.nodes.get(0).membership().ring();
+        return ring.members().stream().map(m -> Migrator.owned(node(rings, m).store().state(), ring, m.address())).toList();
+    }
+
+    private static GodNode node(Rings rings, Member m) {
+        return rings.running().stream().filter(n -> n.address().equals(m.address())).findFirst().orElseThrow();
+    }
+
+    /** §9.7: every node owns > 0, the sum is 1000, and owned(pred)/owned(succ) ≤ 1.5 around the ring. */
+    private static boolean balanced(Rings rings) {
+        List<Long> o = owned(rings);
+        long sum = o.stream().mapToLong(Long::longValue).sum();
+        if (sum != 1000 || o.stream().anyMatch(x -> x == 0)) {
+            return false;
+        }
+        for (int i = 0; i < o.size(); i++) {
+            if (o.get(i) > 1.5 * o.get((i + 1) % o.size())) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
