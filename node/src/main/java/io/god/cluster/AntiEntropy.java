@@ -1,14 +1,9 @@
 package io.god.cluster;
 
 import io.god.events.Event;
-import io.god.events.EventBus;
-import io.god.node.Store;
-import io.god.node.Timestamps;
 import io.god.persist.Record;
 import io.god.ring.Member;
 import io.god.ring.Ring;
-import io.god.time.NanoClock;
-import io.god.transport.Transport;
 import io.god.transport.TransportException;
 import io.god.tree.Entry;
 import io.god.tree.Fingerprint;
@@ -17,7 +12,6 @@ import io.god.tree.TreeState;
 import io.god.wire.Ops;
 import io.god.wire.WireReader;
 import io.god.wire.WireWriter;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +24,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * Merkle anti-entropy of the owned range (reference §7.1, DESIGN §5 and §7).
@@ -52,7 +45,7 @@ import java.util.function.Supplier;
  * count as a difference. The tree-level configuration and clear marker are exchanged first
  * ({@link Ops#SYNC_META}). Nothing is ever removed on a heuristic: only LWW records move.
  */
-public final class AntiEntropy {
+public final class AntiEntropy extends RepairTask {
 
     private static final System.Logger LOG = System.getLogger(AntiEntropy.class.getName());
     /** Prefixes asked per fingerprint round trip. */
@@ -64,17 +57,6 @@ public final class AntiEntropy {
     record Region(byte[] prefix, int nibbles, boolean exact) {
     }
 
-    private final String address;
-    private final Supplier<Ring> ring;
-    private final Transport transport;
-    private final Store store;
-    private final Timestamps timestamps;
-    private final EventBus events;
-    private final NanoClock clock;
-    private final int redundancy;
-    private final Duration timeout;
-    private final long windowNanos;
-    private final int budget;
 
     private volatile boolean replicated;
     private volatile long lastSyncAt;
@@ -84,19 +66,8 @@ public final class AntiEntropy {
     private final AtomicLong bytesSent = new AtomicLong();
     private final AtomicLong bytesReceived = new AtomicLong();
 
-    public AntiEntropy(String address, Supplier<Ring> ring, Transport transport, Store store, Timestamps timestamps,
-                       EventBus events, NanoClock clock, int redundancy, Duration timeout, Duration window, int budget) {
-        this.address = address;
-        this.ring = ring;
-        this.transport = transport;
-        this.store = store;
-        this.timestamps = timestamps;
-        this.events = events;
-        this.clock = clock;
-        this.redundancy = redundancy;
-        this.timeout = timeout;
-        this.windowNanos = window.toNanos();
-        this.budget = budget;
+    public AntiEntropy(RepairContext context) {
+        super(context);
     }
 
     /** True when the last round found no difference with any successor (always on one node or N=1). */

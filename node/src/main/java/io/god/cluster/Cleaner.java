@@ -1,19 +1,13 @@
 package io.god.cluster;
 
 import io.god.events.Event;
-import io.god.events.EventBus;
-import io.god.node.Store;
-import io.god.node.Timestamps;
 import io.god.persist.Record;
 import io.god.ring.Member;
 import io.god.ring.Ring;
-import io.god.time.NanoClock;
-import io.god.transport.Transport;
 import io.god.transport.TransportException;
 import io.god.tree.Entry;
 import io.god.tree.TreeState;
 import io.god.wire.Ops;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -25,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * Cleaning (reference §7.2): data this node holds but is no replica of (after ring changes) is
@@ -36,37 +29,15 @@ import java.util.function.Supplier;
  * <p>This node replicates the keys of {@code [position of its N-th predecessor, its position)}; a
  * pass looks only at the complement, in key order, at most {@code budget} entries.
  */
-public final class Cleaner {
+public final class Cleaner extends RepairTask {
 
     private static final System.Logger LOG = System.getLogger(Cleaner.class.getName());
 
-    private final String address;
-    private final Supplier<Ring> ring;
-    private final Transport transport;
-    private final Store store;
-    private final Timestamps timestamps;
-    private final EventBus events;
-    private final NanoClock clock;
-    private final int redundancy;
-    private final Duration timeout;
-    private final long windowNanos;
-    private final int budget;
     private final AtomicLong cleaned = new AtomicLong();
     private final AtomicLong handed = new AtomicLong();
 
-    public Cleaner(String address, Supplier<Ring> ring, Transport transport, Store store, Timestamps timestamps,
-                   EventBus events, NanoClock clock, int redundancy, Duration timeout, Duration window, int budget) {
-        this.address = address;
-        this.ring = ring;
-        this.transport = transport;
-        this.store = store;
-        this.timestamps = timestamps;
-        this.events = events;
-        this.clock = clock;
-        this.redundancy = redundancy;
-        this.timeout = timeout;
-        this.windowNanos = window.toNanos();
-        this.budget = budget;
+    public Cleaner(RepairContext context) {
+        super(context);
     }
 
     /** Entries removed here after their replicas confirmed them. */

@@ -193,11 +193,11 @@ public final class GodNode implements AutoCloseable {
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
                 settings.redundancy(), c.rpcTimeout(), c.replicationQueue());
-        antiEntropy = new io.god.cluster.AntiEntropy(settings.advertise(), membership::ring, transport, store,
-                timestamps, events, clock, settings.redundancy(), c.rpcTimeout(), settings.tombstoneWindow(),
-                c.syncBudget());
-        cleaner = new io.god.cluster.Cleaner(settings.advertise(), membership::ring, transport, store, timestamps,
-                events, clock, settings.redundancy(), c.rpcTimeout(), settings.tombstoneWindow(), c.syncBudget());
+        io.god.cluster.RepairContext repair = new io.god.cluster.RepairContext(settings.advertise(), membership::ring,
+                transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
+                settings.tombstoneWindow(), c.syncBudget());
+        antiEntropy = new io.god.cluster.AntiEntropy(repair);
+        cleaner = new io.god.cluster.Cleaner(repair);
         migrator = new io.god.cluster.Migrator(settings.advertise(), membership::ring, transport, store, events,
                 c.rpcTimeout(), p -> {
                     if (!membership.moveTo(p)) {

@@ -25,10 +25,10 @@ class AntiEntropyPairTest {
 
     AntiEntropyPairTest() {
         Ring none = new Ring(List.of());
-        peers[0] = new AntiEntropy("a", () -> none, direct(1), a, new Timestamps(() -> now), null, () -> now, 3,
-                Duration.ofSeconds(5), Duration.ofSeconds(10), 1000);
-        peers[1] = new AntiEntropy("b", () -> none, direct(0), b, new Timestamps(() -> now), null, () -> now, 3,
-                Duration.ofSeconds(5), Duration.ofSeconds(10), 1000);
+        peers[0] = new AntiEntropy(new RepairContext("a", () -> none, direct(1), a, new Timestamps(() -> now), null,
+                () -> now, 3, Duration.ofSeconds(5), Duration.ofSeconds(10), 1000));
+        peers[1] = new AntiEntropy(new RepairContext("b", () -> none, direct(0), b, new Timestamps(() -> now), null,
+                () -> now, 3, Duration.ofSeconds(5), Duration.ofSeconds(10), 1000));
     }
 
     private Transport direct(int to) {
