@@ -17,23 +17,23 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Several nodes in one JVM on 127.0.0.x, short intervals, forced teardown. */
-final class Rings implements AutoCloseable {
+public final class Rings implements AutoCloseable {
 
-    final int port;
-    final List<GodNode> nodes = new ArrayList<>();
+    public final int port;
+    public final List<GodNode> nodes = new ArrayList<>();
     final List<JsonRpc> rpcs = new ArrayList<>();
-    final Map<String, String> extra = new HashMap<>();
+    public final Map<String, String> extra = new HashMap<>();
     /** "node index:method" of every call each node's JSON handler completed (local or forwarded). */
     final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
     GodNode.TransportFactory transports;
 
-    Rings() throws Exception {
+    public Rings() throws Exception {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.2"))) {
             port = s.getLocalPort();
         }
     }
 
-    String address(int i) {
+    public String address(int i) {
         return "127.0.0." + (2 + i) + ":" + port;
     }
 
@@ -53,7 +53,7 @@ final class Rings implements AutoCloseable {
         return NodeSettings.of(m);
     }
 
-    GodNode start(int i, Path dir, String seeds) {
+    public GodNode start(int i, Path dir, String seeds) {
         GodNode n = GodNode.start(settings(i, dir, seeds), NanoClock.system(), transports);
         JsonRpc rpc = new JsonRpc(n, (method, status, nanos) -> calls.add(i + ":" + method));
         synchronized (this) {
@@ -72,7 +72,7 @@ final class Rings implements AutoCloseable {
     }
 
     /** Every running node is ACTIVE and sees exactly the running nodes, with one ring hash. */
-    boolean converged() {
+    public boolean converged() {
         List<GodNode> live = running();
         Set<String> addresses = live.stream().map(GodNode::address).collect(Collectors.toSet());
         Set<String> hashes = new java.util.HashSet<>();
