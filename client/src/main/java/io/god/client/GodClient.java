@@ -33,8 +33,11 @@ import java.util.function.Function;
  * (the first member whose position is greater than the key); if it does not answer within the attempt
  * timeout the call fails over to the next replica, which executes it without routing. {@code Get} and
  * {@code SubGet} ask every replica in parallel and return the answer with the newest timestamp, where a
- * newer tombstone beats an older value. Other reads are answered by the owner (failing over to
- * replicas). Size, Clear, Next, Prev, AddConfiguration and SetExpression go to any member, which
+ * newer tombstone beats an older value. {@code Slice}, {@code ReverseSlice}, {@code SliceLen} and
+ * {@code ReverseSliceLen} are merged reads: every replica answers its entries with timestamps and
+ * tombstones, the newest copy of each key wins, and the Len forms are cut after merging (replicas that do not
+ * answer in time are left out while at least one answers). Other reads, including index-based and
+ * Mirror* slices, are answered by the owner (failing over to replicas). Size, Clear, Next, Prev, AddConfiguration and SetExpression go to any member, which
  * broadcasts or routes them.
  *
  * <p><b>Gateway mode</b> ({@link Builder#gateway}): every call goes to the given endpoint(s) (e.g. the

@@ -55,6 +55,22 @@ class MergedSliceTest {
                 answer(e(1, 7, new byte[] {0x7f}))), false))).containsExactly("1=-128");
     }
 
+    /** The reference's TestMergeItems cases (§8.1). */
+    @Test
+    void referenceMergeItemsCases() {
+        byte[] v = {1};
+        assertThat(keysAndValues(GodClient.merge(List.of(answer(e(4, 44, v)), answer(e(5, 44, v))), true)))
+                .containsExactly("5=1", "4=1");
+        assertThat(GodClient.mergeByKey(List.of(answer(e(5, 45, v)), answer(e(5, 44, v))), false))
+                .extracting(n -> n.get("Timestamp").asLong()).containsExactly(45L);
+        assertThat(GodClient.mergeByKey(List.of(answer(e(5, 44, v)), answer(e(5, 45, v))), false))
+                .extracting(n -> n.get("Timestamp").asLong()).containsExactly(45L);
+        assertThat(keysAndValues(GodClient.merge(List.of(
+                answer(e(5, 45, v), e(6, 45, v), e(7, 45, v), e(8, 45, v)),
+                answer(e(5, 45, v), e(7, 45, v), e(8, 45, v))), false)))
+                .containsExactly("5=1", "6=1", "7=1", "8=1");
+    }
+
     @Test
     void oneAnswerIsItsOwnLiveEntries() {
         assertThat(keysAndValues(GodClient.merge(List.of(answer(e(2, 1, new byte[0]), e(3, 1, null))), false)))
