@@ -33,8 +33,11 @@ import java.util.function.Function;
  * (the first member whose position is greater than the key); if it does not answer within the attempt
  * timeout the call fails over to the next replica, which executes it without routing. {@code Get} and
  * {@code SubGet} ask every replica in parallel and return the answer with the newest timestamp, where a
- * newer tombstone beats an older value. Other reads are answered by the owner (failing over to
- * replicas). Size, Clear, Next, Prev, AddConfiguration and SetExpression go to any member, which
+ * newer tombstone beats an older value. {@code Slice}, {@code ReverseSlice}, {@code SliceLen} and
+ * {@code ReverseSliceLen} are merged reads: every replica answers its entries with timestamps and
+ * tombstones, the newest copy of each key wins, and the Len forms are cut after merging (replicas that do not
+ * answer in time are left out while at least one answers). Other reads, including index-based and
+ * Mirror* slices, are answered by the owner (failing over to replicas). Size, Clear, Next, Prev, AddConfiguration and SetExpression go to any member, which
  * broadcasts or routes them.
  *
  * <p><b>Gateway mode</b> ({@link Builder#gateway}): every call goes to the given endpoint(s) (e.g. the
@@ -397,12 +400,27 @@ public final class GodClient implements AutoCloseable {
         return keyed("MirrorCount", key, range(key, min, max, minInc, maxInc)).asLong();
     }
 
+    /**
+     * Live entries of the sub tree in [min, max] (null = unbounded; inclusivity per flag), ascending.
+     * A merged read (reference §1.3 mergeRecent): every replica of the tree is asked in parallel for its
+     * entries with timestamps and tombstones, each key keeps its newest copy (DESIGN §5: a newer delete on
+     * one replica hides an older value on another) and tombstones are dropped. Replicas that do not answer
+     * within the attempt are left out as long as at least one answers; if none does, the call is retried
+     * and fails over like any other.
+     */
     public List<Entry> slice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        return entries(keyed("Slice", key, range(key, min, max, minInc, maxInc)));
+        if (gateway) {
+            return entries(keyed("Slice", key, range(key, min, max, minInc, maxInc)));
+        }
+        return merged("Slice", key, min, minInc, max, maxInc, -1, false);
     }
 
+    /** As {@link #slice}, descending (a merged read of every replica). */
     public List<Entry> reverseSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        return entries(keyed("ReverseSlice", key, range(key, min, max, minInc, maxInc)));
+        if (gateway) {
+            return entries(keyed("ReverseSlice", key, range(key, min, max, minInc, maxInc)));
+        }
+        return merged("ReverseSlice", key, max, maxInc, min, minInc, -1, true);
     }
 
     public List<Entry> mirrorSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
@@ -413,7 +431,11 @@ public final class GodClient implements AutoCloseable {
         return entries(keyed("MirrorReverseSlice", key, range(key, min, max, minInc, maxInc)));
     }
 
-    /** Entries with index in [minIndex, maxIndex] (null = unbounded). */
+    /**
+     * Entries with index in [minIndex, maxIndex] (null = unbounded). Answered by the owner (failing over
+     * to replicas), never merged: an index is a position in one replica's tree and cannot be combined
+     * across replicas; the same holds for every Mirror* slice (mirror keys are values, not keys).
+     */
     public List<Entry> sliceIndex(byte[] key, Long minIndex, Long maxIndex) {
         return entries(keyed("SliceIndex", key, indexRange(key, minIndex, maxIndex)));
     }
@@ -430,13 +452,24 @@ public final class GodClient implements AutoCloseable {
         return entries(keyed("MirrorReverseSliceIndex", key, indexRange(key, minIndex, maxIndex)));
     }
 
-    /** At most len entries from {@code from} (null = the start). Never more than len. */
+    /**
+     * At most len live entries from {@code from} (null = the start), ascending. Never more than len. A
+     * merged read like {@link #slice}: the replicas' entries are merged newest-first per key and cut to
+     * len after merging (replicas that each miss different keys still give exactly len entries).
+     */
     public List<Entry> sliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
-        return page("SliceLen", key, from, fromInc, len);
+        if (gateway || len <= 0) {
+            return page("SliceLen", key, from, fromInc, len);
+        }
+        return merged("SliceLen", key, from, fromInc, null, false, len, false);
     }
 
+    /** As {@link #sliceLen}, descending from {@code from} (null = the end); a merged read. */
     public List<Entry> reverseSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
-        return page("ReverseSliceLen", key, from, fromInc, len);
+        if (gateway || len <= 0) {
+            return page("ReverseSliceLen", key, from, fromInc, len);
+        }
+        return merged("ReverseSliceLen", key, from, fromInc, null, false, len, true);
     }
 
     public List<Entry> mirrorSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
@@ -689,6 +722,110 @@ public final class GodClient implements AutoCloseable {
         });
         List<JsonNode> out = new ArrayList<>();
         all.forEach(out::add);
+        return out;
+    }
+
+    /**
+     * Most tombstones a node puts in one Stamped slice answer (the node's
+     * {@code JsonRpc.STAMPED_TOMBSTONE_CAP}); an answer holding this many is truncated at its last key.
+     */
+    static final int STAMPED_TOMBSTONE_CAP = 10_000;
+
+    /**
+     * A merged slice: every replica answers the Stamped form from a cursor; each answer covers the keys up
+     * to its last one when it was cut short (len live entries, or the tombstone cap), else the whole
+     * rest of the range. Keys up to the nearest such cut are known on every answering replica, so they are
+     * merged (newest copy per key), tombstones dropped, and the walk goes on strictly after the cut until
+     * len live entries are found (len < 0: all) or no answer was cut. Each round moves past at least one
+     * entry.
+     *
+     * @param start where the walk begins (forward: the low bound; reverse: the high bound), null = open
+     * @param end   where it stops (the other bound), null = open
+     */
+    private List<Entry> merged(String method, byte[] key, byte[] start, boolean startInc, byte[] end, boolean endInc,
+                               long len, boolean reverse) {
+        boolean paged = method.endsWith("Len");
+        List<Entry> out = new ArrayList<>();
+        byte[] cursor = start;
+        boolean cursorInc = startInc;
+        while (true) {
+            long want = len < 0 ? -1 : len - out.size();
+            ObjectNode b;
+            if (paged) {
+                b = body().put("Key", key).put("From", cursor).put("FromInc", cursorInc).put("Len", want);
+            } else if (reverse) {
+                b = range(key, end, cursor, endInc, cursorInc);
+            } else {
+                b = range(key, cursor, end, cursorInc, endInc);
+            }
+            List<JsonNode> answers = fromReplicas(method, key, b.put("Stamped", true));
+            byte[] cut = null;
+            for (JsonNode a : answers) {
+                if (a.isEmpty() || !truncated(a, want)) {
+                    continue;
+                }
+                byte[] last = orEmpty(bytes(a.get(a.size() - 1).get("Key")));
+                if (cut == null || (reverse ? Arrays.compareUnsigned(last, cut) > 0
+                        : Arrays.compareUnsigned(last, cut) < 0)) {
+                    cut = last;
+                }
+            }
+            for (JsonNode e : mergeByKey(answers, reverse)) {
+                byte[] k = orEmpty(bytes(e.get("Key")));
+                if (cut != null && (reverse ? Arrays.compareUnsigned(k, cut) < 0 : Arrays.compareUnsigned(k, cut) > 0)) {
+                    break;
+                }
+                if (e.path("Exists").asBoolean()) {
+                    out.add(new Entry(k, orEmpty(bytes(e.get("Value")))));
+                    if (len >= 0 && out.size() >= len) {
+                        return out;
+                    }
+                }
+            }
+            if (cut == null) {
+                return out;
+            }
+            cursor = cut;
+            cursorInc = false;
+        }
+    }
+
+    /** Whether a Stamped slice answer was cut short (want live entries, or the tombstone cap). */
+    private static boolean truncated(JsonNode answer, long want) {
+        long live = 0;
+        long dead = 0;
+        for (JsonNode e : answer) {
+            if (e.path("Exists").asBoolean()) {
+                live++;
+            } else {
+                dead++;
+            }
+        }
+        return (want >= 0 && live >= want) || dead >= STAMPED_TOMBSTONE_CAP;
+    }
+
+    /**
+     * Stamped slice answers merged by key: the newest copy of each key ({@link #newer}), tombstones
+     * included, ascending (descending when reverse).
+     */
+    static List<JsonNode> mergeByKey(List<JsonNode> answers, boolean reverse) {
+        java.util.TreeMap<byte[], JsonNode> byKey = new java.util.TreeMap<>(Arrays::compareUnsigned);
+        for (JsonNode a : answers) {
+            for (JsonNode e : a) {
+                byKey.merge(orEmpty(bytes(e.get("Key"))), e, (old, cur) -> newer(cur, old) ? cur : old);
+            }
+        }
+        return new ArrayList<>(reverse ? byKey.descendingMap().values() : byKey.values());
+    }
+
+    /** The live entries of merged Stamped slice answers, in order (a newer tombstone hides older values). */
+    static List<Entry> merge(List<JsonNode> answers, boolean reverse) {
+        List<Entry> out = new ArrayList<>();
+        for (JsonNode e : mergeByKey(answers, reverse)) {
+            if (e.path("Exists").asBoolean()) {
+                out.add(new Entry(orEmpty(bytes(e.get("Key"))), orEmpty(bytes(e.get("Value")))));
+            }
+        }
         return out;
     }
 

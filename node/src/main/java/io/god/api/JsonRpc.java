@@ -32,6 +32,7 @@ import io.god.tree.TreeState;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
@@ -256,7 +257,7 @@ public final class JsonRpc {
             if (cluster != null && !cluster.alone()) {
                 Response routed = route(cluster, name, write(request), authorization, 0);
                 if (routed != null) {
-                    return typed(name, routed);
+                    return typed(name, routed, request instanceof Wire.Req q && q.stamped);
                 }
             }
         }
@@ -264,11 +265,14 @@ public final class JsonRpc {
     }
 
     /** A routed reply as the result object {@link #execute} returns (or its error as a ClientError). */
-    private Object typed(String name, Response r) {
+    private Object typed(String name, Response r, boolean stamped) {
         try {
             if (r.status() != 200) {
                 JsonNode msg = json.readTree(r.body());
                 throw new ClientError(r.status(), msg != null && msg.isTextual() ? msg.asText() : r.text());
+            }
+            if (stamped) {
+                return json.readTree(r.body()); // keeps Timestamp (Stamped answers are god extensions)
             }
             var types = json.getTypeFactory();
             com.fasterxml.jackson.databind.JavaType t = switch (name) {
@@ -649,16 +653,20 @@ public final class JsonRpc {
             case "MirrorReverseIndexOf" -> index(sub(s, q).mirror().reverseIndexOf(orEmpty(q.subKey)));
             case "Count" -> sub(s, q).values().count(q.min, q.minInc, q.max, q.maxInc);
             case "MirrorCount" -> sub(s, q).mirror().count(q.min, q.minInc, q.max, q.maxInc);
-            case "Slice" -> list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, false));
-            case "ReverseSlice" -> list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, true));
+            case "Slice" -> q.stamped ? stampedSlice(sub(s, q), q.min, q.minInc, q.max, q.maxInc, -1, false)
+                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, false));
+            case "ReverseSlice" -> q.stamped ? stampedSlice(sub(s, q), q.max, q.maxInc, q.min, q.minInc, -1, true)
+                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, true));
             case "MirrorSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, -1, false));
             case "MirrorReverseSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, -1, true));
             case "SliceIndex" -> list(sliceIndex(sub(s, q).values(), q, false));
             case "ReverseSliceIndex" -> list(sliceIndex(sub(s, q).values(), q, true));
             case "MirrorSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, false));
             case "MirrorReverseSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, true));
-            case "SliceLen" -> list(sliceLen(sub(s, q).values(), q, false));
-            case "ReverseSliceLen" -> list(sliceLen(sub(s, q).values(), q, true));
+            case "SliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, false)
+                    : list(sliceLen(sub(s, q).values(), q, false));
+            case "ReverseSliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, true)
+                    : list(sliceLen(sub(s, q).values(), q, true));
             case "MirrorSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, false));
             case "MirrorReverseSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, true));
             case "Size" -> owned(s, false);
@@ -744,6 +752,55 @@ public final class JsonRpc {
         long from = q.minIndex == null ? 0 : q.minIndex;
         long to = q.maxIndex == null ? Long.MAX_VALUE : q.maxIndex;
         return view.sliceIndex(from, to, reverse);
+    }
+
+    /**
+     * Most tombstones one Stamped slice answer carries. An answer stops right after its
+     * {@value}th tombstone, so the caller (the Java client's merged slices) must treat an answer
+     * holding this many tombstones as truncated at its last key and ask again from there.
+     */
+    public static final int STAMPED_TOMBSTONE_CAP = 10_000;
+
+    private static List<Map<String, Object>> stampedSliceLen(TreeState sub, Wire.Req q, boolean reverse) {
+        if (q.len <= 0) {
+            return List.of();
+        }
+        return stampedSlice(sub, q.from, q.fromInc, null, false, q.len, reverse);
+    }
+
+    /**
+     * Slices with Stamped=true (the Java client's merged slices, reference §1.3 mergeRecent): every
+     * stored entry between start and end in walk order, tombstones included, each as
+     * {@code {Key, Value, Exists, Timestamp}}. Stops after len live entries (len < 0: no limit) or
+     * after {@link #STAMPED_TOMBSTONE_CAP} tombstones, whichever comes first.
+     */
+    private static List<Map<String, Object>> stampedSlice(TreeState sub, byte[] start, boolean startInc, byte[] end,
+                                                          boolean endInc, long len, boolean reverse) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        long live = 0;
+        int dead = 0;
+        for (java.util.Iterator<io.god.tree.Entry> it = sub.entries(start, startInc, reverse); it.hasNext(); ) {
+            io.god.tree.Entry e = it.next();
+            if (end != null) {
+                int c = Arrays.compareUnsigned(e.key(), end);
+                if (reverse ? (c < 0 || (c == 0 && !endInc)) : (c > 0 || (c == 0 && !endInc))) {
+                    break;
+                }
+            }
+            if (!e.hasValue() && !e.isTombstone()) {
+                continue;
+            }
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("Key", e.key());
+            m.put("Value", e.value());
+            m.put("Exists", e.hasValue());
+            m.put("Timestamp", e.timestamp());
+            out.add(m);
+            if (e.hasValue() ? len >= 0 && ++live >= len : ++dead >= STAMPED_TOMBSTONE_CAP) {
+                break;
+            }
+        }
+        return out;
     }
 
     /** Len ≤ 0 returns nothing (the original returned one item: a documented fix). */

@@ -118,9 +118,17 @@ public final class TreeState implements MerkleSource {
 
     /** Every entry (values, tombstones, sub-tree holders) in key order, from the first key >= from. */
     public Iterator<Entry> entries(byte[] from) {
-        Cursor c = new Cursor(root, Measure.ENTRIES, false);
+        return entries(from, true, false);
+    }
+
+    /**
+     * Every entry (values, tombstones, sub-tree holders) in key order, or descending when reverse,
+     * starting at from (null = the first/last key; inclusive or strictly after/before it).
+     */
+    public Iterator<Entry> entries(byte[] from, boolean inclusive, boolean reverse) {
+        Cursor c = new Cursor(root, Measure.ENTRIES, reverse);
         if (from != null) {
-            c.seek(from, true);
+            c.seek(from, inclusive);
         }
         return new Iterator<>() {
             private Entry next = c.next();

@@ -319,6 +319,36 @@ class JsonContractTest extends RpcTestSupport {
         }
     }
 
+    /** god extension: Stamped slices carry tombstones and timestamps (the Java client's merged slices). */
+    @Test
+    void stampedSlicesCarryTombstonesAndTimestamps() {
+        String t = s("stampedslice");
+        for (int i = 1; i < 6; i++) {
+            subPut(t, b(i), b(9 - i));
+        }
+        call("SubDel", "{\"Key\":\"" + t + "\",\"SubKey\":\"" + b(3) + "\"}");
+        String stamped = ",\"Stamped\":true}";
+        JsonNode up = json("Slice", range(t, null, null, false, false).replaceAll("}$", stamped));
+        assertThat(keys(up)).containsExactly(b(1), b(2), b(3), b(4), b(5));
+        JsonNode dead = up.get(2);
+        assertThat(dead.get("Value").isNull()).isTrue();
+        assertThat(dead.get("Exists").asBoolean()).isFalse();
+        assertThat(dead.get("Timestamp").asLong()).isGreaterThan(up.get(4).get("Timestamp").asLong());
+        assertThat(up.get(0).toString()).matches("\\{\"Key\":\"AQ==\",\"Value\":\"CA==\",\"Exists\":true,"
+                + "\"Timestamp\":\\d+}");
+        assertThat(keys(json("ReverseSlice", range(t, b(2), b(4), true, false).replaceAll("}$", stamped))))
+                .containsExactly(b(3), b(2));
+        // Len counts live entries only; tombstones in between come along
+        assertThat(keys(json("SliceLen", page(t, null, false, 3).replaceAll("}$", stamped))))
+                .containsExactly(b(1), b(2), b(3), b(4));
+        assertThat(keys(json("ReverseSliceLen", page(t, b(4), true, 2).replaceAll("}$", stamped))))
+                .containsExactly(b(4), b(3), b(2));
+        assertThat(json("SliceLen", page(t, null, false, 0).replaceAll("}$", stamped))).isEmpty();
+        // without Stamped: unchanged, live entries only
+        checkSlice("Slice", range(t, null, null, false, false), new int[] {1, 2, 4, 5});
+        checkSlice("ReverseSliceLen", page(t, null, false, 2), new int[] {5, 4});
+    }
+
     static String page(String key, String from, boolean fromInc, int len) {
         return "{\"Key\":\"" + key + "\"" + (from == null ? "" : ",\"From\":\"" + from + "\"") + ",\"FromInc\":"
                 + fromInc + ",\"Len\":" + len + "}";
