@@ -1,6 +1,7 @@
 package io.god.bench;
 
 import io.god.cluster.AntiEntropy;
+import io.god.cluster.RepairContext;
 import io.god.node.Store;
 import io.god.node.Timestamps;
 import io.god.ring.Ring;
@@ -72,10 +73,10 @@ public final class ResyncBench {
         AntiEntropy[] peers = new AntiEntropy[2];
         Transport toA = transport(() -> peers[0]);
         Ring none = new Ring(List.of());
-        peers[0] = new AntiEntropy("a", () -> none, transport(() -> peers[1]), storeA, new Timestamps(clock), null,
-                clock, 3, Duration.ofSeconds(30), Duration.ofHours(24), 1_000_000);
-        peers[1] = new AntiEntropy("b", () -> none, toA, storeB, new Timestamps(clock), null, clock, 3,
-                Duration.ofSeconds(30), Duration.ofHours(24), 1_000_000);
+        peers[0] = new AntiEntropy(new RepairContext("a", () -> none, transport(() -> peers[1]), storeA,
+                new Timestamps(clock), null, clock, 3, Duration.ofSeconds(30), Duration.ofHours(24), 1_000_000));
+        peers[1] = new AntiEntropy(new RepairContext("b", () -> none, toA, storeB, new Timestamps(clock), null, clock,
+                3, Duration.ofSeconds(30), Duration.ofHours(24), 1_000_000));
         System.out.printf("%d keys, %d differing (%.2f %%), differing entries %d bytes (key + value)%n", keys,
                 differing, divergence * 100, diffBytes);
         for (int run = 0; run < 2; run++) {
