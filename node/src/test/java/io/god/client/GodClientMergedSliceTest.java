@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.god.node.GodNode;
 import io.god.persist.Record;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,35 +15,8 @@ import org.junit.jupiter.api.Timeout;
  * replicas are made to diverge by writing straight into one node's store.
  */
 @Timeout(60)
-class GodClientMergedSliceTest {
+class GodClientMergedSliceTest extends FourNodeRing {
 
-    static ClientRings rings;
-    static GodClient client;
-
-    @BeforeAll
-    static void ring() throws Exception {
-        rings = new ClientRings().start(4);
-        client = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(Duration.ofMillis(500)).build();
-        assertThat(client.ring()).hasSize(4);
-    }
-
-    @AfterAll
-    static void down() {
-        if (client != null) {
-            client.close();
-        }
-        if (rings != null) {
-            rings.close();
-        }
-    }
-
-    static String s(byte[] b) {
-        return b == null ? null : new String(b, StandardCharsets.UTF_8);
-    }
-
-    static List<String> keys(List<GodClient.Entry> entries) {
-        return entries.stream().map(e -> s(e.key())).toList();
-    }
 
     static List<String> pairs(List<GodClient.Entry> entries) {
         return entries.stream().map(e -> s(e.key()) + "=" + s(e.value())).toList();

@@ -7,51 +7,16 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.node.GodNode;
 import io.god.persist.Record;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** GodClient against a real 4-node ring (TCP on 127.0.0.x, N = 3). */
 @Timeout(60)
-class GodClientRingTest {
+class GodClientRingTest extends FourNodeRing {
 
-    static ClientRings rings;
-    static GodClient client;
-
-    @BeforeAll
-    static void ring() throws Exception {
-        rings = new ClientRings().start(4);
-        client = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(Duration.ofMillis(500)).build();
-        assertThat(client.ring()).hasSize(4);
-    }
-
-    @AfterAll
-    static void down() {
-        if (client != null) {
-            client.close();
-        }
-        if (rings != null) {
-            rings.close();
-        }
-    }
-
-    static String s(byte[] b) {
-        return b == null ? null : new String(b, StandardCharsets.UTF_8);
-    }
-
-    static List<String> keys(List<GodClient.Entry> entries) {
-        return entries.stream().map(e -> s(e.key())).toList();
-    }
 
     @Test
     void everyOperation() {
