@@ -233,7 +233,8 @@ public final class GodNode implements AutoCloseable {
             sampleTime();
             if (membership.state() == Membership.State.ACTIVE && state == State.JOINING) {
                 state = State.ACTIVE;
-                syncs.execute(this::syncRound); // the initial sync readiness waits for
+                // a founder has nothing to catch up with; a joiner is ready after its first clean sync round
+                initialSync |= membership.ring().size() <= 1;
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "ring tick failed: " + e);
@@ -346,7 +347,7 @@ public final class GodNode implements AutoCloseable {
      * off alone must not look alive): the newest of its clock and every timestamp it has seen.
      */
     private void recordAlive() {
-        if (closed || state != State.ACTIVE || membership.ring().size() < 2
+        if (closed || quarantine == null || state != State.ACTIVE || membership.ring().size() < 2
                 || !(settings.redundancy() == 1 || antiEntropy.replicated())) {
             return;
         }

@@ -146,6 +146,11 @@ class LeaveTest {
         assertThat(st.leave().rangesConfirmed()).isEqualTo(st.leave().rangesTotal());
         assertThat(node.ready()).isFalse();
         assertThat(node.membership().ring().isEmpty()).isTrue();
+        // it no longer executes key calls itself (they would write where nobody reads)
+        var reply = rings.rpcs.get(rings.nodes.indexOf(node)).handle("DHash.Get",
+                "{\"Key\":\"a2V5\"}".getBytes(StandardCharsets.UTF_8), null);
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.text()).contains("has left the ring");
         // the others dropped it at once (failure detection would take 1000 intervals)
         List<GodNode> rest = active(rings);
         await().atMost(Duration.ofSeconds(5)).until(() -> settled(rest, rest.size()));
