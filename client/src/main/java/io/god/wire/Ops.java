@@ -31,6 +31,13 @@ public final class Ops {
     public static final int TIME = 15;
     /** Migration: empty → how many markers the receiver owns (varint). */
     public static final int OWNED = 16;
+    /** Leave: a draining node tells a member it has left the ring (its member entry → empty). */
+    public static final int LEAVE = 17;
+    /**
+     * Stale-data check: empty → the receiver's collectedUpTo (8 bytes, big-endian ns); refused unless
+     * the receiver is a ring member.
+     */
+    public static final int COLLECTED = 18;
 
     public static String name(int op) {
         return switch (op) {
@@ -45,6 +52,8 @@ public final class Ops {
             case SYNC_META -> "DHash.SyncMeta";
             case TIME -> "Timenet.ActualTime";
             case OWNED -> "DHash.Owned";
+            case LEAVE -> "Discord.Leave";
+            case COLLECTED -> "DHash.CollectedUpTo";
             default -> "op" + op;
         };
     }

@@ -211,6 +211,10 @@ public final class JsonRpc {
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty() && !LOCAL.contains(name)) {
             throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }
+        if (node.membership() != null && node.membership().state() == io.god.ring.Membership.State.LEFT
+                && !LOCAL.contains(name)) { // its data is handed over: a write here would be dropped
+            throw new ClientError(503, "this node has left the ring (/admin/leave); call a ring member");
+        }
         Cluster cluster = node.cluster();
         if (mode == Call.ROUTE && cluster != null && !cluster.alone()) {
             Response routed = route(cluster, name, body, authorization, hops);
