@@ -664,7 +664,7 @@ public final class GodClient implements AutoCloseable {
         if (gateway) {
             return anyNode(method, body);
         }
-        ObjectNode stamped = body.deepCopy().put("Stamped", true);
+        ObjectNode stamped = body.put("Stamped", true); // every caller passes a body of its own
         JsonNode best = null;
         for (JsonNode n : fromReplicas(method, key, stamped)) {
             if (best == null || newer(n, best)) {
