@@ -94,40 +94,28 @@ loadgen() { # name args... → $OUT/name.json
 
 redis() { redis-cli -h $REDIS_HOST -p $REDIS_PORT "$@"; }
 
-# ---------------------------------------------------------------- one god node
+# ---------------------------------------------------------------- servers: one god node and Redis
+# Each god run is followed at once by its Redis counterpart, so a ratio compares runs seconds apart
+# (the build machine's background load drifts over minutes).
 log "output: $OUT"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 JFR_ARGS=()
 [ "$JFR" = 1 ] && JFR_ARGS=(-XX:StartFlightRecording=filename="$OUT/single.jfr",settings=profile,dumponexit=true)
 start_node single $SINGLE "$SINGLE:9191" 1 ${JFR_ARGS[@]+"${JFR_ARGS[@]}"}
 SINGLE_PID=$LAST_PID
+log "redis-server on $REDIS_HOST:$REDIS_PORT (no persistence)"
+redis-server --bind $REDIS_HOST --port $REDIS_PORT --save '' --appendonly no > "$OUT/redis.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 40); do redis PING >/dev/null 2>&1 && break; sleep 0.25; done
+REDIS_VERSION=$(redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-)
 wait_ready $SINGLE
 
-log "memory: $MEM_KEYS keys into the single node"
+log "memory: $MEM_KEYS keys into the single node and into Redis"
 H0=$(heap_used_after_gc "$SINGLE_PID")
 java -Xmx1g -cp "$BENCH" io.god.bench.load.LoadGen --endpoints $SINGLE:9191 --redundancy 1 -c 32 \
   --keys "$MEM_KEYS" --value-size "$VALUE" --preload --duration 0 > "$OUT/god-preload.txt"
 H1=$(heap_used_after_gc "$SINGLE_PID")
 GOD_ENTRIES=$(curl -sf http://$SINGLE:9000/admin/status | jq .heldEntries)
-
-B="--endpoints $SINGLE:9191 --redundancy 1 --keys $MEM_KEYS"
-H="--target http --endpoints $SINGLE:9192 --keys $MEM_KEYS"
-loadgen single-binary-put $B --mix put=1
-loadgen single-binary-get $B --mix get=1
-loadgen single-http-put $H --mix put=1
-loadgen single-http-get $H --mix get=1
-loadgen single-binary-subput $B --mix subput=1 --preload-subs 20000
-loadgen single-binary-slice $B --mix slice=1
-loadgen single-http-subput $H --mix subput=1
-loadgen single-http-slice $H --mix slice=1
-loadgen single-binary-setexpr $B --mix setexpr=1
-kill "$SINGLE_PID"; wait "$SINGLE_PID" 2>/dev/null || true
-
-# ---------------------------------------------------------------- Redis
-log "redis-server on $REDIS_HOST:$REDIS_PORT (no persistence)"
-redis-server --bind $REDIS_HOST --port $REDIS_PORT --save '' --appendonly no > "$OUT/redis.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 1 40); do redis PING >/dev/null 2>&1 && break; sleep 0.25; done
 R0=$(redis INFO memory | tr -d '\r' | awk -F: '$1=="used_memory"{print $2}')
 # the same key space as redis-benchmark -r: key:%012d (16 bytes), 16-byte values
 awk -v n="$MEM_KEYS" 'BEGIN { for (i = 0; i < n; i++) printf "*3\r\n$3\r\nSET\r\n$16\r\nkey:%012d\r\n$16\r\n%016d\r\n", i, i }' \
@@ -135,20 +123,33 @@ awk -v n="$MEM_KEYS" 'BEGIN { for (i = 0; i < n; i++) printf "*3\r\n$3\r\nSET\r\
 R1=$(redis INFO memory | tr -d '\r' | awk -F: '$1=="used_memory"{print $2}')
 REDIS_KEYS=$(redis DBSIZE)
 
-RN=$(awk -v d="$DURATION" 'BEGIN { print (d < 10 ? 200000 : 1000000) }')
+# about as many requests as god's runs make in warm-up + measurement
+RN=$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { print int(25000 * (d + w)) }')
 rb() { # name args...
   local name=$1; shift
   log "redis $name"
   redis-benchmark -h $REDIS_HOST -p $REDIS_PORT -c "$CONC" --csv "$@" | tail -n +2 > "$OUT/redis-$name.csv"
   cat "$OUT/redis-$name.csv" >&2
 }
-rb set -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t set
-rb get -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t get
-rb zadd -n "$RN" -r "$MEM_KEYS" zadd bench:zset __rand_int__ member:__rand_int__
-rb zrange -n $((RN / 4)) zrange bench:zset 0 99 withscores
-REDIS_VERSION=$(redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-)
 
-# ---------------------------------------------------------------- 3-node ring
+B="--endpoints $SINGLE:9191 --redundancy 1 --keys $MEM_KEYS"
+H="--target http --endpoints $SINGLE:9192 --keys $MEM_KEYS"
+loadgen single-binary-put $B --mix put=1
+loadgen single-http-put $H --mix put=1
+rb set -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t set
+loadgen single-binary-get $B --mix get=1
+loadgen single-http-get $H --mix get=1
+rb get -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t get
+loadgen single-binary-subput $B --mix subput=1 --preload-subs 20000
+loadgen single-http-subput $H --mix subput=1
+rb zadd -n "$RN" -r "$MEM_KEYS" zadd bench:zset __rand_int__ member:__rand_int__
+loadgen single-binary-slice $B --mix slice=1
+loadgen single-http-slice $H --mix slice=1
+rb zrange -n $((RN / 3)) zrange bench:zset 0 99 withscores
+loadgen single-binary-setexpr $B --mix setexpr=1
+kill "$SINGLE_PID"; wait "$SINGLE_PID" 2>/dev/null || true
+
+# ---------------------------------------------------------------- 3-node ring (Redis stays up)
 log "3-node ring on ${RING[*]} (god.redundancy=3)"
 SEEDS="${RING[0]}:9191,${RING[1]}:9191,${RING[2]}:9191"
 for i in 0 1 2; do start_node "ring-$i" "${RING[$i]}" "$SEEDS" 3; done
@@ -158,9 +159,11 @@ java -Xmx1g -cp "$BENCH" io.god.bench.load.LoadGen --endpoints "$SEEDS" -c 32 --
 RB="--endpoints $SEEDS --keys $RING_KEYS"
 RH="--target http --endpoints ${RING[0]}:9192,${RING[1]}:9192,${RING[2]}:9192 --keys $RING_KEYS"
 loadgen ring-binary-put $RB --mix put=1
-loadgen ring-binary-get $RB --mix get=1
 loadgen ring-http-put $RH --mix put=1
+rb ring-set -n "$RN" -r "$RING_KEYS" -d "$VALUE" -t set
+loadgen ring-binary-get $RB --mix get=1
 loadgen ring-http-get $RH --mix get=1
+rb ring-get -n "$RN" -r "$RING_KEYS" -d "$VALUE" -t get
 teardown; PIDS=()
 
 # ---------------------------------------------------------------- report
@@ -202,7 +205,8 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   echo "The load generator (a JVM) and redis-benchmark (C) share the 2 cores with the server, so the"
   echo "generator's own cost weighs on god's figures more than redis-benchmark's on Redis'. SubPut writes"
   echo "random sub keys into two sub trees (their intersection is the set expression), ZADD into one sorted"
-  echo "set; SliceLen 100 and ZRANGE read the first 100 entries with their values (scores)."
+  echo "set; SliceLen 100 and ZRANGE read the first 100 entries with their values (scores). Each Redis run"
+  echo "directly follows the god runs it is compared with (the background load drifts over minutes)."
   echo
   echo "One node (god.redundancy=1, in memory), key space $MEM_KEYS keys (all present; uniform, hashed):"
   echo
@@ -218,13 +222,13 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   row "binary SetExpression (I t0 t1), 100 rows" single-binary-setexpr setexpr
   echo
   echo "3-node loopback ring (god.redundancy=3: every put is applied on 3 nodes, a GodClient Get asks all"
-  echo "3 replicas), key space $RING_KEYS keys; against the same single Redis:"
+  echo "3 replicas), key space $RING_KEYS keys; against the same Redis, run again right after:"
   echo
   table_head
-  row "ring binary Put" ring-binary-put put set SET
-  row "ring binary Get" ring-binary-get get get GET
-  row "ring HTTP JSON Put" ring-http-put put set SET
-  row "ring HTTP JSON Get" ring-http-get get get GET
+  row "ring binary Put" ring-binary-put put ring-set SET
+  row "ring binary Get" ring-binary-get get ring-get GET
+  row "ring HTTP JSON Put" ring-http-put put ring-set SET
+  row "ring HTTP JSON Get" ring-http-get get ring-get GET
   echo
   echo "Memory per key, $MEM_KEYS keys of 16 bytes with 16-byte values:"
   echo
