@@ -71,7 +71,7 @@ public final class LoadGen implements Callable<Integer> {
     @Option(names = "--preload", description = "put every key of the key space once before the run (its rate is reported)")
     boolean preload;
 
-    @Option(names = "--preload-subs", description = "sub keys put into each of the two trees before the run; default ${DEFAULT-VALUE}")
+    @Option(names = "--preload-subs", description = "sub keys put before the run, alternating between the two trees; default ${DEFAULT-VALUE}")
     long preloadSubs;
 
     @Option(names = "--slice-len", description = "entries per slice and set-expression result; default ${DEFAULT-VALUE}")
