@@ -1,29 +1,18 @@
 package io.god.tree;
 
-import com.google.common.hash.HashFunction;
-import com.google.common.hash.Hasher;
-import com.google.common.hash.Hashing;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-
 /**
  * One stored key: a live byte value, a tombstone, or neither; and optionally a sub tree. Immutable;
- * the arrays it hands out are shared and must not be modified.
+ * the arrays it hands out are shared and must not be modified. The Merkle hash is not stored (it
+ * would cost 16 bytes a key): {@link #hash()} computes it; branches keep the sums.
  */
-public final class Entry extends Node {
-
-    private static final HashFunction MURMUR = Hashing.murmur3_128();
-    private static final byte NO_VALUE = 0;
-    private static final byte VALUE = 1;
-    private static final byte TOMBSTONE = 2;
+public sealed class Entry extends Node permits Entry.Unhashed {
 
     private final byte[] key;
     private final byte[] value;
     private final long timestamp;
     private final TreeState sub;
 
-    private Entry(byte[] key, byte[] value, long timestamp, TreeState sub, long h1, long h2) {
-        super(h1, h2);
+    private Entry(byte[] key, byte[] value, long timestamp, TreeState sub) {
         this.key = key;
         this.value = value;
         this.timestamp = timestamp;
@@ -35,21 +24,19 @@ public final class Entry extends Node {
      * means the key holds no byte value (only a sub tree).
      */
     static Entry of(byte[] key, byte[] value, long timestamp, TreeState sub) {
-        byte state = value != null ? VALUE : timestamp != 0 ? TOMBSTONE : NO_VALUE;
-        Hasher h = MURMUR.newHasher().putInt(key.length).putBytes(key).putByte(state);
-        if (value != null) {
-            h.putInt(value.length).putBytes(value);
-        }
-        if (sub != null) {
-            h.putLong(sub.hash().h1()).putLong(sub.hash().h2());
-        }
-        ByteBuffer lanes = ByteBuffer.wrap(h.hash().asBytes()).order(ByteOrder.LITTLE_ENDIAN);
-        return new Entry(key, value, timestamp, sub, lanes.getLong(0), lanes.getLong(8));
+        return new Entry(key, value, timestamp, sub);
     }
 
     /** An entry that takes part in no Merkle hash (mirror trees are derived data). */
     static Entry unhashed(byte[] key, byte[] value, long timestamp) {
-        return new Entry(key, value, timestamp, null, 0, 0);
+        return new Unhashed(key, value, timestamp);
+    }
+
+    /** murmur3_128 of the length-prefixed key, the state, the value and the sub tree's hash. */
+    @Override
+    Hash128 hash() {
+        byte state = value != null ? EntryHash.VALUE : timestamp != 0 ? EntryHash.TOMBSTONE : EntryHash.NO_VALUE;
+        return EntryHash.of(key, state, value, sub == null ? null : sub.hash());
     }
 
     public byte[] key() {
@@ -119,5 +106,17 @@ public final class Entry extends Node {
         return "Entry[" + Bytes.hex(key)
                 + (value != null ? "=" + Bytes.hex(value) : isTombstone() ? " (deleted)" : "")
                 + (timestamp != 0 ? " @" + timestamp : "") + (sub != null ? " sub:" + sub.size() : "") + "]";
+    }
+
+    /** A mirror entry: hashes to zero, so mirror tries cost no hashing. */
+    static final class Unhashed extends Entry {
+        Unhashed(byte[] key, byte[] value, long timestamp) {
+            super(key, value, timestamp, null);
+        }
+
+        @Override
+        Hash128 hash() {
+            return Hash128.ZERO;
+        }
     }
 }

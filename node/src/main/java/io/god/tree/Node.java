@@ -7,15 +7,6 @@ package io.god.tree;
  */
 abstract sealed class Node permits Entry, Branch {
 
-    /** Merkle hash lanes: the lane-wise sum of the hashes of every entry below. */
-    final long h1;
-    final long h2;
-
-    Node(long h1, long h2) {
-        this.h1 = h1;
-        this.h2 = h2;
-    }
-
     /** Nibble depth of this node's prefix. */
     abstract int depth();
 
@@ -46,7 +37,6 @@ abstract sealed class Node permits Entry, Branch {
         };
     }
 
-    final Hash128 hash() {
-        return new Hash128(h1, h2);
-    }
+    /** Merkle hash: the lane-wise sum of the hashes of every entry below (computed, for an entry). */
+    abstract Hash128 hash();
 }
