@@ -80,20 +80,20 @@ final class Branch extends Node {
 
     /** A branch at {@code depth} holding two nodes that differ at that nibble. */
     static Node fork(int depth, Node a, Node b) {
-        int na = Bytes.nibble(a.key(), depth);
-        int nb = Bytes.nibble(b.key(), depth);
+        int na = Bytes.nibble(a.path(), depth);
+        int nb = Bytes.nibble(b.path(), depth);
         Node[] children = na < nb ? new Node[] {a, b} : new Node[] {b, a};
-        return of(depth, a.key(), null, (1 << na) | (1 << nb), children);
+        return of(depth, a.path(), null, (1 << na) | (1 << nb), children);
     }
 
     /** A branch whose entry ends at its depth and whose one child lies below. */
     static Node entryAbove(Entry entry, Node child) {
         int depth = entry.depth();
-        return of(depth, entry.key(), entry, 1 << Bytes.nibble(child.key(), depth), new Node[] {child});
+        return of(depth, entry.path(), entry, 1 << Bytes.nibble(child.path(), depth), new Node[] {child});
     }
 
     Branch withEntry(Entry e) {
-        return entry == null ? (Branch) of(depth, prefix, e, bitmap, children) : replaced(entry, e, children, e.key());
+        return entry == null ? (Branch) of(depth, prefix, e, bitmap, children) : replaced(entry, e, children, e.path());
     }
 
     Node withoutEntry() {
@@ -114,7 +114,7 @@ final class Branch extends Node {
             } else {
                 next = children.clone();
                 next[slot] = child;
-                return replaced(children[slot], child, next, child.key());
+                return replaced(children[slot], child, next, child.path());
             }
         } else {
             if (child == null) {
@@ -125,7 +125,7 @@ final class Branch extends Node {
             next[slot] = child;
             System.arraycopy(children, slot, next, slot + 1, children.length - slot);
             Hash128 h = child.hash();
-            return new Branch(depth, child.key(), entry, bitmap | bit, next, h1 + h.h1(), h2 + h.h2(),
+            return new Branch(depth, child.path(), entry, bitmap | bit, next, h1 + h.h1(), h2 + h.h2(),
                     live() + child.live(), subLive() + child.subLive(), real() + child.real(),
                     entries() + child.entries(), Math.min(minDue(), child.minDue()));
         }
@@ -178,7 +178,7 @@ final class Branch extends Node {
     }
 
     @Override
-    byte[] key() {
+    byte[] path() {
         return prefix;
     }
 

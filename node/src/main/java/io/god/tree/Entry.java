@@ -1,5 +1,7 @@
 package io.god.tree;
 
+import java.util.Arrays;
+
 /**
  * One stored key: a live byte value, a tombstone, or neither; and optionally a sub tree. Immutable;
  * the arrays it hands out are shared and must not be modified. The Merkle hash is not stored (it
@@ -7,14 +9,24 @@ package io.god.tree;
  */
 public sealed class Entry extends Node permits Entry.Unhashed {
 
-    private final byte[] key;
-    private final byte[] value;
+    /**
+     * The key's bytes followed by the value's: one array where two would cost another array header
+     * and reference (20 bytes a key). Without a value (or with an empty one) it is the key itself.
+     */
+    private final byte[] data;
+    /** The key's length, or its complement (negative) when the entry holds no byte value. */
+    private final int keyLength;
     private final long timestamp;
     private final TreeState sub;
 
     private Entry(byte[] key, byte[] value, long timestamp, TreeState sub) {
-        this.key = key;
-        this.value = value;
+        if (value == null || value.length == 0) {
+            this.data = key;
+        } else {
+            this.data = Arrays.copyOf(key, key.length + value.length);
+            System.arraycopy(value, 0, data, key.length, value.length);
+        }
+        this.keyLength = value == null ? ~key.length : key.length;
         this.timestamp = timestamp;
         this.sub = sub;
     }
@@ -35,17 +47,37 @@ public sealed class Entry extends Node permits Entry.Unhashed {
     /** murmur3_128 of the length-prefixed key, the state, the value and the sub tree's hash. */
     @Override
     Hash128 hash() {
-        byte state = value != null ? EntryHash.VALUE : timestamp != 0 ? EntryHash.TOMBSTONE : EntryHash.NO_VALUE;
-        return EntryHash.of(key, state, value, sub == null ? null : sub.hash());
+        byte state = hasValue() ? EntryHash.VALUE : timestamp != 0 ? EntryHash.TOMBSTONE : EntryHash.NO_VALUE;
+        return EntryHash.of(data, keyLength(), state, sub == null ? null : sub.hash());
     }
 
+    /** The key (a fresh copy when the stored array also holds the value). */
     public byte[] key() {
-        return key;
+        int n = keyLength();
+        return n == data.length ? data : Arrays.copyOf(data, n);
     }
 
-    /** The live byte value, or null (tombstone, or sub tree only). */
+    /** The live byte value (a fresh copy), or null (tombstone, or sub tree only). */
     public byte[] value() {
-        return value;
+        if (keyLength < 0) {
+            return null;
+        }
+        return keyLength == data.length ? Bytes.EMPTY : Arrays.copyOfRange(data, keyLength, data.length);
+    }
+
+    /** Whether the key equals k, without copying it. */
+    boolean keyEquals(byte[] k) {
+        return Arrays.equals(data, 0, keyLength(), k, 0, k.length);
+    }
+
+    private int keyLength() {
+        return keyLength < 0 ? ~keyLength : keyLength;
+    }
+
+    /** The stored array: the key, maybe followed by value bytes (enough for the trie's nibble walks). */
+    @Override
+    byte[] path() {
+        return data;
     }
 
     /** Timestamp of the byte value or tombstone; 0 when the key holds only a sub tree. */
@@ -54,11 +86,11 @@ public sealed class Entry extends Node permits Entry.Unhashed {
     }
 
     public boolean isTombstone() {
-        return value == null && timestamp != 0;
+        return keyLength < 0 && timestamp != 0;
     }
 
     public boolean hasValue() {
-        return value != null;
+        return keyLength >= 0;
     }
 
     /** The sub tree under this key, or null. */
@@ -72,12 +104,12 @@ public sealed class Entry extends Node permits Entry.Unhashed {
 
     @Override
     int depth() {
-        return key.length << 1;
+        return keyLength() << 1;
     }
 
     @Override
     long live() {
-        return value != null ? 1 : 0;
+        return keyLength >= 0 ? 1 : 0;
     }
 
     @Override
@@ -103,8 +135,8 @@ public sealed class Entry extends Node permits Entry.Unhashed {
 
     @Override
     public String toString() {
-        return "Entry[" + Bytes.hex(key)
-                + (value != null ? "=" + Bytes.hex(value) : isTombstone() ? " (deleted)" : "")
+        return "Entry[" + Bytes.hex(key())
+                + (hasValue() ? "=" + Bytes.hex(value()) : isTombstone() ? " (deleted)" : "")
                 + (timestamp != 0 ? " @" + timestamp : "") + (sub != null ? " sub:" + sub.size() : "") + "]";
     }
 

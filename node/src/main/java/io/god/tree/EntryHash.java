@@ -23,17 +23,23 @@ final class EntryHash {
     private EntryHash() {
     }
 
-    static Hash128 of(byte[] key, byte state, byte[] value, Hash128 sub) {
-        int n = 4 + key.length + 1 + (value != null ? 4 + value.length : 0) + (sub != null ? 16 : 0);
+    /**
+     * The hash of an entry stored as {@code data}: its key (the first keyLength bytes), then, when
+     * state is {@link #VALUE}, the value (the rest).
+     */
+    static Hash128 of(byte[] data, int keyLength, byte state, Hash128 sub) {
+        int valueLength = data.length - keyLength;
+        boolean value = state == VALUE;
+        int n = 4 + keyLength + 1 + (value ? 4 + valueLength : 0) + (sub != null ? 16 : 0);
         byte[] buf = new byte[n];
-        INT.set(buf, 0, key.length);
-        System.arraycopy(key, 0, buf, 4, key.length);
-        int p = 4 + key.length;
+        INT.set(buf, 0, keyLength);
+        System.arraycopy(data, 0, buf, 4, keyLength);
+        int p = 4 + keyLength;
         buf[p++] = state;
-        if (value != null) {
-            INT.set(buf, p, value.length);
-            System.arraycopy(value, 0, buf, p + 4, value.length);
-            p += 4 + value.length;
+        if (value) {
+            INT.set(buf, p, valueLength);
+            System.arraycopy(data, keyLength, buf, p + 4, valueLength);
+            p += 4 + valueLength;
         }
         if (sub != null) {
             LONG.set(buf, p, sub.h1());

@@ -2,7 +2,7 @@ package io.god.tree;
 
 /**
  * An immutable node of the radix trie over nibbles. A node covers every key that starts with the
- * first {@link #depth()} nibbles of {@link #key()}. Structure is canonical: it depends only on the
+ * first {@link #depth()} nibbles of {@link #path()}. Structure is canonical: it depends only on the
  * set of stored keys, so equal contents give equal shapes and equal hashes.
  */
 abstract sealed class Node permits Entry, Branch {
@@ -10,8 +10,11 @@ abstract sealed class Node permits Entry, Branch {
     /** Nibble depth of this node's prefix. */
     abstract int depth();
 
-    /** A key whose first {@link #depth()} nibbles are this node's prefix. */
-    abstract byte[] key();
+    /**
+     * An array whose first {@link #depth()} nibbles are this node's prefix (an entry's key, perhaps
+     * followed by its value bytes; a branch's is some descendant's): only for nibble walks.
+     */
+    abstract byte[] path();
 
     abstract long live();
 

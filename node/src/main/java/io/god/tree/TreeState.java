@@ -185,7 +185,7 @@ public final class TreeState implements MerkleSource {
         while (n != null) {
             int nd = n.depth();
             int limit = Math.min(nd, nibbles);
-            if (Bytes.mismatch(prefix, n.key(), limit) < limit) {
+            if (Bytes.mismatch(prefix, n.path(), limit) < limit) {
                 return null;
             }
             if (nd >= nibbles) {

@@ -20,9 +20,26 @@ class EntryHashTest {
             byte state = (byte) random.nextInt(3);
             byte[] value = state == EntryHash.VALUE ? bytes(random, random.nextInt(70)) : null;
             Hash128 sub = random.nextBoolean() ? new Hash128(random.nextLong(), random.nextLong()) : null;
-            assertEquals(guava(key, state, value, sub), EntryHash.of(key, state, value, sub),
+            byte[] data = java.util.Arrays.copyOf(key, key.length + (value == null ? 0 : value.length));
+            if (value != null) {
+                System.arraycopy(value, 0, data, key.length, value.length);
+            }
+            assertEquals(guava(key, state, value, sub), EntryHash.of(data, key.length, state, sub),
                     "key " + key.length + " value " + (value == null ? -1 : value.length));
         }
+    }
+
+    @Test
+    void entryHandsOutItsKeyAndValueSeparately() {
+        byte[] key = {1, 2, 3};
+        Entry e = Entry.of(key, new byte[] {9, 8}, 5, null);
+        org.assertj.core.api.Assertions.assertThat(e.key()).containsExactly(1, 2, 3);
+        org.assertj.core.api.Assertions.assertThat(e.value()).containsExactly(9, 8);
+        org.assertj.core.api.Assertions.assertThat(Entry.of(key, new byte[0], 5, null).value()).isEmpty();
+        org.assertj.core.api.Assertions.assertThat(Entry.of(key, null, 5, null).value()).isNull();
+        org.assertj.core.api.Assertions.assertThat(Entry.of(key, null, 5, null).isTombstone()).isTrue();
+        org.assertj.core.api.Assertions.assertThat(Entry.of(key, new byte[0], 5, null).isTombstone()).isFalse();
+        assertEquals(6, e.depth());
     }
 
     @Test
