@@ -1,22 +1,25 @@
 package io.god.operator.reconcile;
 
 import io.god.operator.model.Operation;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The planner's verdict for one reconcile: the action to take, the operation to record in the status afterwards
  * (null: none open), where the ring stands, why (the Progressing message), an event to record when the action is
- * taken, and the ordinals whose lastSeenInRing to forget (wiped) or to set to now (carried over a hibernation).
+ * taken, the ordinals whose lastSeenInRing to forget (wiped), and lastSeenInRing values to set (carried over a
+ * hibernation).
  */
 public record Plan(Action action, Operation operation, Progress progress, String message, Event event,
-        Set<Integer> forget, Set<Integer> touch) {
+        Set<Integer> forget, Map<Integer, Instant> carry) {
 
     /** A Kubernetes Event to record on the GodCluster. */
     public record Event(String type, String reason, String message) {
     }
 
     public static Plan of(Action action, Operation operation, Progress progress, String message, Event event) {
-        return new Plan(action, operation, progress, message, event, Set.of(), Set.of());
+        return new Plan(action, operation, progress, message, event, Set.of(), Map.of());
     }
 
     public static Plan waiting(Operation operation, Progress progress, String message) {
@@ -29,11 +32,11 @@ public record Plan(Action action, Operation operation, Progress progress, String
         }
         Set<Integer> all = new java.util.TreeSet<>(forget);
         all.addAll(ordinals);
-        return new Plan(action, operation, progress, message, event, Set.copyOf(all), touch);
+        return new Plan(action, operation, progress, message, event, Set.copyOf(all), carry);
     }
 
-    Plan touching(Set<Integer> ordinals) {
-        return new Plan(action, operation, progress, message, event, forget, Set.copyOf(ordinals));
+    Plan carrying(Map<Integer, Instant> lastSeen) {
+        return new Plan(action, operation, progress, message, event, forget, Map.copyOf(lastSeen));
     }
 
     @Override

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -287,10 +286,13 @@ public final class Planner {
         }
         Operation op = in.operation();
         if (stsReplicas == 0 && (op == null || !op.is(Operation.SCALE_UP, Operation.STEP_WAKING))) {
-            // recorded before any pod starts: time spent hibernated must not make the members look stale
-            Set<Integer> fresh = seen.keySet().stream().filter(o -> !stale(o)).collect(Collectors.toCollection(TreeSet::new));
+            // recorded before any pod starts: the time spent hibernated must not count, so every lastSeenInRing moves
+            // forward by it (the newest becomes now) and the gaps between members stay exactly as they were
+            Optional<Instant> newest = seen.values().stream().max(Instant::compareTo);
+            Map<Integer, Instant> carried = new HashMap<>();
+            newest.ifPresent(n -> seen.forEach((o, t) -> carried.put(o, t.plus(Duration.between(n, in.now())))));
             return Optional.of(Plan.waiting(op(Operation.SCALE_UP, desired, null, Operation.STEP_WAKING),
-                    Progress.SCALING_UP, "starting " + desired + " members").touching(fresh));
+                    Progress.SCALING_UP, "starting " + desired + " members").carrying(carried));
         }
         return Optional.of(Plan.of(new SetReplicas(desired), op(Operation.SCALE_UP, desired, null, null),
                 Progress.SCALING_UP, "scaling up to " + desired + " members",

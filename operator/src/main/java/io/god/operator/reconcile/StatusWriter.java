@@ -144,7 +144,10 @@ public final class StatusWriter {
             m.setState(state(pod, status, obs));
             m.setPosition(status != null ? status.position() : before.map(Member::getPosition).orElse(null));
             String lastSeen = plan.forget().contains(ordinal) ? null : before.map(Member::getLastSeenInRing).orElse(null);
-            if ((status != null && status.inRing() && !recent(lastSeen)) || plan.touch().contains(ordinal)) {
+            if (plan.carry().containsKey(ordinal)) {
+                lastSeen = plan.carry().get(ordinal).toString();
+            }
+            if (status != null && status.inRing() && !recent(lastSeen)) {
                 lastSeen = now.toString();
             }
             m.setLastSeenInRing(lastSeen);
