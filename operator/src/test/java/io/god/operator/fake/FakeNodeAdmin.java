@@ -142,6 +142,12 @@ public class FakeNodeAdmin implements NodeAdmin {
         dataBytes.put(namespace, bytes);
     }
 
+    /** Every member of the namespace that is LEAVING is LEFT now. */
+    public void finishLeaves(String namespace) {
+        leaving.replaceAll((ip, left) -> FakeStatefulSetController.podAt(ip).filter(p -> p.startsWith(namespace + "/"))
+                .isPresent() ? 0 : left);
+    }
+
     public void refuseLeave(String namespace, String pod, String reason) {
         refuseLeave.put(namespace + "/" + pod, reason);
     }
