@@ -213,6 +213,12 @@ class GodClusterOperationsTest extends ScenarioSupport {
         await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getOperation(),
                 op -> op != null && Operation.STEP_LEAVING.equals(op.getStep()));
 
+        // a leaving node may report itself unready: the operator keeps asking it
+        k8s.pods().inNamespace(ns).withName("demo-2").edit(p -> {
+            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
+            return p;
+        });
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "true"));
         GodClusterStatus paused = awaitPhase(ns, "demo", "Paused");
         assertThat(paused.getOperation().getOrdinal()).as("the step survives in the status").isEqualTo(2);
@@ -282,6 +288,12 @@ class GodClusterOperationsTest extends ScenarioSupport {
         String ns = "pause-annotation";
         create(ns, "demo", spec -> spec.setReplicas(2));
         running(ns, 2);
+        // a leaving node may report itself unready: the operator keeps asking it
+        k8s.pods().inNamespace(ns).withName("demo-2").edit(p -> {
+            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
+            return p;
+        });
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "true"));
         GodClusterStatus paused = awaitPhase(ns, "demo", "Paused");
         assertCondition(paused, Conditions.PAUSED, "True", "Paused");

@@ -53,9 +53,7 @@ final class ActionRunner {
         } else if (action instanceof CancelLeave cancel) {
             result = node(plan, admin::cancelLeave, cancel.host(), "cancel its leave");
         }
-        boolean refusalIsNews = result.progress() != Progress.SCALE_DOWN_REFUSED || cluster.getStatus() == null
-                || !Progress.SCALE_DOWN_REFUSED.phase().equals(cluster.getStatus().getPhase());
-        if (result.event() != null && (refusalIsNews || !sameMessage(cluster, result))) {
+        if (result.event() != null && !(EventRecorder.WARNING.equals(result.event().type()) && repeated(cluster, result))) {
             events.record(cluster, result.event().type(), result.event().reason(), result.event().message());
         }
         return result;
@@ -85,8 +83,10 @@ final class ActionRunner {
                 new Plan.Event(EventRecorder.WARNING, cancelling ? "CancelLeaveRefused" : "LeaveRefused", message));
     }
 
-    private static boolean sameMessage(GodCluster cluster, Plan plan) {
-        return Conditions.find(cluster.getStatus().getConditions(), Conditions.PROGRESSING)
-                .map(c -> Objects.equals(c.getMessage(), plan.message())).orElse(false);
+    /** The last pass already reported this (a refusal repeated every pass is one event, not one per pass). */
+    private static boolean repeated(GodCluster cluster, Plan plan) {
+        return cluster.getStatus() != null && Objects.equals(cluster.getStatus().getPhase(), plan.progress().phase())
+                && Conditions.find(cluster.getStatus().getConditions(), Conditions.PROGRESSING)
+                        .map(c -> Objects.equals(c.getMessage(), plan.message())).orElse(false);
     }
 }

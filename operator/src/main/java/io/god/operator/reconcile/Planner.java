@@ -206,11 +206,12 @@ public final class Planner {
                     + " to be Ready and ACTIVE (now " + (state == null ? "not answering" : state) + ")"));
         }
         Optional<String> unhealthy = ringUnhealthy();
-        if (unhealthy.isPresent()) {
+        boolean nextIsNotServing = livePods().stream().anyMatch(p -> outdated(p) && !serving(p));
+        if (unhealthy.isPresent() && !nextIsNotServing) {
             return Optional.of(Plan.waiting(op, Progress.ROLLING_RESTART,
                     "waiting after restarting " + pod(o) + ": " + unhealthy.get()));
         }
-        return Optional.empty();
+        return Optional.empty(); // done; another outdated pod that serves nothing may go next without waiting
     }
 
     private Optional<Plan> continueWipe(Operation op) {

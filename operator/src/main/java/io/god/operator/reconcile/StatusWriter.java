@@ -178,12 +178,14 @@ public final class StatusWriter {
         return pod.get().terminating() ? "Terminating" : "Pending";
     }
 
-    /** The ring hash when every Ready member answered and all agree. */
+    /** The ring hash when every Ready member answered and all agree (a draining member may answer while unready). */
     private static String commonRingHash(Observation obs, int ready) {
-        Set<String> hashes = obs.statuses().values().stream().map(NodeStatus::ringHash).filter(Objects::nonNull)
+        List<NodeStatus> answers = obs.pods().stream().filter(PodView::ready).map(p -> obs.statuses().get(p.name()))
+                .filter(Objects::nonNull).toList();
+        Set<String> hashes = answers.stream().map(NodeStatus::ringHash).filter(Objects::nonNull)
                 .collect(Collectors.toSet());
-        boolean allAnswered = ready > 0 && obs.statuses().size() == ready
-                && obs.statuses().values().stream().allMatch(st -> st.ringHash() != null);
+        boolean allAnswered = ready > 0 && answers.size() == ready
+                && answers.stream().allMatch(st -> st.ringHash() != null);
         return allAnswered && hashes.size() == 1 ? hashes.iterator().next() : null;
     }
 

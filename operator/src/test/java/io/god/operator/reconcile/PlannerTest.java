@@ -269,4 +269,26 @@ class PlannerTest {
         assertThat(w.settle()).containsExactly("leave 2", "cancel-leave 2", "replicas=0");
         assertThat(w.claims).containsOnlyKeys(0, 1, 2);
     }
+
+    @Test
+    void twoCrashLoopingOutdatedPodsAreBothRestartedWithoutWaitingForEachOther() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.pods.get(0).ready = false;
+        w.pods.get(2).ready = false;
+        w.templateHash = "v2"; // the fix for what made them crash
+        assertThat(w.settle()).containsExactly("delete-pod 0", "delete-pod 2", "delete-pod 1");
+    }
+
+    @Test
+    void aBadTemplateStopsTheRollAtTheFirstPod() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.templateHash = "v2";
+        w.failing.add(2);
+        for (int i = 0; i < 10; i++) {
+            w.step();
+        }
+        assertThat(w.actions).as("never touch another pod while the restarted one is unhealthy")
+                .containsExactly("delete-pod 2");
+        assertThat(w.last.message()).contains("waiting for the restarted demo-2");
+    }
 }
