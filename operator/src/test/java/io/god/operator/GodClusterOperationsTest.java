@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.god.operator.admin.NodeStatus;
 import io.god.operator.fake.FakeNodeAdmin;
-import io.god.operator.fake.FakeStatefulSetController;
 import io.god.operator.fake.TestClock;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterStatus;
@@ -58,19 +54,15 @@ class GodClusterOperationsTest extends ScenarioSupport {
     @Inject
     TestClock clock;
 
-    FakeStatefulSetController fakeController;
 
     @BeforeAll
     void startFakes() {
-        k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder(server.getClient().getConfiguration())
-                .withUserAgent(TEST_AGENT).build()).build();
-        fakeController = new FakeStatefulSetController(k8s).start();
+        startFakes(server);
     }
 
     @AfterAll
     void stopFakes() {
-        fakeController.close();
-        k8s.close();
+        closeFakes();
     }
 
     GodClusterStatus running(String ns, int replicas) {
@@ -214,10 +206,7 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 op -> op != null && Operation.STEP_LEAVING.equals(op.getStep()));
 
         // a leaving node may report itself unready: the operator keeps asking it
-        k8s.pods().inNamespace(ns).withName("demo-2").edit(p -> {
-            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
-            return p;
-        });
+        markNotReady(ns, "demo-2");
         await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "true"));
         GodClusterStatus paused = awaitPhase(ns, "demo", "Paused");
@@ -236,10 +225,7 @@ class GodClusterOperationsTest extends ScenarioSupport {
         String ns = "roll";
         create(ns, "demo", spec -> spec.setReplicas(3));
         running(ns, 3);
-        k8s.pods().inNamespace(ns).withName("demo-0").edit(p -> {
-            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
-            return p;
-        });
+        markNotReady(ns, "demo-0");
         await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         String hashBefore = specHash(ns);
         List<String> deleted = recordDeletions(ns);
@@ -288,12 +274,6 @@ class GodClusterOperationsTest extends ScenarioSupport {
         String ns = "pause-annotation";
         create(ns, "demo", spec -> spec.setReplicas(2));
         running(ns, 2);
-        // a leaving node may report itself unready: the operator keeps asking it
-        k8s.pods().inNamespace(ns).withName("demo-2").edit(p -> {
-            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
-            return p;
-        });
-        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "true"));
         GodClusterStatus paused = awaitPhase(ns, "demo", "Paused");
         assertCondition(paused, Conditions.PAUSED, "True", "Paused");
@@ -356,10 +336,7 @@ class GodClusterOperationsTest extends ScenarioSupport {
         running(ns, 3);
         String oldClaim = claimUid(ns, "data-demo-1");
         String oldPod = podUid(ns, "demo-1");
-        k8s.pods().inNamespace(ns).withName("demo-1").edit(p -> {
-            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
-            return p;
-        });
+        markNotReady(ns, "demo-1");
         await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
 
         clock.advance(Duration.ofHours(25)); // demo-1 "failing" for longer than the 24h window

@@ -15,15 +15,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.god.operator.admin.NodeStatus;
-import io.god.operator.fake.ApiCall;
 import io.god.operator.fake.FakeNodeAdmin;
-import io.god.operator.fake.FakeStatefulSetController;
-import io.god.operator.fake.Rbac;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterStatus;
 import io.god.operator.model.Member;
@@ -42,8 +35,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,20 +67,15 @@ class GodClusterOperatorTest extends ScenarioSupport {
     @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")
     java.net.URL metricsUrl;
 
-    FakeStatefulSetController fakeController;
-    final List<RecordedRequest> operatorRequests = new ArrayList<>();
 
     @BeforeAll
     void startFakes() {
-        k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder(server.getClient().getConfiguration())
-                .withUserAgent(TEST_AGENT).build()).build();
-        fakeController = new FakeStatefulSetController(k8s).start();
+        startFakes(server);
     }
 
     @AfterAll
     void stopFakes() {
-        fakeController.close();
-        k8s.close();
+        closeFakes();
     }
 
     @Test
@@ -482,10 +468,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(unreachable.getPhase()).isEqualTo("Degraded");
 
         nodeAdmin.reset(ns, "demo-2");
-        k8s.pods().inNamespace(ns).withName("demo-0").edit(p -> {
-            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
-            return p;
-        });
+        markNotReady(ns, "demo-0");
         GodClusterStatus notReady = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
                 s -> s.getReadyReplicas() == 2);
         assertCondition(notReady, Conditions.READY, "False", "MembersNotReady");

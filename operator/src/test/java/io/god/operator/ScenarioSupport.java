@@ -15,7 +15,10 @@ import io.god.operator.model.GodClusterStatus;
 import io.god.operator.reconcile.Conditions;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.god.operator.fake.ApiCall;
+import io.god.operator.fake.FakeStatefulSetController;
 import io.god.operator.fake.Rbac;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import java.time.Duration;
@@ -37,6 +40,26 @@ abstract class ScenarioSupport {
 
     /** The test's own client: its calls carry another User-Agent, so they are not counted as the operator's. */
     protected KubernetesClient k8s;
+    protected FakeStatefulSetController fakeController;
+
+    protected void startFakes(KubernetesServer server) {
+        k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder(server.getClient().getConfiguration())
+                .withUserAgent(TEST_AGENT).build()).build();
+        fakeController = new FakeStatefulSetController(k8s).start();
+    }
+
+    protected void closeFakes() {
+        fakeController.close();
+        k8s.close();
+    }
+
+    /** The fake controller keeps this pod unready (a Pending or failing member). */
+    protected void markNotReady(String ns, String pod) {
+        k8s.pods().inNamespace(ns).withName(pod).edit(p -> {
+            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
+            return p;
+        });
+    }
 
 
     protected GodCluster create(String ns, String name, Consumer<GodClusterSpec> spec) {

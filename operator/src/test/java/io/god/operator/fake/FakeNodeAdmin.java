@@ -39,9 +39,9 @@ public class FakeNodeAdmin implements NodeAdmin {
 
     @Override
     public CompletionStage<NodeStatus> status(String host) {
-        String pod = FakeStatefulSetController.podAt(host).orElse(null);
-        if (pod == null || unreachable.containsKey(pod)) {
-            return CompletableFuture.failedFuture(new IOException("connection refused: " + host));
+        String pod = reachable(host);
+        if (pod == null) {
+            return refused(host);
         }
         NodeStatus override = overrides.get(pod);
         if (override != null) {
@@ -53,9 +53,9 @@ public class FakeNodeAdmin implements NodeAdmin {
 
     @Override
     public CompletionStage<LeaveAnswer> leave(String host) {
-        String pod = FakeStatefulSetController.podAt(host).orElse(null);
-        if (pod == null || unreachable.containsKey(pod)) {
-            return CompletableFuture.failedFuture(new IOException("connection refused: " + host));
+        String pod = reachable(host);
+        if (pod == null) {
+            return refused(host);
         }
         calls.add(pod + " leave");
         String refusal = refuseLeave.get(pod);
@@ -68,9 +68,9 @@ public class FakeNodeAdmin implements NodeAdmin {
 
     @Override
     public CompletionStage<LeaveAnswer> cancelLeave(String host) {
-        String pod = FakeStatefulSetController.podAt(host).orElse(null);
-        if (pod == null || unreachable.containsKey(pod)) {
-            return CompletableFuture.failedFuture(new IOException("connection refused: " + host));
+        String pod = reachable(host);
+        if (pod == null) {
+            return refused(host);
         }
         calls.add(pod + " cancel");
         if (Integer.valueOf(0).equals(leaving.get(host))) {
@@ -78,6 +78,16 @@ public class FakeNodeAdmin implements NodeAdmin {
         }
         leaving.remove(host);
         return CompletableFuture.completedFuture(LeaveAnswer.accepted(current(host, pod)));
+    }
+
+    /** "namespace/pod" at this IP, or null when no pod answers there. */
+    private String reachable(String host) {
+        String pod = FakeStatefulSetController.podAt(host).orElse(null);
+        return pod == null || unreachable.containsKey(pod) ? null : pod;
+    }
+
+    private static <T> CompletionStage<T> refused(String host) {
+        return CompletableFuture.failedFuture(new IOException("connection refused: " + host));
     }
 
     private NodeStatus current(String host, String pod) {
