@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.god.operator.admin.NodeStatus;
 import io.god.operator.fake.FakeNodeAdmin;
 import io.god.operator.fake.TestClock;
@@ -23,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -90,38 +87,18 @@ class GodClusterOperationsTest extends ScenarioSupport {
         return p == null ? null : p.getMetadata().getUid();
     }
 
-    /** Pod deletions in order, as a watch sees them. */
-    List<String> recordDeletions(String ns) {
-        List<String> deleted = new CopyOnWriteArrayList<>();
-        k8s.pods().inNamespace(ns).watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                if (action == Action.DELETED) {
-                    deleted.add(pod.getMetadata().getName());
-                }
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        });
-        return deleted;
-    }
-
     @Test
     @Order(1)
     void scaleDownDrainsTheHighestOrdinalFirstAndDeletesItsClaim() {
         String ns = "drain";
         create(ns, "demo", spec -> spec.setReplicas(4));
         running(ns, 4);
-        List<String> deleted = recordDeletions(ns);
-
         edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
         GodClusterStatus status = running(ns, 2);
 
         assertThat(nodeAdmin.calls(ns)).as("one leave per member, highest first").containsExactly(
                 "demo-3 leave", "demo-2 leave");
-        assertThat(deleted).containsExactly("demo-3", "demo-2");
+        assertThat(fakeController.gone(ns)).containsExactly("demo-3", "demo-2");
         assertThat(stsReplicas(ns)).isEqualTo(2);
         assertThat(claimNames(ns)).containsExactly("data-demo-0", "data-demo-1");
         assertThat(status.getMembers()).hasSize(2);
@@ -228,14 +205,12 @@ class GodClusterOperationsTest extends ScenarioSupport {
         markNotReady(ns, "demo-0");
         await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         String hashBefore = specHash(ns);
-        List<String> deleted = recordDeletions(ns);
-
         edit(ns, "demo", gc -> gc.getSpec().setRestartNonce("roll-1"));
         GodClusterStatus done = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
                 s -> "Running".equals(s.getPhase()) && s.getReadyReplicas() == 3 && s.getOperation() == null
                         && k8s.pods().inNamespace(ns).list().getItems().stream().allMatch(
                                 p -> !hashBefore.equals(p.getMetadata().getAnnotations().get("god.io/spec-hash"))));
-        assertThat(deleted).as("the unready outdated pod first, then highest first").containsExactly(
+        assertThat(fakeController.gone(ns)).as("the unready outdated pod first, then highest first").containsExactly(
                 "demo-0", "demo-2", "demo-1");
         assertThat(done.getMembers()).allSatisfy(m -> assertThat(m.getState()).isEqualTo("ACTIVE"));
         assertThat(events(ns).stream().filter(e -> "RestartingMember".equals(e.getReason())).map(e -> e.getMessage()))

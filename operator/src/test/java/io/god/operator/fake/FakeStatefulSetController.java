@@ -51,6 +51,8 @@ public final class FakeStatefulSetController implements AutoCloseable {
     private final PodRuntime runtime;
     /** "namespace/pod" → the IP its runtime member has, to stop it when the pod is gone. */
     private final Map<String, String> running = new ConcurrentHashMap<>();
+    /** "namespace/pod" of every pod that went away, in the order this controller noticed. */
+    private final List<String> gone = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public FakeStatefulSetController(KubernetesClient client) {
         this(client, new FakeIps());
@@ -85,6 +87,12 @@ public final class FakeStatefulSetController implements AutoCloseable {
         return Optional.ofNullable(PODS_BY_IP.get(ip));
     }
 
+    /** The pods of a namespace that went away (deleted, or removed by a scale-down), oldest first. */
+    public List<String> gone(String namespace) {
+        return gone.stream().filter(k -> k.startsWith(namespace + "/")).map(k -> k.substring(namespace.length() + 1))
+                .toList();
+    }
+
     public FakeStatefulSetController start() {
         timer.scheduleWithFixedDelay(this::tickSafely, 0, 100, TimeUnit.MILLISECONDS);
         return this;
@@ -104,21 +112,25 @@ public final class FakeStatefulSetController implements AutoCloseable {
     }
 
     void tick() {
+        stopVanishedPods(); // first: a pod deleted since the last tick is recreated below under the same name
         for (StatefulSet sts : client.apps().statefulSets().inAnyNamespace().list().getItems()) {
             reconcile(sts);
         }
-        stopVanishedPods();
         releaseUnusedClaims();
     }
 
     private void stopVanishedPods() {
+        Map<String, String> ips = new HashMap<>();
+        for (Pod p : client.pods().inAnyNamespace().list().getItems()) {
+            if (p.getStatus() != null && p.getStatus().getPodIP() != null) {
+                ips.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p.getStatus().getPodIP());
+            }
+        }
         running.forEach((key, ip) -> {
-            String ns = key.substring(0, key.indexOf('/'));
-            String pod = key.substring(key.indexOf('/') + 1);
-            Pod p = client.pods().inNamespace(ns).withName(pod).get();
-            if (p == null || p.getStatus() == null || !ip.equals(p.getStatus().getPodIP())) {
+            if (!ip.equals(ips.get(key))) {
                 running.remove(key, ip);
-                runtime.stop(ns, pod, ip);
+                gone.add(key);
+                runtime.stop(key.substring(0, key.indexOf('/')), key.substring(key.indexOf('/') + 1), ip);
             }
         });
     }
@@ -160,6 +172,11 @@ public final class FakeStatefulSetController implements AutoCloseable {
         String ns = sts.getMetadata().getNamespace();
         String claim = sts.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName() + "-"
                 + sts.getMetadata().getName() + "-" + ordinal;
+        String before = running.remove(ns + "/" + podName);
+        if (before != null) { // deleted and recreated since the last look
+            gone.add(ns + "/" + podName);
+            runtime.stop(ns, podName, before);
+        }
         String ip = runtime.start(ns, podName, claim);
         running.put(ns + "/" + podName, ip);
         Map<String, String> labels = new HashMap<>(sts.getSpec().getTemplate().getMetadata().getLabels());
