@@ -27,6 +27,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ResyncBench {
 
+    /** Payload bytes by operation and direction, for the breakdown. */
+    private static final java.util.Map<String, Long> BYTES = new java.util.TreeMap<>();
+
     private ResyncBench() {
     }
 
@@ -80,15 +83,17 @@ public final class ResyncBench {
         System.out.printf("%d keys, %d differing (%.2f %%), differing entries %d bytes (key + value)%n", keys,
                 differing, divergence * 100, diffBytes);
         for (int run = 0; run < 2; run++) {
+            BYTES.clear();
             long t0 = System.nanoTime();
             long s0 = peers[1].bytesSent();
             long r0 = peers[1].bytesReceived();
             AntiEntropy.Outcome o = peers[1].syncWith("a", null, null);
             long ms = (System.nanoTime() - t0) / 1_000_000;
             long moved = peers[1].bytesSent() - s0 + peers[1].bytesReceived() - r0;
-            System.out.printf("round %d: %d differing regions, %d fingerprints, pulled %d, pushed %d, %d bytes moved "
+            System.out.printf("round %d: %d differences, %d fingerprints, pulled %d, pushed %d, %d bytes moved "
                     + "(%.2f x the differing entries), %d ms%n", run + 1, o.differences(), o.fingerprints(), o.pulled(),
                     o.pushed(), moved, diffBytes == 0 ? 0.0 : (double) moved / diffBytes, ms);
+            System.out.println("  bytes by call: " + BYTES);
         }
         boolean equal = storeA.state().hash().equals(storeB.state().hash());
         System.out.println("replicas equal after sync: " + equal);
@@ -112,12 +117,15 @@ public final class ResyncBench {
             @Override
             public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
                 AntiEntropy p = peer.get();
-                return switch (op) {
+                CompletableFuture<byte[]> reply = switch (op) {
                     case Ops.SYNC_FINGERPRINTS -> p.serveFingerprints(payload);
                     case Ops.SYNC_EXCHANGE -> p.serveExchange(payload);
                     case Ops.SYNC_META -> p.serveMeta(payload);
                     default -> CompletableFuture.failedFuture(new IllegalArgumentException("op " + op));
                 };
+                BYTES.merge(Ops.name(op) + " request", (long) payload.length, Long::sum);
+                BYTES.merge(Ops.name(op) + " reply", (long) reply.join().length, Long::sum);
+                return reply;
             }
 
             @Override

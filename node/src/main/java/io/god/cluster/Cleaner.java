@@ -89,7 +89,7 @@ public final class Cleaner extends RepairTask {
         List<List<String>> targetsOf = new ArrayList<>();
         for (Entry e : misplaced) {
             List<Record> records = new ArrayList<>();
-            recordsOf(e, now, records);
+            EntryRecords.all(e, now - windowNanos, records);
             List<String> targets = new ArrayList<>();
             if (!records.isEmpty()) {
                 for (Member m : r.replicas(e.key(), redundancy)) {
@@ -154,9 +154,5 @@ public final class Cleaner extends RepairTask {
             }
             out.add(e);
         }
-    }
-
-    private void recordsOf(Entry e, long now, List<Record> out) {
-        AntiEntropy.recordsOf(e, now, windowNanos, out);
     }
 }
