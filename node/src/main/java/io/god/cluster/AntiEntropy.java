@@ -43,7 +43,7 @@ public final class AntiEntropy extends RepairTask {
 
     private static final System.Logger LOG = System.getLogger(AntiEntropy.class.getName());
     /** Walk-and-exchange passes per tree and sync. */
-    static final int PASSES = 3;
+    static final int PASSES = 4;
 
     private volatile boolean replicated;
     private volatile long lastSyncAt;
