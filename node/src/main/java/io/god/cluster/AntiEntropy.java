@@ -193,6 +193,7 @@ public final class AntiEntropy extends RepairTask {
                 settled = !walk.missed;
                 break;
             }
+            long before = t.differences;
             int salt = VersionSummary.hash(Probe.longBytes(call), pass);
             RegionExchange x = new RegionExchange(local, parent, from, to, clock.nanos() - windowNanos, salt, budget);
             x.answer(call(peer, Ops.SYNC_EXCHANGE, x.request(walk.regions)));
@@ -208,8 +209,8 @@ public final class AntiEntropy extends RepairTask {
             for (byte[] key : x.subWalks) {
                 syncTree(peer, key, null, null, call, t);
             }
-            if (x.received.isEmpty() && x.wanted.isEmpty() && x.subWalks.isEmpty() && !walk.missed && x.complete) {
-                settled = true; // what differs is only what is never sent (expired tombstones)
+            if (t.differences == before && !walk.missed && x.complete) {
+                settled = true; // what differs is only what is never sent (expired tombstones), sub trees included
                 break;
             }
         }

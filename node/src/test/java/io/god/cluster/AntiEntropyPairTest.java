@@ -70,6 +70,14 @@ class AntiEntropyPairTest {
         AntiEntropy.Outcome o = peers[0].syncWith("b", null, null);
         assertThat(o.differences()).isZero();
         assertThat(b.state().entry(b("k"))).isNull();
+        // the same inside a sub tree present on both sides: the tombstone expires (uncollected) after writing
+        a.apply(Record.subPut(b("t"), b("x"), b("1"), now - 1_000_000_000L));
+        b.apply(Record.subPut(b("t"), b("x"), b("1"), now - 1_000_000_000L));
+        a.apply(Record.subDelete(b("t"), b("old"), now - 1_000_000_000L));
+        now += 20_000_000_000L;
+        assertThat(a.state().hash()).isNotEqualTo(b.state().hash());
+        assertThat(peers[0].syncWith("b", null, null).differences()).isZero();
+        assertThat(b.state().sub(b("t")).entry(b("old"))).isNull();
         // a fresh tombstone is sent and counts
         a.apply(Record.delete(b("j"), now - 1_000_000_000L));
         o = peers[0].syncWith("b", null, null);
