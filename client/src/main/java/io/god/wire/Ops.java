@@ -21,9 +21,12 @@ public final class Ops {
     public static final int CALL = 10;
     /** Stamped writes from the executing node to a replica: records → empty. */
     public static final int REPLICATE = 11;
-    /** Anti-entropy: Merkle fingerprints of many prefixes of the receiver's tree. */
+    /** Anti-entropy: short-hash Merkle probes of many prefixes of the receiver's tree (or one sub tree). */
     public static final int SYNC_FINGERPRINTS = 12;
-    /** Anti-entropy: records of differing regions both ways (request applied, receiver's returned). */
+    /**
+     * Anti-entropy: version summaries of differing regions → the receiver's newer records and the
+     * requester's records it wants; or those wanted records pushed (applied by last-write-wins).
+     */
     public static final int SYNC_EXCHANGE = 13;
     /** Anti-entropy: tree-level configuration and clear marker both ways. */
     public static final int SYNC_META = 14;

@@ -279,16 +279,7 @@ public final class Cluster {
             if (b == null) {
                 throw new io.god.wire.WireException("null record");
             }
-            Record rec;
-            try {
-                rec = Record.decode(b);
-            } catch (RuntimeException e) {
-                throw new io.god.wire.WireException("bad record: " + e.getMessage());
-            }
-            if (rec.kind() == Record.Kind.DROP) {
-                throw new io.god.wire.WireException("DROP records are local only");
-            }
-            out.add(rec);
+            out.add(AntiEntropy.decodeRecord(b));
         }
         r.end();
         return out;

@@ -15,15 +15,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.god.operator.admin.NodeStatus;
-import io.god.operator.fake.ApiCall;
 import io.god.operator.fake.FakeNodeAdmin;
-import io.god.operator.fake.FakeStatefulSetController;
-import io.god.operator.fake.Rbac;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterStatus;
 import io.god.operator.model.Member;
@@ -42,8 +35,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,20 +67,15 @@ class GodClusterOperatorTest extends ScenarioSupport {
     @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")
     java.net.URL metricsUrl;
 
-    FakeStatefulSetController fakeController;
-    final List<RecordedRequest> operatorRequests = new ArrayList<>();
 
     @BeforeAll
     void startFakes() {
-        k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder(server.getClient().getConfiguration())
-                .withUserAgent(TEST_AGENT).build()).build();
-        fakeController = new FakeStatefulSetController(k8s).start();
+        startFakes(server);
     }
 
     @AfterAll
     void stopFakes() {
-        fakeController.close();
-        k8s.close();
+        closeFakes();
     }
 
     @Test
@@ -349,51 +335,6 @@ class GodClusterOperatorTest extends ScenarioSupport {
     }
 
     @Test
-    @Order(5)
-    void aSpecChangeUpdatesTheTemplateButRestartsNobody() {
-        String ns = "template";
-        create(ns, "demo", spec -> spec.setReplicas(2));
-        awaitPhase(ns, "demo", "Running");
-        String hashBefore = specHash(ns);
-        List<String> podUidsBefore = podUids(ns);
-
-        edit(ns, "demo", gc -> {
-            gc.getSpec().setImage("example.org/god-node:v2");
-            gc.getSpec().setRestartNonce("2026-11-21");
-        });
-        await().atMost(TIMEOUT).untilAsserted(() -> {
-            StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get();
-            assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
-                    .isEqualTo("example.org/god-node:v2");
-            assertThat(specHash(ns)).isNotEqualTo(hashBefore);
-        });
-        awaitPhase(ns, "demo", "Running");
-        assertThat(podUids(ns)).as("OnDelete: rolling members is operator part 2")
-                .containsExactlyInAnyOrderElementsOf(podUidsBefore);
-        assertThat(k8s.pods().inNamespace(ns).list().getItems()).allSatisfy(p -> {
-            assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo(IMAGE);
-            assertThat(p.getMetadata().getAnnotations()).containsEntry("god.io/spec-hash", hashBefore);
-        });
-    }
-
-    @Test
-    @Order(6)
-    void doesNotShrinkWithoutADrain() {
-        String ns = "scale-down";
-        create(ns, "demo", spec -> spec.setReplicas(3));
-        awaitPhase(ns, "demo", "Running");
-        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
-        GodClusterStatus status = awaitPhase(ns, "demo", "ScaleDownPending");
-        assertCondition(status, Conditions.PROGRESSING, "False", "ScaleDownPending");
-        assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getReplicas()).isEqualTo(3);
-        assertThat(k8s.pods().inNamespace(ns).list().getItems()).hasSize(3);
-        assertThat(events(ns)).anySatisfy(e -> {
-            assertThat(e.getReason()).isEqualTo("ScaleDownPending");
-            assertThat(e.getType()).isEqualTo("Warning");
-        });
-    }
-
-    @Test
     @Order(7)
     void hibernatesKeepingClaimsAndWakesUp() {
         String ns = "hibernate";
@@ -527,10 +468,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(unreachable.getPhase()).isEqualTo("Degraded");
 
         nodeAdmin.reset(ns, "demo-2");
-        k8s.pods().inNamespace(ns).withName("demo-0").edit(p -> {
-            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
-            return p;
-        });
+        markNotReady(ns, "demo-0");
         GodClusterStatus notReady = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
                 s -> s.getReadyReplicas() == 2);
         assertCondition(notReady, Conditions.READY, "False", "MembersNotReady");
@@ -582,24 +520,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
     @Test
     @Order(100)
     void rbacAllowsEveryCallTheOperatorMade() throws Exception {
-        RecordedRequest request;
-        while ((request = server.getKubernetesMockServer().takeRequest(50, TimeUnit.MILLISECONDS)) != null) {
-            if (!TEST_AGENT.equals(request.getHeader("User-Agent"))) {
-                operatorRequests.add(request);
-            }
-        }
-        List<ApiCall> calls = operatorRequests.stream()
-                .map(r -> ApiCall.parse(r.getMethod(), r.getPath())).flatMap(java.util.Optional::stream)
-                // the test profile applies the CRD at start-up (quarkus.operator-sdk.crd.apply); production does not
-                .filter(c -> !c.group().equals("apiextensions.k8s.io"))
-                .toList();
-        Set<String> distinct = calls.stream().map(c -> c.verb() + " " + c.group() + "/" + c.resource())
-                .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(distinct).as("the recording works: the operator's own writes are in it")
-                .contains("create apps/statefulsets", "update god.io/godclusters/status", "watch /pods", "create /events");
-        System.out.println("API calls made by the operator: " + distinct);
-        ClusterRole role = Rbac.operatorRole();
-        List<String> denied = calls.stream().filter(c -> !Rbac.allows(role, c)).map(ApiCall::path).distinct().toList();
-        assertThat(denied).as("calls deploy/02-clusterrole.yaml does not allow; operator made: " + distinct).isEmpty();
+        assertRbacAllowsEveryCall(server, "create apps/statefulsets", "update god.io/godclusters/status", "watch /pods",
+                "create /events");
     }
 }

@@ -13,8 +13,22 @@ import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterSpec;
 import io.god.operator.model.GodClusterStatus;
 import io.god.operator.reconcile.Conditions;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.god.operator.fake.ApiCall;
+import io.god.operator.fake.FakeStatefulSetController;
+import io.god.operator.fake.Rbac;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.function.Consumer;
 
 /** Helpers of the operator scenario tests: create and edit GodClusters, wait for a phase, read what the operator made. */
@@ -26,6 +40,26 @@ abstract class ScenarioSupport {
 
     /** The test's own client: its calls carry another User-Agent, so they are not counted as the operator's. */
     protected KubernetesClient k8s;
+    protected FakeStatefulSetController fakeController;
+
+    protected void startFakes(KubernetesServer server) {
+        k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder(server.getClient().getConfiguration())
+                .withUserAgent(TEST_AGENT).build()).build();
+        fakeController = new FakeStatefulSetController(k8s).start();
+    }
+
+    protected void closeFakes() {
+        fakeController.close();
+        k8s.close();
+    }
+
+    /** The fake controller keeps this pod unready (a Pending or failing member). */
+    protected void markNotReady(String ns, String pod) {
+        k8s.pods().inNamespace(ns).withName(pod).edit(p -> {
+            p.getMetadata().getAnnotations().put(FakeStatefulSetController.NOT_READY, "true");
+            return p;
+        });
+    }
 
 
     protected GodCluster create(String ns, String name, Consumer<GodClusterSpec> spec) {
@@ -96,5 +130,31 @@ abstract class ScenarioSupport {
 
     protected List<String> eventReasons(String ns) {
         return events(ns).stream().map(Event::getReason).toList();
+    }
+
+    /**
+     * Checks every request the operator sent to the mock API server (all requests not made with the test's own user
+     * agent) against deploy/'s ClusterRole; {@code expected} are calls that must be among them.
+     */
+    protected static void assertRbacAllowsEveryCall(KubernetesServer server, String... expected) throws Exception {
+        List<RecordedRequest> operatorRequests = new ArrayList<>();
+        RecordedRequest request;
+        while ((request = server.getKubernetesMockServer().takeRequest(50, TimeUnit.MILLISECONDS)) != null) {
+            if (!TEST_AGENT.equals(request.getHeader("User-Agent"))) {
+                operatorRequests.add(request);
+            }
+        }
+        List<ApiCall> calls = operatorRequests.stream()
+                .map(r -> ApiCall.parse(r.getMethod(), r.getPath())).flatMap(Optional::stream)
+                // the test profile applies the CRD at start-up (quarkus.operator-sdk.crd.apply); production does not
+                .filter(c -> !c.group().equals("apiextensions.k8s.io"))
+                .toList();
+        Set<String> distinct = calls.stream().map(c -> c.verb() + " " + c.group() + "/" + c.resource())
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(distinct).as("the recording works: the operator's own calls are in it").contains(expected);
+        System.out.println("API calls made by the operator: " + distinct);
+        ClusterRole role = Rbac.operatorRole();
+        List<String> denied = calls.stream().filter(c -> !Rbac.allows(role, c)).map(ApiCall::path).distinct().toList();
+        assertThat(denied).as("calls deploy/02-clusterrole.yaml does not allow; operator made: " + distinct).isEmpty();
     }
 }

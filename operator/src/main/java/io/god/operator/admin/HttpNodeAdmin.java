@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** {@link NodeAdmin} over HTTP with the JDK client: {@code http://<host>:9000/admin/status}. */
+/** {@link NodeAdmin} over HTTP with the JDK client: {@code http://<host>:9000/admin/status} and {@code /admin/leave}. */
 @DefaultBean
 @ApplicationScoped
 public class HttpNodeAdmin implements NodeAdmin {
@@ -39,21 +39,56 @@ public class HttpNodeAdmin implements NodeAdmin {
 
     @Override
     public CompletionStage<NodeStatus> status(String host) {
-        URI uri = URI.create("http://" + hostPart(host) + ":" + port + "/admin/status");
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
+        return send(host, "GET", "/admin/status").thenCompose(r -> r.code() == 200 ? parsed(r.body())
+                : CompletableFuture.failedFuture(new IOException(r.uri() + " answered " + r.code())));
+    }
+
+    @Override
+    public CompletionStage<LeaveAnswer> leave(String host) {
+        return send(host, "POST", "/admin/leave").thenCompose(HttpNodeAdmin::leaveAnswer);
+    }
+
+    @Override
+    public CompletionStage<LeaveAnswer> cancelLeave(String host) {
+        return send(host, "DELETE", "/admin/leave").thenCompose(HttpNodeAdmin::leaveAnswer);
+    }
+
+    /** 200/202 carry the status document, 409 an {"error"} refusal; anything else is a failure. */
+    private static CompletionStage<LeaveAnswer> leaveAnswer(Answer r) {
+        if (r.code() == 200 || r.code() == 202) {
+            return parsed(r.body()).thenApply(LeaveAnswer::accepted);
+        }
+        if (r.code() == 409) {
+            String reason;
+            try {
+                reason = JSON.readTree(r.body()).path("error").asText("");
+            } catch (IOException e) {
+                reason = "";
+            }
+            return CompletableFuture.completedFuture(
+                    LeaveAnswer.refused(reason.isBlank() ? "409 " + abbreviate(r.body()) : reason));
+        }
+        return CompletableFuture.failedFuture(new IOException(r.uri() + " answered " + r.code()));
+    }
+
+    private record Answer(URI uri, int code, String body) {
+    }
+
+    private CompletableFuture<Answer> send(String host, String method, String path) {
+        URI uri = URI.create("http://" + hostPart(host) + ":" + port + path);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json")
+                .method(method, HttpRequest.BodyPublishers.noBody());
         token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
-                .thenCompose(response -> {
-                    if (response.statusCode() != 200) {
-                        return CompletableFuture.failedFuture(new IOException(
-                                uri + " answered " + response.statusCode()));
-                    }
-                    try {
-                        return CompletableFuture.completedFuture(parse(response.body()));
-                    } catch (IOException e) {
-                        return CompletableFuture.failedFuture(e);
-                    }
-                });
+                .thenApply(response -> new Answer(uri, response.statusCode(), response.body()));
+    }
+
+    private static CompletableFuture<NodeStatus> parsed(String body) {
+        try {
+            return CompletableFuture.completedFuture(parse(body));
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private static String hostPart(String host) {
@@ -71,7 +106,13 @@ public class HttpNodeAdmin implements NodeAdmin {
                 ring != null && ring.isArray() ? ring.size() : 0,
                 n.path("replicated").asBoolean(false),
                 n.path("ownedEntries").asLong(0), n.path("heldEntries").asLong(0), n.path("dataBytes").asLong(0),
-                text(n, "lastSyncAt"), text(n, "lastAliveAt"), text(n, "collectedUpTo"), text(n, "quarantinedAt"));
+                text(n, "lastSyncAt"), text(n, "lastAliveAt"), text(n, "collectedUpTo"), text(n, "quarantinedAt"),
+                leave(n.get("leave")));
+    }
+
+    private static NodeStatus.LeaveProgress leave(JsonNode l) {
+        return l == null || !l.isObject() ? null : new NodeStatus.LeaveProgress(text(l, "startedAt"),
+                l.path("rangesTotal").asLong(0), l.path("rangesConfirmed").asLong(0));
     }
 
     private static String text(JsonNode n, String field) {

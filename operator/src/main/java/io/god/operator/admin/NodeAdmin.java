@@ -5,9 +5,19 @@ import java.util.concurrent.CompletionStage;
 /**
  * The node's management API (port 9000, DESIGN §6) as the operator uses it. Implementations must bound every call
  * with a short timeout and complete exceptionally instead of hanging: the reconcile loop waits for the answers.
+ * {@code host} is a pod IP (or, in tests with real nodes, a 127.0.0.x address).
  */
 public interface NodeAdmin {
 
-    /** GET /admin/status of the node at {@code host} (a pod IP). */
+    /** GET /admin/status. */
     CompletionStage<NodeStatus> status(String host);
+
+    /**
+     * POST /admin/leave: hand every range to the successors, then stop serving (202 while LEAVING, 200 once LEFT,
+     * 409 when the node cannot leave now). Idempotent: asking a LEAVING node again only reports its progress.
+     */
+    CompletionStage<LeaveAnswer> leave(String host);
+
+    /** DELETE /admin/leave: a LEAVING node becomes ACTIVE again (200); 409 once it is LEFT. */
+    CompletionStage<LeaveAnswer> cancelLeave(String host);
 }

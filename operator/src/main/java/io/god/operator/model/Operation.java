@@ -4,11 +4,30 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
-/** A multi-step operation in progress (ScaleUp in part 1; ScaleDown, Restart, Wipe later). */
+/**
+ * The multi-step operation in progress, kept in the status so that a restarted operator resumes it where it stopped.
+ * Every step is idempotent: repeating it after a crash does no harm.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Operation {
 
     public static final String SCALE_UP = "ScaleUp";
+    public static final String SCALE_DOWN = "ScaleDown";
+    public static final String RESTART = "Restart";
+    public static final String WIPE = "Wipe";
+
+    /** ScaleUp from 0: the wake-up is recorded (lastSeenInRing carried over the hibernation) before pods start. */
+    public static final String STEP_WAKING = "Waking";
+    /** ScaleDown: the member at {@code ordinal} was asked to leave; waiting for LEFT. */
+    public static final String STEP_LEAVING = "Leaving";
+    /** ScaleDown: replicas were raised while the member was leaving; its leave was cancelled. */
+    public static final String STEP_CANCELLING = "Cancelling";
+    /** ScaleDown: the member is LEFT; the StatefulSet shrinks by one and its pod stops. */
+    public static final String STEP_SHRINKING = "Shrinking";
+    /** ScaleDown or Wipe: the ordinal's PVC was deleted; waiting until it is gone. */
+    public static final String STEP_DELETING_CLAIM = "DeletingClaim";
+    /** Restart: the pod was deleted; waiting for its successor to be ACTIVE and the ring replicated. */
+    public static final String STEP_RESTARTING = "Restarting";
 
     @JsonPropertyDescription("ScaleUp, ScaleDown, Restart or Wipe.")
     private String type;
@@ -18,6 +37,9 @@ public class Operation {
 
     @JsonPropertyDescription("The ordinal the current step works on, if any.")
     private Integer ordinal;
+
+    @JsonPropertyDescription("The step in progress: Waking, Leaving, Cancelling, Shrinking, DeletingClaim or Restarting.")
+    private String step;
 
     @JsonPropertyDescription("When the operation started (RFC 3339).")
     private String startedAt;
@@ -31,12 +53,24 @@ public class Operation {
         this.startedAt = startedAt;
     }
 
+    public Operation(String type, Integer targetReplicas, Integer ordinal, String step, String startedAt) {
+        this(type, targetReplicas, startedAt);
+        this.ordinal = ordinal;
+        this.step = step;
+    }
+
+    public boolean is(String type, String step) {
+        return Objects.equals(this.type, type) && Objects.equals(this.step, step);
+    }
+
     public String getType() { return type; }
     public void setType(String type) { this.type = type; }
     public Integer getTargetReplicas() { return targetReplicas; }
     public void setTargetReplicas(Integer targetReplicas) { this.targetReplicas = targetReplicas; }
     public Integer getOrdinal() { return ordinal; }
     public void setOrdinal(Integer ordinal) { this.ordinal = ordinal; }
+    public String getStep() { return step; }
+    public void setStep(String step) { this.step = step; }
     public String getStartedAt() { return startedAt; }
     public void setStartedAt(String startedAt) { this.startedAt = startedAt; }
 
@@ -44,7 +78,13 @@ public class Operation {
     public boolean equals(Object o) {
         return o instanceof Operation op && Objects.equals(type, op.type)
                 && Objects.equals(targetReplicas, op.targetReplicas) && Objects.equals(ordinal, op.ordinal)
-                && Objects.equals(startedAt, op.startedAt);
+                && Objects.equals(step, op.step) && Objects.equals(startedAt, op.startedAt);
+    }
+
+    @Override
+    public String toString() {
+        return type + (ordinal == null ? "" : "(" + ordinal + ")") + (step == null ? "" : " " + step)
+                + (targetReplicas == null ? "" : " → " + targetReplicas);
     }
 
     @Override

@@ -27,7 +27,14 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.god.operator.model.GoDuration;
+import io.god.operator.model.Member;
+import io.god.operator.model.Operation;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -36,8 +43,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Runs a GodCluster. One step per method, in this order; a step that is not done returns early with a reschedule:
- * validate → owned objects → observe → scale up → status (DESIGN §8; the tombstone guard, scale-down and roll steps
- * come with operator part 2).
+ * pause → validate → owned objects → observe → plan ({@link Planner}: tombstone guard, scale, roll) → take the one
+ * planned action ({@link ActionRunner}) → status, which records the operation in progress (DESIGN §8).
  */
 @ControllerConfiguration(name = "godcluster")
 public class GodClusterReconciler implements Reconciler<GodCluster> {
@@ -49,8 +56,9 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     private final Duration adminTimeout;
     private final Duration pollInterval;
     private final Duration resyncInterval;
+    private final Clock clock;
 
-    public GodClusterReconciler(KubernetesClient client, NodeAdmin nodeAdmin, MeterRegistry meters,
+    public GodClusterReconciler(KubernetesClient client, NodeAdmin nodeAdmin, MeterRegistry meters, Clock clock,
             @ConfigProperty(name = "god.operator.default-image") String defaultImage,
             @ConfigProperty(name = "god.operator.admin-timeout", defaultValue = "2s") Duration adminTimeout,
             @ConfigProperty(name = "god.operator.poll-interval", defaultValue = "5s") Duration pollInterval,
@@ -62,6 +70,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         this.adminTimeout = adminTimeout;
         this.pollInterval = pollInterval;
         this.resyncInterval = resyncInterval;
+        this.clock = clock;
     }
 
     /** Owned objects trigger a reconcile when they change (drift repair); pods are mapped back by label. */
@@ -93,8 +102,9 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     public UpdateControl<GodCluster> reconcile(GodCluster cluster, Context<GodCluster> context) {
         meters.counter("god.operator.reconciles", "result", "started").increment();
         Settings settings = Settings.of(cluster.getSpec(), defaultImage);
-        StatusWriter status = new StatusWriter(cluster, Instant.now());
-        if (settings.paused()) {
+        Instant now = clock.instant();
+        StatusWriter status = new StatusWriter(cluster, now);
+        if (paused(cluster, settings)) {
             return reportPaused(cluster, context, status);
         }
         List<String> problems = validate(cluster, settings);
@@ -103,14 +113,44 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         }
         applyOwnedObjects(cluster, settings);
         Observation observation = observe(cluster);
-        ScaleProgress progress = scale(cluster, settings, observation);
-        return reportStatus(cluster, context, status.observed(settings, observation, progress), progress);
+        Plan plan = Planner.plan(new Planner.Input(settings.replicas(), settings.redundancy(),
+                settings.deleteClaimOnScaleDown(), GoDuration.parse(settings.tombstoneWindow()),
+                cluster.getMetadata().getName(), observation, lastSeen(cluster), operation(cluster), now));
+        plan = new ActionRunner(client, nodeAdmin, adminTimeout, events()).run(cluster, plan);
+        return reportStatus(cluster, context, status.observed(settings, observation, plan), plan);
+    }
+
+    /** spec.paused, or the annotation god.io/paused=true (which works without editing the spec, e.g. in GitOps). */
+    static boolean paused(GodCluster cluster, Settings settings) {
+        var annotations = cluster.getMetadata().getAnnotations();
+        return settings.paused()
+                || (annotations != null && "true".equalsIgnoreCase(annotations.get(StatusWriter.PAUSED_ANNOTATION)));
+    }
+
+    private static Map<Integer, Instant> lastSeen(GodCluster cluster) {
+        Map<Integer, Instant> seen = new HashMap<>();
+        if (cluster.getStatus() != null && cluster.getStatus().getMembers() != null) {
+            for (Member m : cluster.getStatus().getMembers()) {
+                if (m.getOrdinal() != null && m.getLastSeenInRing() != null) {
+                    try {
+                        seen.put(m.getOrdinal(), Instant.parse(m.getLastSeenInRing()));
+                    } catch (DateTimeParseException e) {
+                        // an unreadable timestamp counts as never seen: the guard then never wipes on its account
+                    }
+                }
+            }
+        }
+        return seen;
+    }
+
+    private static Operation operation(GodCluster cluster) {
+        return cluster.getStatus() == null ? null : cluster.getStatus().getOperation();
     }
 
     private UpdateControl<GodCluster> reportPaused(GodCluster cluster, Context<GodCluster> context, StatusWriter status) {
         if (!StatusWriter.PHASE_PAUSED.equals(phaseOf(cluster))) {
             events().record(cluster, EventRecorder.NORMAL, "ReconciliationPaused",
-                    "spec.paused is true: no changes until it is false");
+                    "paused (spec.paused or annotation " + StatusWriter.PAUSED_ANNOTATION + "): no changes until resumed");
         }
         writeStatus(cluster, context, status.paused());
         return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(resyncInterval);
@@ -160,47 +200,11 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         return new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
     }
 
-    /** Raises the StatefulSet to spec.replicas, or to 0 to hibernate; never shrinks it otherwise (needs a drain). */
-    private ScaleProgress scale(GodCluster cluster, Settings settings, Observation obs) {
-        int desired = settings.replicas();
-        int current = obs.statefulSetReplicas();
-        if (desired == 0) {
-            if (current != 0) {
-                setStatefulSetReplicas(cluster, 0);
-                events().record(cluster, EventRecorder.NORMAL, "Hibernating",
-                        "spec.replicas is 0: stopping all " + current + " members; PVCs and data are kept");
-            }
-            return obs.pods().isEmpty() ? ScaleProgress.HIBERNATED : ScaleProgress.HIBERNATING;
-        }
-        if (desired > current) {
-            setStatefulSetReplicas(cluster, desired);
-            events().record(cluster, EventRecorder.NORMAL, "ScalingUp", "scaling from " + current + " to " + desired);
-            return ScaleProgress.SCALING_UP;
-        }
-        if (desired < current) {
-            if (!StatusWriter.PHASE_SCALE_DOWN_PENDING.equals(phaseOf(cluster))) {
-                events().record(cluster, EventRecorder.WARNING, "ScaleDownPending", "spec.replicas " + desired
-                        + " < " + current + ": removing members needs a drain, which this operator version does not do");
-            }
-            return ScaleProgress.SCALE_DOWN_PENDING;
-        }
-        boolean scaleUpOpen = cluster.getStatus() != null && cluster.getStatus().getOperation() != null;
-        return scaleUpOpen && obs.readyCount() < desired ? ScaleProgress.SCALING_UP : ScaleProgress.STEADY;
-    }
-
-    private void setStatefulSetReplicas(GodCluster cluster, int replicas) {
-        client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
-                .withName(Labels.statefulSet(cluster)).edit(sts -> {
-                    sts.getSpec().setReplicas(replicas);
-                    return sts;
-                });
-    }
-
     private UpdateControl<GodCluster> reportStatus(GodCluster cluster, Context<GodCluster> context,
-            GodClusterStatus next, ScaleProgress progress) {
-        boolean settled = (progress == ScaleProgress.STEADY
+            GodClusterStatus next, Plan plan) {
+        boolean settled = (plan.progress() == Progress.STEADY
                 && Conditions.isTrue(next.getConditions(), Conditions.READY))
-                || progress == ScaleProgress.HIBERNATED;
+                || plan.progress() == Progress.HIBERNATED || plan.progress() == Progress.SCALE_DOWN_REFUSED;
         meters.counter("god.operator.reconciles", "result", settled ? "settled" : "progressing").increment();
         writeStatus(cluster, context, next);
         return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(settled ? resyncInterval : pollInterval);

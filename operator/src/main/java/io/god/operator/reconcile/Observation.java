@@ -5,12 +5,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** What one reconcile saw: the StatefulSet's replica count, the member pods and what each Ready pod reported. */
-public record Observation(int statefulSetReplicas, List<PodView> pods, Map<String, NodeStatus> statuses,
-        Map<String, String> unreachable) {
+/**
+ * What one reconcile saw: the StatefulSet's replica count and template hash, the member pods and claims, and what each
+ * Ready pod reported on /admin/status.
+ */
+public record Observation(int statefulSetReplicas, String templateHash, List<PodView> pods, List<ClaimView> claims,
+        Map<String, NodeStatus> statuses, Map<String, String> unreachable) {
 
-    /** A member pod, reduced to what the operator decides on. */
-    public record PodView(String name, int ordinal, boolean ready, String ip, boolean terminating) {
+    public Observation(int statefulSetReplicas, List<PodView> pods, Map<String, NodeStatus> statuses,
+            Map<String, String> unreachable) {
+        this(statefulSetReplicas, null, pods, List.of(), statuses, unreachable);
+    }
+
+    /** A member pod, reduced to what the operator decides on; {@code specHash} is the template it was made from. */
+    public record PodView(String name, int ordinal, boolean ready, String ip, boolean terminating, String specHash) {
+
+        public PodView(String name, int ordinal, boolean ready, String ip, boolean terminating) {
+            this(name, ordinal, ready, ip, terminating, null);
+        }
+    }
+
+    /** A member's PVC: its requested (or provisioned) size, and whether it is being deleted. */
+    public record ClaimView(String name, int ordinal, long capacityBytes, boolean terminating) {
     }
 
     public long readyCount() {
@@ -21,7 +37,20 @@ public record Observation(int statefulSetReplicas, List<PodView> pods, Map<Strin
         return pods.stream().filter(p -> p.ordinal() == ordinal).findFirst();
     }
 
+    public Optional<ClaimView> claim(int ordinal) {
+        return claims.stream().filter(c -> c.ordinal() == ordinal).findFirst();
+    }
+
+    /** What the pod at this ordinal reported, if it is Ready and answered. */
+    public Optional<NodeStatus> status(int ordinal) {
+        return pod(ordinal).map(p -> statuses.get(p.name()));
+    }
+
     public int highestOrdinal() {
         return pods.stream().mapToInt(PodView::ordinal).max().orElse(-1);
+    }
+
+    public int highestClaimOrdinal() {
+        return claims.stream().mapToInt(ClaimView::ordinal).max().orElse(-1);
     }
 }

@@ -1,23 +1,35 @@
 package io.god.operator.reconcile;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.god.operator.admin.NodeAdmin;
 import io.god.operator.admin.NodeStatus;
 import io.god.operator.model.GodCluster;
+import io.god.operator.model.GodClusterStatus;
+import io.god.operator.model.Operation;
+import io.god.operator.reconcile.Observation.ClaimView;
 import io.god.operator.reconcile.Observation.PodView;
+import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Reads the world; changes nothing. Asks every Ready member for its /admin/status in parallel, bounded by a timeout. */
+/**
+ * Reads the world; changes nothing. Reads the StatefulSet, the member pods and PVCs (straight from the API server, so a
+ * step just taken is seen), and asks every Ready member for its /admin/status in parallel, bounded by a timeout.
+ */
 public final class Observer {
 
     private final KubernetesClient client;
@@ -34,13 +46,19 @@ public final class Observer {
         String ns = cluster.getMetadata().getNamespace();
         StatefulSet sts = client.apps().statefulSets().inNamespace(ns).withName(Labels.statefulSet(cluster)).get();
         int stsReplicas = sts == null || sts.getSpec().getReplicas() == null ? 0 : sts.getSpec().getReplicas();
+        String templateHash = sts == null ? null : annotation(sts.getSpec().getTemplate().getMetadata());
         String prefix = Labels.statefulSet(cluster) + "-";
         List<PodView> pods = client.pods().inNamespace(ns).withLabels(Labels.selector(cluster)).list().getItems().stream()
                 .map(p -> view(p, prefix)).flatMap(Optional::stream)
                 .sorted(Comparator.comparingInt(PodView::ordinal)).toList();
+        String claimPrefix = DesiredObjects.DATA_VOLUME + "-" + prefix;
+        List<ClaimView> claims = client.persistentVolumeClaims().inNamespace(ns).withLabels(Labels.selector(cluster))
+                .list().getItems().stream().map(c -> claim(c, claimPrefix)).flatMap(Optional::stream)
+                .sorted(Comparator.comparingInt(ClaimView::ordinal)).toList();
         Map<String, CompletableFuture<NodeStatus>> calls = new LinkedHashMap<>();
+        Set<Integer> leaving = leavingOrdinals(cluster);
         for (PodView p : pods) {
-            if (p.ready() && p.ip() != null) {
+            if (p.ip() != null && (p.ready() || (leaving.contains(p.ordinal()) && !p.terminating()))) {
                 calls.put(p.name(), ask(p.ip()).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
             }
         }
@@ -54,7 +72,27 @@ public final class Observer {
                 unreachable.put(pod, cause.getClass().getSimpleName() + ": " + cause.getMessage());
             }
         });
-        return new Observation(stsReplicas, pods, statuses, unreachable);
+        return new Observation(stsReplicas, templateHash, pods, claims, statuses, unreachable);
+    }
+
+    /**
+     * Members that were LEAVING or LEFT, or are being drained: they are asked even when not Ready, since a node that
+     * has left may well report itself unready, and the drain must still see it reach LEFT.
+     */
+    private static Set<Integer> leavingOrdinals(GodCluster cluster) {
+        Set<Integer> ordinals = new HashSet<>();
+        GodClusterStatus status = cluster.getStatus();
+        if (status == null) {
+            return ordinals;
+        }
+        Optional.ofNullable(status.getMembers()).orElse(List.of()).stream()
+                .filter(m -> NodeStatus.LEAVING.equals(m.getState()) || NodeStatus.LEFT.equals(m.getState()))
+                .forEach(m -> ordinals.add(m.getOrdinal()));
+        Operation op = status.getOperation();
+        if (op != null && Operation.SCALE_DOWN.equals(op.getType()) && op.getOrdinal() != null) {
+            ordinals.add(op.getOrdinal());
+        }
+        return ordinals;
     }
 
     /** A NodeAdmin that throws instead of failing its future still only makes that member unreachable. */
@@ -68,13 +106,8 @@ public final class Observer {
 
     static Optional<PodView> view(Pod pod, String prefix) {
         String name = pod.getMetadata().getName();
-        if (!name.startsWith(prefix)) {
-            return Optional.empty();
-        }
-        int ordinal;
-        try {
-            ordinal = Integer.parseInt(name.substring(prefix.length()));
-        } catch (NumberFormatException e) {
+        int ordinal = ordinal(name, prefix);
+        if (ordinal < 0) {
             return Optional.empty();
         }
         boolean terminating = pod.getMetadata().getDeletionTimestamp() != null;
@@ -82,6 +115,35 @@ public final class Observer {
                 && pod.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
-        return Optional.of(new PodView(name, ordinal, ready, ip, terminating));
+        return Optional.of(new PodView(name, ordinal, ready, ip, terminating, annotation(pod.getMetadata())));
+    }
+
+    /** data-demo-3 → ordinal 3; the provisioned capacity when known, else the request. */
+    static Optional<ClaimView> claim(PersistentVolumeClaim pvc, String prefix) {
+        String name = pvc.getMetadata().getName();
+        int ordinal = ordinal(name, prefix);
+        if (ordinal < 0) {
+            return Optional.empty();
+        }
+        Quantity size = Optional.ofNullable(pvc.getStatus()).map(s -> s.getCapacity()).map(c -> c.get("storage"))
+                .orElseGet(() -> Optional.ofNullable(pvc.getSpec()).map(s -> s.getResources())
+                        .map(r -> r.getRequests()).map(r -> r.get("storage")).orElse(null));
+        long bytes = size == null ? 0 : Quantity.getAmountInBytes(size).longValue();
+        return Optional.of(new ClaimView(name, ordinal, bytes, pvc.getMetadata().getDeletionTimestamp() != null));
+    }
+
+    private static int ordinal(String name, String prefix) {
+        if (!name.startsWith(prefix)) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(name.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static String annotation(ObjectMeta meta) {
+        return meta == null || meta.getAnnotations() == null ? null : meta.getAnnotations().get(DesiredObjects.SPEC_HASH);
     }
 }

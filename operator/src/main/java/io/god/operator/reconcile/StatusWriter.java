@@ -24,7 +24,7 @@ public final class StatusWriter {
     public static final String PHASE_RUNNING = "Running";
     public static final String PHASE_DEGRADED = "Degraded";
     public static final String PHASE_SCALING_UP = "ScalingUp";
-    public static final String PHASE_SCALE_DOWN_PENDING = "ScaleDownPending";
+    public static final String PAUSED_ANNOTATION = "god.io/paused";
     public static final String PHASE_HIBERNATING = "Hibernating";
     public static final String PHASE_HIBERNATED = "Hibernated";
     public static final String PHASE_PAUSED = "Paused";
@@ -62,7 +62,7 @@ public final class StatusWriter {
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
                 .keep(Conditions.DEGRADED)
                 .set(Conditions.PAUSED, Conditions.TRUE, "Paused",
-                        "spec.paused is true: the operator reports status but changes nothing")
+                        "spec.paused or the annotation god.io/paused is true: the operator reports status but changes nothing")
                 .build());
         return s;
     }
@@ -88,11 +88,12 @@ public final class StatusWriter {
         return s;
     }
 
-    public GodClusterStatus observed(Settings settings, Observation obs, ScaleProgress progress) {
+    public GodClusterStatus observed(Settings settings, Observation obs, Plan plan) {
+        Progress progress = plan.progress();
         int desired = settings.replicas();
         List<PodView> live = obs.pods().stream().filter(p -> !p.terminating()).toList();
         int ready = (int) live.stream().filter(PodView::ready).count();
-        List<Member> members = members(desired, obs);
+        List<Member> members = members(desired, obs, plan);
         String ringHash = commonRingHash(obs, ready);
         boolean allActive = members.stream().filter(m -> m.getOrdinal() < desired)
                 .allMatch(m -> NodeStatus.ACTIVE.equals(m.getState()));
@@ -103,10 +104,10 @@ public final class StatusWriter {
         s.setReadyReplicas(ready);
         s.setMembers(members);
         s.setRingHash(ringHash);
-        s.setOperation(operation(progress, desired));
+        s.setOperation(plan.operation());
         Conditions c = conditions();
         readyCondition(c, desired, ready, isReady, allActive, ringHash);
-        progressingCondition(c, progress, obs.statefulSetReplicas(), desired);
+        progressingCondition(c, plan);
         replicatedCondition(c, obs, desired);
         degradedCondition(c, progress, desired, ready, obs);
         c.set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "");
@@ -118,20 +119,17 @@ public final class StatusWriter {
         return new Conditions(previous.getConditions(), now.toString(), cluster.getMetadata().getGeneration());
     }
 
-    private static String phase(ScaleProgress progress, boolean ready) {
-        return switch (progress) {
-            case HIBERNATED -> PHASE_HIBERNATED;
-            case HIBERNATING -> PHASE_HIBERNATING;
-            case SCALING_UP -> PHASE_SCALING_UP;
-            case SCALE_DOWN_PENDING -> PHASE_SCALE_DOWN_PENDING;
-            case STEADY -> ready ? PHASE_RUNNING : PHASE_DEGRADED;
-        };
+    private static String phase(Progress progress, boolean ready) {
+        return progress == Progress.STEADY && !ready ? PHASE_DEGRADED : progress.phase();
     }
 
-    /** One entry per ordinal up to spec.replicas (and any pod above it); a hibernating ring keeps its entries. */
-    private List<Member> members(int desired, Observation obs) {
+    /**
+     * One entry per ordinal up to spec.replicas, and any pod or PVC above it (a kept PVC keeps its lastSeenInRing for
+     * the tombstone guard); a hibernating ring keeps its entries.
+     */
+    private List<Member> members(int desired, Observation obs, Plan plan) {
         List<Member> old = Optional.ofNullable(previous.getMembers()).orElse(List.of());
-        int count = Math.max(desired, obs.highestOrdinal() + 1);
+        int count = Math.max(desired, Math.max(obs.highestOrdinal(), obs.highestClaimOrdinal()) + 1);
         if (desired == 0) {
             count = Math.max(count, old.size());
         }
@@ -145,7 +143,10 @@ public final class StatusWriter {
             m.setReady(pod.map(PodView::ready).orElse(false));
             m.setState(state(pod, status, obs));
             m.setPosition(status != null ? status.position() : before.map(Member::getPosition).orElse(null));
-            String lastSeen = before.map(Member::getLastSeenInRing).orElse(null);
+            String lastSeen = plan.forget().contains(ordinal) ? null : before.map(Member::getLastSeenInRing).orElse(null);
+            if (plan.carry().containsKey(ordinal)) {
+                lastSeen = plan.carry().get(ordinal).toString();
+            }
             if (status != null && status.inRing() && !recent(lastSeen)) {
                 lastSeen = now.toString();
             }
@@ -177,24 +178,15 @@ public final class StatusWriter {
         return pod.get().terminating() ? "Terminating" : "Pending";
     }
 
-    /** The ring hash when every Ready member answered and all agree. */
+    /** The ring hash when every Ready member answered and all agree (a draining member may answer while unready). */
     private static String commonRingHash(Observation obs, int ready) {
-        Set<String> hashes = obs.statuses().values().stream().map(NodeStatus::ringHash).filter(Objects::nonNull)
+        List<NodeStatus> answers = obs.pods().stream().filter(PodView::ready).map(p -> obs.statuses().get(p.name()))
+                .filter(Objects::nonNull).toList();
+        Set<String> hashes = answers.stream().map(NodeStatus::ringHash).filter(Objects::nonNull)
                 .collect(Collectors.toSet());
-        boolean allAnswered = ready > 0 && obs.statuses().size() == ready
-                && obs.statuses().values().stream().allMatch(st -> st.ringHash() != null);
+        boolean allAnswered = ready > 0 && answers.size() == ready
+                && answers.stream().allMatch(st -> st.ringHash() != null);
         return allAnswered && hashes.size() == 1 ? hashes.iterator().next() : null;
-    }
-
-    private Operation operation(ScaleProgress progress, int desired) {
-        if (progress != ScaleProgress.SCALING_UP) {
-            return null;
-        }
-        Operation op = previous.getOperation();
-        if (op != null && Operation.SCALE_UP.equals(op.getType()) && Objects.equals(op.getTargetReplicas(), desired)) {
-            return op;
-        }
-        return new Operation(Operation.SCALE_UP, desired, now.toString());
     }
 
     private static void readyCondition(Conditions c, int desired, int ready, boolean isReady, boolean allActive,
@@ -213,16 +205,14 @@ public final class StatusWriter {
         }
     }
 
-    private static void progressingCondition(Conditions c, ScaleProgress progress, int stsReplicas, int desired) {
-        switch (progress) {
-            case SCALING_UP -> c.set(Conditions.PROGRESSING, Conditions.TRUE, "ScalingUp",
-                    "scaling up to " + desired + " members");
-            case HIBERNATING -> c.set(Conditions.PROGRESSING, Conditions.TRUE, "ScalingDown",
-                    "hibernating: stopping every member, PVCs are kept");
-            case SCALE_DOWN_PENDING -> c.set(Conditions.PROGRESSING, Conditions.FALSE, "ScaleDownPending",
-                    "spec.replicas " + desired + " < " + stsReplicas
-                            + ": removing members needs a drain, which this operator version does not do yet");
-            default -> c.set(Conditions.PROGRESSING, Conditions.FALSE, "Idle", "");
+    private static void progressingCondition(Conditions c, Plan plan) {
+        Progress progress = plan.progress();
+        if (progress == Progress.SCALE_DOWN_REFUSED) {
+            c.set(Conditions.PROGRESSING, Conditions.FALSE, progress.reason(), plan.message());
+        } else if (progress.reason() != null) {
+            c.set(Conditions.PROGRESSING, Conditions.TRUE, progress.reason(), plan.message());
+        } else {
+            c.set(Conditions.PROGRESSING, Conditions.FALSE, "Idle", "");
         }
     }
 
@@ -243,12 +233,12 @@ public final class StatusWriter {
         }
     }
 
-    private static void degradedCondition(Conditions c, ScaleProgress progress, int desired, int ready,
+    private static void degradedCondition(Conditions c, Progress progress, int desired, int ready,
             Observation obs) {
         if (!obs.unreachable().isEmpty()) {
             c.set(Conditions.DEGRADED, Conditions.TRUE, "MembersUnreachable",
                     "no /admin/status from " + obs.unreachable().keySet());
-        } else if (progress == ScaleProgress.STEADY && ready < desired) {
+        } else if (progress == Progress.STEADY && ready < desired) {
             c.set(Conditions.DEGRADED, Conditions.TRUE, "MembersNotReady", ready + "/" + desired + " members ready");
         } else {
             c.set(Conditions.DEGRADED, Conditions.FALSE, "AsExpected", "");

@@ -27,10 +27,17 @@ class HttpNodeAdminTest {
              "lastAliveAt":"2026-11-21T10:00:01Z","collectedUpTo":1732183200000,"quarantinedAt":null,
              "dataBytes":4096,"somethingNew":{"x":1}}""";
 
+    static final String LEAVING = """
+            {"state":"LEAVING","position":"7f","ringHash":"c0ffee","ring":[],"replicated":true,"dataBytes":10,
+             "leave":{"startedAt":"2026-11-21T10:00:00Z","rangesTotal":6,"rangesConfirmed":2}}""";
+
     HttpServer server;
     final AtomicReference<String> body = new AtomicReference<>(STATUS);
     final AtomicReference<Integer> code = new AtomicReference<>(200);
     final AtomicReference<String> authorization = new AtomicReference<>();
+    final AtomicReference<String> leaveBody = new AtomicReference<>(LEAVING);
+    final AtomicReference<Integer> leaveCode = new AtomicReference<>(202);
+    final AtomicReference<String> leaveMethod = new AtomicReference<>();
     final CountDownLatch hang = new CountDownLatch(1);
 
     @BeforeEach
@@ -47,6 +54,13 @@ class HttpNodeAdminTest {
             }
             byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(code.get() == 0 ? 200 : code.get(), bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.createContext("/admin/leave", exchange -> {
+            leaveMethod.set(exchange.getRequestMethod());
+            byte[] bytes = leaveBody.get().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(leaveCode.get(), bytes.length);
             exchange.getResponseBody().write(bytes);
             exchange.close();
         });
@@ -109,5 +123,48 @@ class HttpNodeAdminTest {
         assertThatThrownBy(() -> admin(Duration.ofMillis(300), null).status("127.0.0.1").toCompletableFuture().join())
                 .isInstanceOf(CompletionException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void leavePostsAndReadsTheProgress() {
+        LeaveAnswer answer = admin(Duration.ofSeconds(2), "t").leave("127.0.0.1").toCompletableFuture().join();
+        assertThat(leaveMethod.get()).isEqualTo("POST");
+        assertThat(answer.refused()).isFalse();
+        assertThat(answer.status().state()).isEqualTo("LEAVING");
+        assertThat(answer.status().leave()).isEqualTo(new NodeStatus.LeaveProgress("2026-11-21T10:00:00Z", 6, 2));
+        assertThat(authorization.get()).as("the status handler did not run").isNull();
+
+        leaveCode.set(200);
+        leaveBody.set(LEAVING.replace("LEAVING", "LEFT").replace("\"rangesConfirmed\":2", "\"rangesConfirmed\":6"));
+        answer = admin(Duration.ofSeconds(2), null).leave("127.0.0.1").toCompletableFuture().join();
+        assertThat(answer.status().state()).isEqualTo("LEFT");
+        assertThat(answer.status().leave().rangesConfirmed()).isEqualTo(6);
+    }
+
+    @Test
+    void aRefusedLeaveCarriesTheNodesReason() {
+        leaveCode.set(409);
+        leaveBody.set("{\"error\":\"ring not replicated\"}");
+        LeaveAnswer answer = admin(Duration.ofSeconds(2), null).leave("127.0.0.1").toCompletableFuture().join();
+        assertThat(answer.refused()).isTrue();
+        assertThat(answer.refusal()).isEqualTo("ring not replicated");
+
+        leaveBody.set("{\"error\":\"already LEFT\"}");
+        answer = admin(Duration.ofSeconds(2), null).cancelLeave("127.0.0.1").toCompletableFuture().join();
+        assertThat(leaveMethod.get()).isEqualTo("DELETE");
+        assertThat(answer.refusal()).isEqualTo("already LEFT");
+    }
+
+    @Test
+    void cancelLeaveReturnsTheStatusAndOtherCodesFail() {
+        leaveCode.set(200);
+        leaveBody.set(STATUS);
+        LeaveAnswer answer = admin(Duration.ofSeconds(2), null).cancelLeave("127.0.0.1").toCompletableFuture().join();
+        assertThat(answer.status().state()).isEqualTo("ACTIVE");
+        assertThat(answer.status().leave()).isNull();
+
+        leaveCode.set(500);
+        assertThatThrownBy(() -> admin(Duration.ofSeconds(2), null).leave("127.0.0.1").toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class).hasMessageContaining("answered 500");
     }
 }

@@ -1,42 +1,122 @@
 package io.god.operator.fake;
 
+import io.god.operator.admin.LeaveAnswer;
 import io.god.operator.admin.NodeAdmin;
 import io.god.operator.admin.NodeStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Replaces the HTTP NodeAdmin in tests. By default every pod the fake StatefulSet controller made answers as an ACTIVE,
- * replicated member whose ring hash is the same for the whole namespace; tests override single pods.
+ * replicated member whose ring hash is the same for the whole namespace; tests override single pods or a namespace.
+ * Leaving follows the node's contract: POST /admin/leave makes the member LEAVING, and after a number of status calls
+ * (per namespace, {@link #leaveCalls}) it is LEFT; DELETE /admin/leave makes a LEAVING member ACTIVE and is refused
+ * once it is LEFT. Leave state belongs to the pod instance (its IP): a recreated pod starts ACTIVE.
  */
 @ApplicationScoped
 public class FakeNodeAdmin implements NodeAdmin {
 
+    public static final long DEFAULT_DATA_BYTES = 4096;
+
     /** "namespace/pod" → the answer, or null to make the pod unreachable. */
     private final Map<String, NodeStatus> overrides = new ConcurrentHashMap<>();
     private final Map<String, Boolean> unreachable = new ConcurrentHashMap<>();
+    /** pod IP → status calls left until LEFT (0 = LEFT). */
+    private final Map<String, Integer> leaving = new ConcurrentHashMap<>();
+    private final Map<String, Integer> leaveCalls = new ConcurrentHashMap<>();
+    private final Set<String> notReplicated = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> refuseLeave = new ConcurrentHashMap<>();
+    private final Map<String, Long> dataBytes = new ConcurrentHashMap<>();
+    /** "namespace/pod leave|cancel", in call order. */
+    public final List<String> calls = new CopyOnWriteArrayList<>();
 
     @Override
     public CompletionStage<NodeStatus> status(String host) {
-        String pod = FakeStatefulSetController.podAt(host).orElse(null);
-        if (pod == null || unreachable.containsKey(pod)) {
-            return CompletableFuture.failedFuture(new IOException("connection refused: " + host));
+        String pod = reachable(host);
+        if (pod == null) {
+            return refused(host);
         }
-        return CompletableFuture.completedFuture(overrides.getOrDefault(pod, active(pod)));
+        NodeStatus override = overrides.get(pod);
+        if (override != null) {
+            return CompletableFuture.completedFuture(override);
+        }
+        leaving.computeIfPresent(host, (ip, left) -> Math.max(0, left - 1));
+        return CompletableFuture.completedFuture(current(host, pod));
+    }
+
+    @Override
+    public CompletionStage<LeaveAnswer> leave(String host) {
+        String pod = reachable(host);
+        if (pod == null) {
+            return refused(host);
+        }
+        calls.add(pod + " leave");
+        String refusal = refuseLeave.get(pod);
+        if (refusal != null) {
+            return CompletableFuture.completedFuture(LeaveAnswer.refused(refusal));
+        }
+        leaving.putIfAbsent(host, leaveCalls.getOrDefault(namespace(pod), 3));
+        return CompletableFuture.completedFuture(LeaveAnswer.accepted(current(host, pod)));
+    }
+
+    @Override
+    public CompletionStage<LeaveAnswer> cancelLeave(String host) {
+        String pod = reachable(host);
+        if (pod == null) {
+            return refused(host);
+        }
+        calls.add(pod + " cancel");
+        if (Integer.valueOf(0).equals(leaving.get(host))) {
+            return CompletableFuture.completedFuture(LeaveAnswer.refused("already LEFT"));
+        }
+        leaving.remove(host);
+        return CompletableFuture.completedFuture(LeaveAnswer.accepted(current(host, pod)));
+    }
+
+    /** "namespace/pod" at this IP, or null when no pod answers there. */
+    private String reachable(String host) {
+        String pod = FakeStatefulSetController.podAt(host).orElse(null);
+        return pod == null || unreachable.containsKey(pod) ? null : pod;
+    }
+
+    private static <T> CompletionStage<T> refused(String host) {
+        return CompletableFuture.failedFuture(new IOException("connection refused: " + host));
+    }
+
+    private NodeStatus current(String host, String pod) {
+        Integer left = leaving.get(host);
+        String ns = namespace(pod);
+        String state = left == null ? NodeStatus.ACTIVE : left == 0 ? NodeStatus.LEFT : NodeStatus.LEAVING;
+        int total = 8;
+        NodeStatus.LeaveProgress progress = left == null ? null
+                : new NodeStatus.LeaveProgress("2026-11-21T10:00:00Z", total, left == 0 ? total : total / 2);
+        return new NodeStatus(state, position(pod), "ring-" + ns, 3, !notReplicated.contains(ns), 10, 30,
+                dataBytes.getOrDefault(ns, DEFAULT_DATA_BYTES), null, null, null, null, progress);
     }
 
     public static NodeStatus active(String namespacedPod) {
-        String ns = namespacedPod.substring(0, namespacedPod.indexOf('/'));
+        String ns = namespace(namespacedPod);
         return status(NodeStatus.ACTIVE, "ring-" + ns, true, namespacedPod);
     }
 
     public static NodeStatus status(String state, String ringHash, boolean replicated, String namespacedPod) {
-        String position = Integer.toHexString(namespacedPod.hashCode());
-        return new NodeStatus(state, position, ringHash, 3, replicated, 10, 30, 4096, null, null, null, null);
+        return new NodeStatus(state, position(namespacedPod), ringHash, 3, replicated, 10, 30, DEFAULT_DATA_BYTES,
+                null, null, null, null);
+    }
+
+    private static String position(String namespacedPod) {
+        return Integer.toHexString(namespacedPod.hashCode());
+    }
+
+    private static String namespace(String namespacedPod) {
+        return namespacedPod.substring(0, namespacedPod.indexOf('/'));
     }
 
     public void answer(String namespace, String pod, NodeStatus status) {
@@ -50,5 +130,40 @@ public class FakeNodeAdmin implements NodeAdmin {
     public void reset(String namespace, String pod) {
         overrides.remove(namespace + "/" + pod);
         unreachable.remove(namespace + "/" + pod);
+        refuseLeave.remove(namespace + "/" + pod);
+    }
+
+    /** How many status calls a leave takes in this namespace (Integer.MAX_VALUE: it never ends by itself). */
+    public void leaveCalls(String namespace, int statusCalls) {
+        leaveCalls.put(namespace, statusCalls);
+    }
+
+    /** Every member of the namespace reports replicated=false (or true again). */
+    public void replicated(String namespace, boolean replicated) {
+        if (replicated) {
+            notReplicated.remove(namespace);
+        } else {
+            notReplicated.add(namespace);
+        }
+    }
+
+    /** Every member of the namespace reports this many bytes held. */
+    public void dataBytes(String namespace, long bytes) {
+        dataBytes.put(namespace, bytes);
+    }
+
+    /** Every member of the namespace that is LEAVING is LEFT now. */
+    public void finishLeaves(String namespace) {
+        leaving.replaceAll((ip, left) -> FakeStatefulSetController.podAt(ip).filter(p -> p.startsWith(namespace + "/"))
+                .isPresent() ? 0 : left);
+    }
+
+    public void refuseLeave(String namespace, String pod, String reason) {
+        refuseLeave.put(namespace + "/" + pod, reason);
+    }
+
+    public List<String> calls(String namespace) {
+        return calls.stream().filter(c -> c.startsWith(namespace + "/")).map(c -> c.substring(namespace.length() + 1))
+                .toList();
     }
 }

@@ -28,7 +28,8 @@ import org.jboss.logging.Logger;
  * deleted; existing pods are never updated (OnDelete: a deleted pod comes back from the new template); a PVC
  * {@code <claim>-<sts>-<i>} with the {@code kubernetes.io/pvc-protection} finalizer exists for each pod and is kept
  * when the pod goes; pods are Ready unless annotated {@value #NOT_READY}; a PVC being deleted loses its finalizer
- * once no pod uses it.
+ * once no pod uses it; no pod is created while its PVC is being deleted (the StatefulSet controller does not start
+ * a pod on a claim that is going away). What runs in a pod is a {@link PodRuntime}.
  */
 public final class FakeStatefulSetController implements AutoCloseable {
 
@@ -47,12 +48,49 @@ public final class FakeStatefulSetController implements AutoCloseable {
         return t;
     });
 
+    private final PodRuntime runtime;
+    /** "namespace/pod" → the IP its runtime member has, to stop it when the pod is gone. */
+    private final Map<String, String> running = new ConcurrentHashMap<>();
+    /** "namespace/pod" of every pod that went away, in the order this controller noticed. */
+    private final List<String> gone = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     public FakeStatefulSetController(KubernetesClient client) {
+        this(client, new FakeIps());
+    }
+
+    public FakeStatefulSetController(KubernetesClient client, PodRuntime runtime) {
         this.client = client;
+        this.runtime = runtime;
+    }
+
+    /** Made-up pod IPs that {@link FakeNodeAdmin} answers for. */
+    static final class FakeIps implements PodRuntime {
+        @Override
+        public String start(String namespace, String pod, String claim) {
+            int n = NEXT_IP.getAndIncrement();
+            String ip = "10.0." + (n / 250) + "." + (n % 250 + 1);
+            PODS_BY_IP.put(ip, namespace + "/" + pod);
+            return ip;
+        }
+
+        @Override
+        public void stop(String namespace, String pod, String ip) {
+            PODS_BY_IP.remove(ip);
+        }
+
+        @Override
+        public void wipe(String namespace, String claim) {
+        }
     }
 
     public static Optional<String> podAt(String ip) {
         return Optional.ofNullable(PODS_BY_IP.get(ip));
+    }
+
+    /** The pods of a namespace that went away (deleted, or removed by a scale-down), oldest first. */
+    public List<String> gone(String namespace) {
+        return gone.stream().filter(k -> k.startsWith(namespace + "/")).map(k -> k.substring(namespace.length() + 1))
+                .toList();
     }
 
     public FakeStatefulSetController start() {
@@ -74,10 +112,27 @@ public final class FakeStatefulSetController implements AutoCloseable {
     }
 
     void tick() {
+        stopVanishedPods(); // first: a pod deleted since the last tick is recreated below under the same name
         for (StatefulSet sts : client.apps().statefulSets().inAnyNamespace().list().getItems()) {
             reconcile(sts);
         }
         releaseUnusedClaims();
+    }
+
+    private void stopVanishedPods() {
+        Map<String, String> ips = new HashMap<>();
+        for (Pod p : client.pods().inAnyNamespace().list().getItems()) {
+            if (p.getStatus() != null && p.getStatus().getPodIP() != null) {
+                ips.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), p.getStatus().getPodIP());
+            }
+        }
+        running.forEach((key, ip) -> {
+            if (!ip.equals(ips.get(key))) {
+                running.remove(key, ip);
+                gone.add(key);
+                runtime.stop(key.substring(0, key.indexOf('/')), key.substring(key.indexOf('/') + 1), ip);
+            }
+        });
     }
 
     private void reconcile(StatefulSet sts) {
@@ -96,10 +151,10 @@ public final class FakeStatefulSetController implements AutoCloseable {
         for (int i = 0; i < replicas; i++) {
             String podName = name + "-" + i;
             Pod pod = pods.get(podName);
-            ensureClaims(sts, i);
-            if (pod == null) {
-                createPod(sts, podName);
-            } else {
+            boolean claimsUsable = ensureClaims(sts, i);
+            if (pod == null && claimsUsable) {
+                createPod(sts, podName, i);
+            } else if (pod != null) {
                 updateReadiness(pod);
             }
         }
@@ -113,10 +168,17 @@ public final class FakeStatefulSetController implements AutoCloseable {
         }
     }
 
-    private void createPod(StatefulSet sts, String podName) {
-        String ip = "10.0." + (NEXT_IP.get() / 250) + "." + (NEXT_IP.getAndIncrement() % 250 + 1);
+    private void createPod(StatefulSet sts, String podName, int ordinal) {
         String ns = sts.getMetadata().getNamespace();
-        PODS_BY_IP.put(ip, ns + "/" + podName);
+        String claim = sts.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName() + "-"
+                + sts.getMetadata().getName() + "-" + ordinal;
+        String before = running.remove(ns + "/" + podName);
+        if (before != null) { // deleted and recreated since the last look
+            gone.add(ns + "/" + podName);
+            runtime.stop(ns, podName, before);
+        }
+        String ip = runtime.start(ns, podName, claim);
+        running.put(ns + "/" + podName, ip);
         Map<String, String> labels = new HashMap<>(sts.getSpec().getTemplate().getMetadata().getLabels());
         labels.put("statefulset.kubernetes.io/pod-name", podName);
         Pod pod = new PodBuilder()
@@ -152,11 +214,17 @@ public final class FakeStatefulSetController implements AutoCloseable {
         return new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build();
     }
 
-    private void ensureClaims(StatefulSet sts, int ordinal) {
+    /** @return false while a claim of this ordinal is being deleted: no pod may start on it */
+    private boolean ensureClaims(StatefulSet sts, int ordinal) {
         String ns = sts.getMetadata().getNamespace();
+        boolean usable = true;
         for (PersistentVolumeClaim template : sts.getSpec().getVolumeClaimTemplates()) {
             String claim = template.getMetadata().getName() + "-" + sts.getMetadata().getName() + "-" + ordinal;
-            if (client.persistentVolumeClaims().inNamespace(ns).withName(claim).get() == null) {
+            PersistentVolumeClaim existing = client.persistentVolumeClaims().inNamespace(ns).withName(claim).get();
+            if (existing != null && existing.getMetadata().getDeletionTimestamp() != null) {
+                usable = false;
+            }
+            if (existing == null) {
                 client.resource(new PersistentVolumeClaimBuilder()
                         .withNewMetadata().withName(claim).withNamespace(ns)
                         .withLabels(template.getMetadata().getLabels())
@@ -166,6 +234,7 @@ public final class FakeStatefulSetController implements AutoCloseable {
                         .build()).create();
             }
         }
+        return usable;
     }
 
     /** The PVC-protection controller: a claim being deleted goes once no pod of its ordinal exists. */
@@ -181,6 +250,7 @@ public final class FakeStatefulSetController implements AutoCloseable {
                     p.getMetadata().getFinalizers().remove(PVC_PROTECTION);
                     return p;
                 });
+                runtime.wipe(ns, pvc.getMetadata().getName());
             }
         }
     }

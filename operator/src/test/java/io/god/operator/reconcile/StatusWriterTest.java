@@ -11,6 +11,9 @@ import io.god.operator.reconcile.Observation.PodView;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.god.operator.model.Operation;
 import org.junit.jupiter.api.Test;
 
 /** The status verdicts without an API server; the scenario test covers them end to end. */
@@ -28,6 +31,8 @@ class StatusWriterTest {
         return gc;
     }
 
+    static final Plan STEADY = Plan.waiting(null, Progress.STEADY, "");
+
     static NodeStatus active(String hash) {
         return new NodeStatus("ACTIVE", "01", hash, 2, true, 1, 2, 3, null, null, null, null);
     }
@@ -42,12 +47,12 @@ class StatusWriterTest {
     void conditionsKeepTheirTransitionTimeWhileUnchanged() {
         GodCluster gc = cluster(2);
         Settings settings = Settings.of(gc.getSpec(), "img");
-        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), ScaleProgress.STEADY));
+        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), STEADY));
         assertThat(gc.getStatus().getPhase()).isEqualTo("Running");
         assertThat(gc.getStatus().getObservedGeneration()).isEqualTo(4L);
 
         Instant t1 = T0.plusSeconds(30);
-        var next = new StatusWriter(gc, t1).observed(settings, twoReadyMembers("h", "h"), ScaleProgress.STEADY);
+        var next = new StatusWriter(gc, t1).observed(settings, twoReadyMembers("h", "h"), STEADY);
         assertThat(Conditions.find(next.getConditions(), Conditions.READY).get().getLastTransitionTime())
                 .isEqualTo(T0.toString());
         assertThat(next.getMembers()).extracting(Member::getLastSeenInRing)
@@ -55,7 +60,7 @@ class StatusWriterTest {
 
         gc.setStatus(next);
         Instant t2 = T0.plusSeconds(90);
-        var split = new StatusWriter(gc, t2).observed(settings, twoReadyMembers("h", "other"), ScaleProgress.STEADY);
+        var split = new StatusWriter(gc, t2).observed(settings, twoReadyMembers("h", "other"), STEADY);
         assertThat(split.getRingHash()).isNull();
         assertThat(Conditions.find(split.getConditions(), Conditions.READY).get())
                 .satisfies(c -> {
@@ -69,28 +74,46 @@ class StatusWriterTest {
     }
 
     @Test
-    void scaleUpOperationSurvivesPassesAndEndsWhenSteady() {
+    void recordsThePlansOperationAndItsLastSeenChanges() {
         GodCluster gc = cluster(3);
         Settings settings = Settings.of(gc.getSpec(), "img");
-        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), ScaleProgress.SCALING_UP));
-        assertThat(gc.getStatus().getOperation().getType()).isEqualTo("ScaleUp");
-        assertThat(gc.getStatus().getOperation().getTargetReplicas()).isEqualTo(3);
+        Operation scaleUp = new Operation(Operation.SCALE_UP, 3, null, null, T0.toString());
+        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"),
+                Plan.waiting(scaleUp, Progress.SCALING_UP, "scaling up to 3 members")));
+        assertThat(gc.getStatus().getOperation()).isEqualTo(scaleUp);
+        assertThat(gc.getStatus().getPhase()).isEqualTo("ScalingUp");
+        assertThat(Conditions.find(gc.getStatus().getConditions(), Conditions.PROGRESSING).get().getMessage())
+                .isEqualTo("scaling up to 3 members");
         assertThat(gc.getStatus().getMembers()).hasSize(3);
         assertThat(gc.getStatus().getMembers().get(2).getState()).isEqualTo("Absent");
 
         var later = new StatusWriter(gc, T0.plusSeconds(5)).observed(settings, twoReadyMembers("h", "h"),
-                ScaleProgress.SCALING_UP);
-        assertThat(later.getOperation().getStartedAt()).isEqualTo(T0.toString());
-        gc.setStatus(later);
-        assertThat(new StatusWriter(gc, T0.plusSeconds(9)).observed(settings, twoReadyMembers("h", "h"),
-                ScaleProgress.STEADY).getOperation()).isNull();
+                Plan.waiting(null, Progress.STEADY, "").forgetting(Set.of(1)).carrying(Map.of(2, T0.minusSeconds(7))));
+        assertThat(later.getOperation()).isNull();
+        assertThat(later.getMembers()).extracting(Member::getLastSeenInRing)
+                .as("0 kept (refreshed at most once a minute), 1 forgotten and seen again now, 2 carried")
+                .containsExactly(T0.toString(), T0.plusSeconds(5).toString(), T0.minusSeconds(7).toString());
+    }
+
+    @Test
+    void aRefusedScaleDownIsNotProgressing() {
+        GodCluster gc = cluster(1);
+        Settings settings = Settings.of(gc.getSpec(), "img");
+        var refused = new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"),
+                Plan.waiting(null, Progress.SCALE_DOWN_REFUSED, "no room"));
+        assertThat(refused.getPhase()).isEqualTo("ScaleDownRefused");
+        assertThat(refused.getMembers()).as("the member above spec.replicas is still listed").hasSize(2);
+        Condition progressing = Conditions.find(refused.getConditions(), Conditions.PROGRESSING).get();
+        assertThat(progressing.getStatus()).isEqualTo("False");
+        assertThat(progressing.getReason()).isEqualTo("ScaleDownRefused");
+        assertThat(progressing.getMessage()).isEqualTo("no room");
     }
 
     @Test
     void anInvalidSpecKeepsTheLastObservation() {
         GodCluster gc = cluster(2);
         Settings settings = Settings.of(gc.getSpec(), "img");
-        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), ScaleProgress.STEADY));
+        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), STEADY));
         var invalid = new StatusWriter(gc, T0.plusSeconds(1)).invalid(List.of("spec.redundancy must be >= 1, got 0"));
         assertThat(invalid.getPhase()).isEqualTo("Invalid");
         assertThat(invalid.getReadyReplicas()).isEqualTo(2);
@@ -103,7 +126,7 @@ class StatusWriterTest {
     void aFailedPassMarksDegradedAndKeepsThePhase() {
         GodCluster gc = cluster(2);
         Settings settings = Settings.of(gc.getSpec(), "img");
-        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), ScaleProgress.STEADY));
+        gc.setStatus(new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), STEADY));
         var failed = new StatusWriter(gc, T0.plusSeconds(1)).failed(new IllegalStateException("api down"));
         assertThat(failed.getPhase()).isEqualTo("Running");
         assertThat(Conditions.find(failed.getConditions(), Conditions.DEGRADED).get()).satisfies(c -> {

@@ -1,0 +1,92 @@
+package io.god.operator.reconcile;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.god.operator.admin.LeaveAnswer;
+import io.god.operator.admin.NodeAdmin;
+import io.god.operator.model.GodCluster;
+import io.god.operator.reconcile.Action.CancelLeave;
+import io.god.operator.reconcile.Action.DeleteClaim;
+import io.god.operator.reconcile.Action.DeletePod;
+import io.god.operator.reconcile.Action.Leave;
+import io.god.operator.reconcile.Action.SetReplicas;
+import io.god.operator.resources.Labels;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Takes a plan's one action and records its event. Kubernetes failures propagate (JOSDK retries with back-off, the
+ * status keeps the operation); a node that does not answer or refuses a leave turns the plan into a wait, so the next
+ * reconcile simply plans again. Refusals are recorded as events only when they are news.
+ */
+final class ActionRunner {
+
+    private final KubernetesClient client;
+    private final NodeAdmin admin;
+    private final Duration timeout;
+    private final EventRecorder events;
+
+    ActionRunner(KubernetesClient client, NodeAdmin admin, Duration timeout, EventRecorder events) {
+        this.client = client;
+        this.admin = admin;
+        this.timeout = timeout;
+        this.events = events;
+    }
+
+    /** @return the plan as it turned out (a refused leave is a wait with the node's reason) */
+    Plan run(GodCluster cluster, Plan plan) {
+        String ns = cluster.getMetadata().getNamespace();
+        Action action = plan.action();
+        Plan result = plan;
+        if (action instanceof SetReplicas set) {
+            client.apps().statefulSets().inNamespace(ns).withName(Labels.statefulSet(cluster)).edit(sts -> {
+                sts.getSpec().setReplicas(set.replicas());
+                return sts;
+            });
+        } else if (action instanceof DeletePod pod) {
+            client.pods().inNamespace(ns).withName(pod.pod()).delete();
+        } else if (action instanceof DeleteClaim claim) {
+            client.persistentVolumeClaims().inNamespace(ns).withName(claim.claim()).delete();
+        } else if (action instanceof Leave leave) {
+            result = node(plan, admin::leave, leave.host(), "leave");
+        } else if (action instanceof CancelLeave cancel) {
+            result = node(plan, admin::cancelLeave, cancel.host(), "cancel its leave");
+        }
+        if (result.event() != null && !(EventRecorder.WARNING.equals(result.event().type()) && repeated(cluster, result))) {
+            events.record(cluster, result.event().type(), result.event().reason(), result.event().message());
+        }
+        return result;
+    }
+
+    private Plan node(Plan plan, java.util.function.Function<String, CompletionStage<LeaveAnswer>> call, String host,
+            String what) {
+        if (host == null) {
+            return Plan.waiting(plan.operation(), plan.progress(), plan.message() + ": the pod has no IP yet");
+        }
+        LeaveAnswer answer;
+        try {
+            answer = call.apply(host).toCompletableFuture().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).join();
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            // the node may or may not have got the call: the operation stays, and the next pass looks and asks again
+            return Plan.waiting(plan.operation(), plan.progress(), plan.message() + ": no answer ("
+                    + cause.getClass().getSimpleName() + ")");
+        }
+        if (!answer.refused()) {
+            return plan;
+        }
+        String message = plan.message() + ": the node refused to " + what + ": " + answer.refusal();
+        boolean cancelling = plan.action() instanceof CancelLeave;
+        // a refused leave means the drain has not started; a refused cancel (already LEFT) continues the removal
+        return Plan.of(Action.NONE, cancelling ? plan.operation() : null, plan.progress(), message,
+                new Plan.Event(EventRecorder.WARNING, cancelling ? "CancelLeaveRefused" : "LeaveRefused", message));
+    }
+
+    /** The last pass already reported this (a refusal repeated every pass is one event, not one per pass). */
+    private static boolean repeated(GodCluster cluster, Plan plan) {
+        return cluster.getStatus() != null && Objects.equals(cluster.getStatus().getPhase(), plan.progress().phase())
+                && Conditions.find(cluster.getStatus().getConditions(), Conditions.PROGRESSING)
+                        .map(c -> Objects.equals(c.getMessage(), plan.message())).orElse(false);
+    }
+}

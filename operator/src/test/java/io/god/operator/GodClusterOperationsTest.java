@@ -1,0 +1,362 @@
+package io.god.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.god.operator.admin.NodeStatus;
+import io.god.operator.fake.FakeNodeAdmin;
+import io.god.operator.fake.TestClock;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.GodClusterStatus;
+import io.god.operator.model.Operation;
+import io.god.operator.model.StorageSpec;
+import io.god.operator.reconcile.Conditions;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Operator part 2 end to end against the mock API server: drained scale-down, rolling restarts, the tombstone guard
+ * and pause, with the fake StatefulSet/Pod/PVC controller (PVC-protection finalizer included) and the fake NodeAdmin
+ * (leaves take a few status calls). The tombstone scenarios move the operator's clock forward, so they run last.
+ */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GodClusterOperationsTest extends ScenarioSupport {
+
+    static final long GIB = 1L << 30;
+
+    @KubernetesTestServer
+    KubernetesServer server;
+
+    @Inject
+    FakeNodeAdmin nodeAdmin;
+
+    @Inject
+    TestClock clock;
+
+
+    @BeforeAll
+    void startFakes() {
+        startFakes(server);
+    }
+
+    @AfterAll
+    void stopFakes() {
+        closeFakes();
+    }
+
+    GodClusterStatus running(String ns, int replicas) {
+        return await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s != null && "Running".equals(s.getPhase()) && s.getReadyReplicas() == replicas
+                        && s.getReplicas() == replicas && s.getOperation() == null);
+    }
+
+    int stsReplicas(String ns) {
+        return k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getReplicas();
+    }
+
+    List<String> claimNames(String ns) {
+        return k8s.persistentVolumeClaims().inNamespace(ns).list().getItems().stream()
+                .map(c -> c.getMetadata().getName()).sorted().toList();
+    }
+
+    String claimUid(String ns, String claim) {
+        var pvc = k8s.persistentVolumeClaims().inNamespace(ns).withName(claim).get();
+        return pvc == null ? null : pvc.getMetadata().getUid();
+    }
+
+    String podUid(String ns, String pod) {
+        Pod p = k8s.pods().inNamespace(ns).withName(pod).get();
+        return p == null ? null : p.getMetadata().getUid();
+    }
+
+    @Test
+    @Order(1)
+    void scaleDownDrainsTheHighestOrdinalFirstAndDeletesItsClaim() {
+        String ns = "drain";
+        create(ns, "demo", spec -> spec.setReplicas(4));
+        running(ns, 4);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        GodClusterStatus status = running(ns, 2);
+
+        assertThat(nodeAdmin.calls(ns)).as("one leave per member, highest first").containsExactly(
+                "demo-3 leave", "demo-2 leave");
+        assertThat(fakeController.gone(ns)).containsExactly("demo-3", "demo-2");
+        assertThat(stsReplicas(ns)).isEqualTo(2);
+        assertThat(claimNames(ns)).containsExactly("data-demo-0", "data-demo-1");
+        assertThat(status.getMembers()).hasSize(2);
+        List<String> reasons = eventReasons(ns);
+        assertThat(reasons).contains("DrainingMember", "MemberLeft", "ClaimDeleted");
+        assertThat(events(ns).stream().filter(e -> "DrainingMember".equals(e.getReason())).map(e -> e.getMessage()))
+                .containsExactly("scaling from 4 to 2: asking demo-3 to leave the ring",
+                        "scaling from 3 to 2: asking demo-2 to leave the ring");
+    }
+
+    @Test
+    @Order(2)
+    void scaleDownRefusedWithoutRoom() {
+        String ns = "no-room";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        nodeAdmin.dataBytes(ns, GIB + GIB / 10); // 3.3 GiB held (N=3): 2 members would hold 2.2 GiB on 2 × 1 GiB
+
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        GodClusterStatus refused = awaitPhase(ns, "demo", "ScaleDownRefused");
+        assertCondition(refused, Conditions.PROGRESSING, "False", "ScaleDownRefused");
+        assertThat(Conditions.find(refused.getConditions(), Conditions.PROGRESSING).get().getMessage())
+                .contains("cannot hold the data");
+        assertThat(events(ns)).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("ScaleDownRefused");
+            assertThat(e.getType()).isEqualTo("Warning");
+        });
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(stsReplicas(ns)).isEqualTo(3);
+            assertThat(nodeAdmin.calls(ns)).isEmpty();
+        });
+        assertThat(eventReasons(ns).stream().filter("ScaleDownRefused"::equals)).as("one event, not one per pass")
+                .hasSize(1);
+
+        nodeAdmin.dataBytes(ns, GIB / 2);
+        running(ns, 2);
+        assertThat(nodeAdmin.calls(ns)).containsExactly("demo-2 leave");
+    }
+
+    @Test
+    @Order(3)
+    void scaleDownCancelledWhenReplicasRiseMidDrain() {
+        String ns = "cancel";
+        nodeAdmin.leaveCalls(ns, Integer.MAX_VALUE);
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        List<String> pods = podUids(ns);
+
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        GodClusterStatus draining = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s.getMembers().size() == 3 && "LEAVING".equals(s.getMembers().get(2).getState()));
+        assertThat(draining.getPhase()).isEqualTo("ScalingDown");
+        assertThat(draining.getOperation()).satisfies(op -> {
+            assertThat(op.getType()).isEqualTo(Operation.SCALE_DOWN);
+            assertThat(op.getOrdinal()).isEqualTo(2);
+            assertThat(op.getStep()).isEqualTo(Operation.STEP_LEAVING);
+        });
+        assertCondition(draining, Conditions.PROGRESSING, "True", "ScalingDown");
+
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(3));
+        running(ns, 3);
+        assertThat(nodeAdmin.calls(ns)).containsExactly("demo-2 leave", "demo-2 cancel");
+        assertThat(podUids(ns)).as("nobody restarted").containsExactlyInAnyOrderElementsOf(pods);
+        assertThat(claimNames(ns)).hasSize(3);
+        assertThat(eventReasons(ns)).contains("DrainCancelled");
+    }
+
+    /**
+     * The operator keeps nothing in memory between passes: the step in progress is status.operation. Pausing stops
+     * the passes the way a stopped operator would; the member finishes leaving meanwhile; the next pass continues
+     * from the recorded step (shrink), without asking the member to leave again.
+     */
+    @Test
+    @Order(4)
+    void operatorRestartMidDrainResumes() {
+        String ns = "resume";
+        nodeAdmin.leaveCalls(ns, Integer.MAX_VALUE);
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getOperation(),
+                op -> op != null && Operation.STEP_LEAVING.equals(op.getStep()));
+
+        // a leaving node may report itself unready: the operator keeps asking it
+        markNotReady(ns, "demo-2");
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "true"));
+        GodClusterStatus paused = awaitPhase(ns, "demo", "Paused");
+        assertThat(paused.getOperation().getOrdinal()).as("the step survives in the status").isEqualTo(2);
+        nodeAdmin.finishLeaves(ns);
+
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().remove("god.io/paused"));
+        running(ns, 2);
+        assertThat(nodeAdmin.calls(ns)).containsExactly("demo-2 leave");
+        assertThat(claimNames(ns)).containsExactly("data-demo-0", "data-demo-1");
+    }
+
+    @Test
+    @Order(5)
+    void rollingRestartOneAtATimeUnreadyOutdatedFirst() {
+        String ns = "roll";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        markNotReady(ns, "demo-0");
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
+        String hashBefore = specHash(ns);
+        edit(ns, "demo", gc -> gc.getSpec().setRestartNonce("roll-1"));
+        GodClusterStatus done = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> "Running".equals(s.getPhase()) && s.getReadyReplicas() == 3 && s.getOperation() == null
+                        && k8s.pods().inNamespace(ns).list().getItems().stream().allMatch(
+                                p -> !hashBefore.equals(p.getMetadata().getAnnotations().get("god.io/spec-hash"))));
+        assertThat(fakeController.gone(ns)).as("the unready outdated pod first, then highest first").containsExactly(
+                "demo-0", "demo-2", "demo-1");
+        assertThat(done.getMembers()).allSatisfy(m -> assertThat(m.getState()).isEqualTo("ACTIVE"));
+        assertThat(events(ns).stream().filter(e -> "RestartingMember".equals(e.getReason())).map(e -> e.getMessage()))
+                .containsExactly("restarting demo-0: outdated and not serving", "restarting demo-2: outdated",
+                        "restarting demo-1: outdated");
+    }
+
+    @Test
+    @Order(6)
+    void restartWaitsWhileNotReplicated() {
+        String ns = "roll-wait";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        List<String> pods = podUids(ns);
+        nodeAdmin.replicated(ns, false);
+        edit(ns, "demo", gc -> gc.getSpec().setImage("example.org/god-node:v2"));
+
+        GodClusterStatus waiting = awaitPhase(ns, "demo", "RollingRestart");
+        assertCondition(waiting, Conditions.PROGRESSING, "True", "RollingRestart");
+        assertThat(Conditions.find(waiting.getConditions(), Conditions.PROGRESSING).get().getMessage())
+                .contains("3 member(s) outdated", "not replicated");
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(podUids(ns)).containsExactlyInAnyOrderElementsOf(pods));
+
+        nodeAdmin.replicated(ns, true);
+        await().atMost(TIMEOUT).until(() -> k8s.pods().inNamespace(ns).list().getItems().stream()
+                .filter(p -> p.getStatus().getConditions().stream().anyMatch(c -> "True".equals(c.getStatus())))
+                .filter(p -> "example.org/god-node:v2".equals(p.getSpec().getContainers().get(0).getImage()))
+                .count() == 3);
+        running(ns, 3);
+    }
+
+    @Test
+    @Order(7)
+    void pauseAnnotationStopsChanges() {
+        String ns = "pause-annotation";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        running(ns, 2);
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "true"));
+        GodClusterStatus paused = awaitPhase(ns, "demo", "Paused");
+        assertCondition(paused, Conditions.PAUSED, "True", "Paused");
+
+        edit(ns, "demo", gc -> {
+            gc.getSpec().setReplicas(1);
+            gc.getSpec().setRestartNonce("later");
+        });
+        List<String> pods = podUids(ns);
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+            assertThat(stsReplicas(ns)).isEqualTo(2);
+            assertThat(podUids(ns)).containsExactlyInAnyOrderElementsOf(pods);
+            assertThat(nodeAdmin.calls(ns)).isEmpty();
+        });
+
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "false"));
+        running(ns, 1);
+        assertThat(nodeAdmin.calls(ns)).containsExactly("demo-1 leave");
+    }
+
+    @Test
+    @Order(8)
+    void deleteWhilePaused() {
+        String ns = "delete-paused";
+        create(ns, "demo", spec -> spec.setReplicas(2));
+        running(ns, 2);
+        edit(ns, "demo", gc -> gc.getSpec().setPaused(true));
+        awaitPhase(ns, "demo", "Paused");
+        k8s.resources(GodCluster.class).inNamespace(ns).withName("demo").delete();
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo") == null);
+        assertThat(claimNames(ns)).as("the data stays").hasSize(2);
+    }
+
+    // ---- the tombstone guard: these move the operator's clock forward ---------------------------------------------
+
+    @Test
+    @Order(20)
+    void hibernateAndWakeKeepsData() {
+        String ns = "sleep";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        List<String> claims = claimUids(ns);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(0));
+        awaitPhase(ns, "demo", "Hibernated");
+
+        clock.advance(Duration.ofDays(3)); // longer than the tombstone window: hibernation does not count
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(3));
+        GodClusterStatus awake = running(ns, 3);
+        assertThat(claimUids(ns)).as("the members come back on their volumes").isEqualTo(claims);
+        assertThat(eventReasons(ns)).doesNotContain("WipingStaleMember");
+        assertThat(awake.getMembers()).allSatisfy(m -> assertThat(Instant.parse(m.getLastSeenInRing()))
+                .isAfter(Instant.now().plus(Duration.ofDays(3)).minusSeconds(60)));
+    }
+
+    @Test
+    @Order(21)
+    void staleOrdinalPvcWiped() {
+        String ns = "stale";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        String oldClaim = claimUid(ns, "data-demo-1");
+        String oldPod = podUid(ns, "demo-1");
+        markNotReady(ns, "demo-1");
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
+
+        clock.advance(Duration.ofHours(25)); // demo-1 "failing" for longer than the 24h window
+        await().atMost(TIMEOUT).until(() -> eventReasons(ns).contains("WipingStaleMember"));
+        GodClusterStatus wiped = running(ns, 3);
+        assertThat(claimUid(ns, "data-demo-1")).as("a new, empty claim").isNotNull().isNotEqualTo(oldClaim);
+        assertThat(podUid(ns, "demo-1")).isNotEqualTo(oldPod);
+        assertThat(events(ns)).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("WipingStaleMember");
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getMessage()).contains("demo-1", "tombstone window", "data-demo-1");
+        });
+        assertThat(wiped.getMembers().get(1).getLastSeenInRing()).isNotNull();
+    }
+
+    @Test
+    @Order(22)
+    void scaleUpOfStaleOrdinalWipesFirst() {
+        String ns = "stale-up";
+        create(ns, "demo", spec -> {
+            spec.setReplicas(3);
+            spec.setStorage(new StorageSpec());
+            spec.getStorage().setDeleteClaimOnScaleDown(false);
+        });
+        running(ns, 3);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        running(ns, 2);
+        String kept = claimUid(ns, "data-demo-2");
+        assertThat(kept).as("deleteClaimOnScaleDown=false keeps it").isNotNull();
+        assertThat(current(ns, "demo").getStatus().getMembers()).as("and its lastSeenInRing").hasSize(3);
+
+        clock.advance(Duration.ofHours(30));
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(3));
+        running(ns, 3);
+        assertThat(claimUid(ns, "data-demo-2")).as("wiped before demo-2 ran again").isNotEqualTo(kept);
+        assertThat(eventReasons(ns)).contains("WipingStaleMember");
+        List<String> order = events(ns).stream().map(e -> e.getReason())
+                .filter(r -> r.equals("WipingStaleMember") || r.equals("ScalingUp")).toList();
+        assertThat(order).as("the wipe comes before the StatefulSet grows").endsWith("WipingStaleMember", "ScalingUp");
+    }
+
+    @Test
+    @Order(100)
+    void rbacAllowsEveryCallTheOperatorMade() throws Exception {
+        assertRbacAllowsEveryCall(server, "delete /pods", "delete /persistentvolumeclaims",
+                "list /persistentvolumeclaims", "patch apps/statefulsets");
+    }
+}

@@ -1,0 +1,165 @@
+package io.god.operator.reconcile;
+
+import io.god.operator.admin.NodeStatus;
+import io.god.operator.model.Operation;
+import io.god.operator.reconcile.Observation.ClaimView;
+import io.god.operator.reconcile.Observation.PodView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A small model of a StatefulSet, its pods and PVCs and the nodes' leave protocol, for driving the {@link Planner}
+ * without Kubernetes: each {@link #step()} plans, takes the action, records the operation and lastSeenInRing as the
+ * reconciler does, then lets the "controllers" and nodes move one tick.
+ */
+final class PlannerWorld {
+
+    static final long GIB = 1L << 30;
+
+    final class PodState {
+        final int ordinal;
+        String hash;
+        String state = NodeStatus.ACTIVE;
+        boolean ready = true;
+        boolean terminating;
+        int leaveTicks;
+        long dataBytes = 100;
+
+        PodState(int ordinal, String hash) {
+            this.ordinal = ordinal;
+            this.hash = hash;
+        }
+    }
+
+    int desired;
+    int redundancy = 3;
+    boolean deleteClaims = true;
+    Duration window = Duration.ofHours(24);
+    int stsReplicas;
+    String templateHash = "v1";
+    boolean replicated = true;
+    /** Ticks a leave takes from LEAVING to LEFT. */
+    int leaveTicks = 2;
+    final Map<Integer, PodState> pods = new TreeMap<>();
+    /** Ordinals whose pods never become Ready (Pending, crash-looping). */
+    final java.util.Set<Integer> failing = new java.util.HashSet<>();
+    final Map<Integer, Boolean> claims = new TreeMap<>(); // ordinal → terminating
+    final Map<Integer, Instant> lastSeen = new HashMap<>();
+    Operation operation;
+    Instant now = Instant.parse("2026-11-21T10:00:00Z");
+    final List<String> actions = new ArrayList<>();
+    Plan last;
+
+    PlannerWorld(int members) {
+        desired = members;
+        stsReplicas = members;
+        tick();
+        recordSeen(Plan.waiting(null, Progress.STEADY, ""));
+    }
+
+    Observation observation() {
+        List<PodView> views = new ArrayList<>();
+        Map<String, NodeStatus> statuses = new LinkedHashMap<>();
+        for (PodState p : pods.values()) {
+            String name = "demo-" + p.ordinal;
+            views.add(new PodView(name, p.ordinal, p.ready && !p.terminating, "10.0.0." + p.ordinal, p.terminating, p.hash));
+            if (p.ready && !p.terminating) {
+                statuses.put(name, new NodeStatus(p.state, "0" + p.ordinal, "ring", pods.size(), replicated, 1, 3,
+                        p.dataBytes, null, null, null, null,
+                        NodeStatus.LEAVING.equals(p.state) ? new NodeStatus.LeaveProgress(null, 4, 1) : null));
+            }
+        }
+        List<ClaimView> claimViews = claims.entrySet().stream()
+                .map(e -> new ClaimView("data-demo-" + e.getKey(), e.getKey(), GIB, e.getValue())).toList();
+        return new Observation(stsReplicas, templateHash, views, claimViews, statuses, Map.of());
+    }
+
+    Plan plan() {
+        return Planner.plan(new Planner.Input(desired, redundancy, deleteClaims, window, "demo", observation(),
+                Map.copyOf(lastSeen), operation, now));
+    }
+
+    /** One reconcile, then one tick of the world. */
+    Plan step() {
+        Plan plan = plan();
+        last = plan;
+        apply(plan.action());
+        if (!(plan.action() instanceof Action.None)) {
+            actions.add(plan.action().toString());
+        }
+        operation = plan.operation();
+        recordSeen(plan);
+        now = now.plusSeconds(1);
+        tick();
+        return plan;
+    }
+
+    /** Steps until nothing is left to do (or the bound); returns the actions taken. */
+    List<String> settle() {
+        for (int i = 0; i < 200; i++) {
+            Plan p = step();
+            if (p.action() instanceof Action.None && p.operation() == null
+                    && (p.progress() == Progress.STEADY || p.progress() == Progress.HIBERNATED
+                            || p.progress() == Progress.SCALE_DOWN_REFUSED)) {
+                return actions;
+            }
+        }
+        throw new AssertionError("did not settle: " + actions + ", last plan " + last);
+    }
+
+    private void recordSeen(Plan plan) {
+        plan.forget().forEach(lastSeen::remove);
+        lastSeen.putAll(plan.carry());
+        for (PodState p : pods.values()) {
+            if (p.ready && !p.terminating && (NodeStatus.ACTIVE.equals(p.state) || NodeStatus.LEAVING.equals(p.state))) {
+                lastSeen.put(p.ordinal, now);
+            }
+        }
+    }
+
+    private void apply(Action action) {
+        if (action instanceof Action.SetReplicas s) {
+            stsReplicas = s.replicas();
+        } else if (action instanceof Action.DeletePod d) {
+            pods.get(d.ordinal()).terminating = true;
+        } else if (action instanceof Action.DeleteClaim d) {
+            claims.put(d.ordinal(), true);
+        } else if (action instanceof Action.Leave l) {
+            PodState p = pods.get(l.ordinal());
+            if (NodeStatus.ACTIVE.equals(p.state)) {
+                p.state = NodeStatus.LEAVING;
+                p.leaveTicks = leaveTicks;
+            }
+        } else if (action instanceof Action.CancelLeave c) {
+            PodState p = pods.get(c.ordinal());
+            if (NodeStatus.LEAVING.equals(p.state)) {
+                p.state = NodeStatus.ACTIVE;
+            }
+        }
+    }
+
+    /** The StatefulSet controller (OnDelete, no pod on a terminating claim), PVC protection, and leaving nodes. */
+    void tick() {
+        pods.values().removeIf(p -> p.terminating || p.ordinal >= stsReplicas);
+        claims.entrySet().removeIf(e -> e.getValue() && !pods.containsKey(e.getKey()));
+        for (int o = 0; o < stsReplicas; o++) {
+            if (!pods.containsKey(o) && !claims.getOrDefault(o, false)) {
+                claims.putIfAbsent(o, false);
+                PodState p = new PodState(o, templateHash);
+                p.ready = !failing.contains(o);
+                pods.put(o, p);
+            }
+        }
+        for (PodState p : pods.values()) {
+            if (NodeStatus.LEAVING.equals(p.state) && --p.leaveTicks <= 0) {
+                p.state = NodeStatus.LEFT;
+            }
+        }
+    }
+}
