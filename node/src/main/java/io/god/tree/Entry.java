@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * One stored key: a live byte value, a tombstone, or neither; and optionally a sub tree. Immutable;
- * the arrays it hands out are shared and must not be modified. The Merkle hash is not stored (it
- * would cost 16 bytes a key): {@link #hash()} computes it; branches keep the sums.
+ * a key array it hands out may be the stored one and must not be modified. The Merkle hash is not
+ * stored (it would cost 16 bytes a key): {@link #hash()} computes it; branches keep the sums.
  */
 public sealed class Entry extends Node permits Entry.Unhashed {
 
