@@ -20,9 +20,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -452,19 +449,9 @@ public final class AntiEntropy extends RepairTask {
 
     private byte[] call(String peer, int op, byte[] payload) {
         bytesSent.addAndGet(payload.length);
-        try {
-            byte[] reply = transport.call(peer, op, payload, timeout)
-                    .get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
-            bytesReceived.addAndGet(reply.length);
-            return reply;
-        } catch (ExecutionException e) {
-            throw TransportException.of(e);
-        } catch (TimeoutException e) {
-            throw new TransportException(TransportException.Reason.TIMEOUT, "no answer");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TransportException(TransportException.Reason.TIMEOUT, "interrupted");
-        }
+        byte[] reply = await(transport.call(peer, op, payload, timeout));
+        bytesReceived.addAndGet(reply.length);
+        return reply;
     }
 
     // ------------------------------------------------------------------ encoding
