@@ -12,8 +12,15 @@ public final class SimMain {
                 faults.add(Simulation.Fault.valueOf(f));
             }
         }
+        if (System.getProperty("god.sim.bug") != null) {
+            BugSwitch.valueOf(System.getProperty("god.sim.bug")).set(true);
+        }
         long t0 = System.nanoTime();
-        Simulation.Result r = new Simulation(Simulation.Config.standard(seed, faults)).run();
+        Simulation.Config c = Simulation.Config.standard(seed, faults);
+        if (args.length > 3) {
+            c = c.withOperations(Integer.parseInt(args[2]), 30_000).withFaultEvents(Integer.parseInt(args[3]));
+        }
+        Simulation.Result r = new Simulation(c).run();
         System.out.println(r + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 }

@@ -65,6 +65,15 @@ final class Workload {
         }
     }
 
+    /** The keys of the workload's sub trees. */
+    List<byte[]> trees() {
+        List<byte[]> out = new ArrayList<>();
+        for (int t = 0; t < SUB_TREES; t++) {
+            out.add(KeyHash.murmur("tree-" + t));
+        }
+        return out;
+    }
+
     static Entry entry(TreeState s, Slot slot) {
         if (slot.sub() == null) {
             return s.entry(slot.key());

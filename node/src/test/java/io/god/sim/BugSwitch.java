@@ -1,0 +1,19 @@
+package io.god.sim;
+
+/**
+ * Test-only switches that re-introduce bugs of the reference (§10), so tests can show that the
+ * simulation's invariant checkers catch them. Each is a static hook in the production package.
+ */
+enum BugSwitch {
+    /** §10.11: replica writes ignore timestamps (arrival order wins). */
+    UNORDERED_REPLICA_WRITES,
+    /** §4.2/§10.4: Difference drops the later sources after a rejection. */
+    DIFFERENCE_DROPS_SOURCES;
+
+    void set(boolean on) {
+        switch (this) {
+            case UNORDERED_REPLICA_WRITES -> io.god.cluster.SimSwitches.unorderedReplicaWrites(on);
+            case DIFFERENCE_DROPS_SOURCES -> io.god.setop.SetOpSwitches.differenceDropsSources(on);
+        }
+    }
+}
