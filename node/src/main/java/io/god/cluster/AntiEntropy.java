@@ -369,6 +369,9 @@ public final class AntiEntropy extends RepairTask {
         }
     }
 
+    /** Test-only switch: re-introduces reference §10.2 through {@link EmptySubTreeRule}. */
+    static volatile boolean emptySubTreeClears;
+
     /** The LWW records that rebuild entry e (expired tombstones left out). */
     void recordsOf(Entry e, long now, List<Record> out) {
         recordsOf(e, now, windowNanos, out);
@@ -384,6 +387,9 @@ public final class AntiEntropy extends RepairTask {
         TreeState sub = e.sub();
         if (sub == null) {
             return;
+        }
+        if (emptySubTreeClears) {
+            EmptySubTreeRule.apply(e.key(), sub, out);
         }
         if (sub.clearedAt() > 0 && sub.clearedAt() >= now - windowNanos) {
             out.add(Record.subClear(e.key(), sub.clearedAt()));

@@ -13,4 +13,9 @@ public final class SimSwitches {
     public static void unorderedReplicaWrites(boolean on) {
         Cluster.unorderedReplicaWrites = on;
     }
+
+    /** §10.2: sync treats an empty sub tree with newer data as a clear of the peer's copy. */
+    public static void emptySubTreeClears(boolean on) {
+        AntiEntropy.emptySubTreeClears = on;
+    }
 }

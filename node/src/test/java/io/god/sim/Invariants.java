@@ -23,6 +23,8 @@ import java.util.TreeSet;
  */
 final class Invariants {
 
+    /** A slot whose copies to trace as they change ({@code -Dgod.sim.watch=k0}; debugging a seed). */
+    private static final String WATCH = System.getProperty("god.sim.watch", "");
     private final Simulation sim;
     private final Map<String, Long> lastSeen = new HashMap<>();
 
@@ -36,7 +38,11 @@ final class Invariants {
         }
     }
 
-    /** Per node and key, the copy's timestamp never decreases (a wiped node starts over). */
+    /**
+     * Per node and key, a live copy's timestamp never decreases (a wiped node starts over). Tombstones
+     * are exempt: their times are not hashed, so replicas may keep different ones and a node that
+     * cleaned a key away can get back an older tombstone of it.
+     */
     void checkTimestamps() {
         for (Simulation.SimNode n : sim.up()) {
             var state = n.node.store().state();
@@ -46,8 +52,16 @@ final class Invariants {
                     continue;
                 }
                 String id = n.address + " " + n.disk.hashCode() + " " + slot.id();
-                Long before = lastSeen.put(id, e.timestamp());
-                check(before == null || e.timestamp() >= before, "timestamp of " + slot.id() + " on " + n.address
+                Long before = lastSeen.get(id);
+                if (!e.isTombstone()) {
+                    lastSeen.put(id, e.timestamp());
+                }
+                if (slot.id().equals(WATCH) && (before == null || before != e.timestamp())) {
+                    sim.trace.note("watch " + slot.id() + " on " + n.address + ": " + describe(e) + " ring "
+                            + n.node.membership().ring().replicas(slot.key(), sim.config.redundancy()).stream()
+                            .map(Member::address).toList());
+                }
+                check(before == null || e.isTombstone() || e.timestamp() >= before, "timestamp of " + slot.id() + " on " + n.address
                         + " went back from " + before + " to " + e.timestamp());
             }
         }
