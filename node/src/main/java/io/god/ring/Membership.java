@@ -65,6 +65,8 @@ public final class Membership {
     private final Map<String, Down> down = new HashMap<>();
     private final Set<String> inFlight = new HashSet<>();
     private boolean joinInFlight;
+    /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
+    private final java.util.Set<String> probers = new java.util.LinkedHashSet<>();
     private long ticks;
     private volatile Ring ring = new Ring(List.of());
     private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -148,7 +150,12 @@ public final class Membership {
 
     private void attemptJoin() {
         List<String> others = new ArrayList<>();
-        for (String s : config.seeds()) {
+        List<String> candidates = new ArrayList<>(config.seeds());
+        synchronized (this) {
+            candidates.addAll(probers);
+            probers.clear();
+        }
+        for (String s : candidates) {
             if (!s.equals(config.address()) && !others.contains(s)) {
                 others.add(s);
             }
@@ -381,6 +388,12 @@ public final class Membership {
                     String hash = r.string();
                     r.end();
                     if (state != State.ACTIVE) {
+                        // a member probing us knows the ring: join through it too (the seeds may all be
+                        // restarting themselves, and a ring whose live members are no seeds must still
+                        // take us back; found by the simulation, seed 1170)
+                        if (!caller.address().equals(config.address())) {
+                            probers.add(caller.address());
+                        }
                         return CompletableFuture.failedFuture(new IllegalStateException(
                                 config.address() + " is not a ring member yet"));
                     }
