@@ -167,6 +167,7 @@ final class Simulation {
             while (loop.now() < end) {
                 loop.runUntil(Math.min(end, loop.now() + SYNC_INTERVAL));
                 invariants.checkTimestamps();
+                noteRing();
             }
             quiesce(end + 5_000 * MS);
             invariants.checkAll();
@@ -268,6 +269,23 @@ final class Simulation {
         }
     }
 
+    private String lastRing = "";
+
+    /** Traces each new ring (as the first live node sees it): joins, failures, migrations. */
+    private void noteRing() {
+        List<SimNode> up = up();
+        if (up.isEmpty()) {
+            return;
+        }
+        var ring = up.get(0).node.membership().ring();
+        if (!ring.hash().equals(lastRing)) {
+            lastRing = ring.hash();
+            StringBuilder sb = new StringBuilder("ring of " + up.get(0).address + ":");
+            ring.members().forEach(m -> sb.append(' ').append(m.address()).append('@').append(m.hex(), 0, 6));
+            trace.note(sb.toString());
+        }
+    }
+
     /** Heals the network, waits for the ring to converge, then runs quiesceSyncs sync intervals. */
     private void quiesce(long deadline) {
         network.heal();
@@ -279,6 +297,17 @@ final class Simulation {
         }
         quiescedAfterNanos = loop.now() - from;
         trace.note("ring converged after " + quiescedAfterNanos / MS + " ms");
-        loop.runUntil(loop.now() + config.quiesceSyncs() * SYNC_INTERVAL);
+        // migrations may still move positions: quiet means quiesceSyncs sync intervals without a ring change
+        int quiet = 0;
+        long limit = loop.now() + 120_000 * MS;
+        while (quiet < config.quiesceSyncs()) {
+            String before = lastRing;
+            loop.runUntil(loop.now() + SYNC_INTERVAL);
+            noteRing();
+            quiet = before.equals(lastRing) ? quiet + 1 : 0;
+            if (loop.now() > limit) {
+                throw new InvariantViolation("the ring kept changing for 120 s after the faults healed");
+            }
+        }
     }
 }

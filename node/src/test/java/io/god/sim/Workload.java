@@ -87,7 +87,11 @@ final class Workload {
             return;
         }
         Simulation.SimNode at = up.get(sim.random.nextInt(up.size()));
-        Slot slot = slots.get(sim.random.nextInt(slots.size()));
+        // with reordering faults, one hot key: its writes follow each other closely enough for their
+        // replication messages to overtake each other
+        boolean reordering = sim.config.faults().contains(Simulation.Fault.JITTER)
+                || sim.config.faults().contains(Simulation.Fault.DUPLICATE);
+        Slot slot = slots.get(reordering && sim.random.nextInt(4) == 0 ? 0 : sim.random.nextInt(slots.size()));
         if (!inFlight.add(slot.id())) {
             return;
         }
