@@ -176,7 +176,8 @@ final class Simulation {
                     quiescedAfterNanos, lostReplicas);
         } catch (RuntimeException | AssertionError e) {
             throw new InvariantViolation("simulation seed " + config.seed() + " failed: " + e.getMessage()
-                    + "\nreplay: -Dgod.sim.seed=" + config.seed() + " " + config.faults()
+                    + "\nreplay: -Dgod.sim.seed=" + config.seed() + " -Dgod.sim.faults="
+                    + String.join(",", config.faults().stream().map(Enum::name).toList())
                     + "\ntrace hash " + trace.hash() + ", last lines:\n" + trace.tail());
         } finally {
             for (SimNode n : nodes) {

@@ -16,12 +16,16 @@ public final class SimulationCampaign {
         for (int i = 0; i < runs; i++) {
             long seed = first + i;
             EnumSet<Simulation.Fault> faults = randomFaults(seed);
-            Simulation.Result r = new Simulation(Simulation.Config.standard(seed, faults).withOperations(400, 30_000)
-                    .withFaultEvents(4)).run();
+            Simulation.Result r = new Simulation(config(seed, faults)).run();
             System.out.println(seed + " " + faults + " ok, " + r.messages() + " messages, converged after "
                     + r.quiescedAfterNanos() / 1_000_000 + " ms");
         }
         System.out.println(runs + " runs in " + (System.nanoTime() - t0) / 1_000_000_000 + " s");
+    }
+
+    /** A campaign run: more operations and faults than the CI seeds'. */
+    static Simulation.Config config(long seed, java.util.Set<Simulation.Fault> faults) {
+        return Simulation.Config.standard(seed, faults).withOperations(400, 30_000).withFaultEvents(4);
     }
 
     static EnumSet<Simulation.Fault> randomFaults(long seed) {
