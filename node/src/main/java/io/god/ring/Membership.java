@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -66,7 +67,7 @@ public final class Membership {
     private final Set<String> inFlight = new HashSet<>();
     private boolean joinInFlight;
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
-    private final java.util.Set<String> probers = new java.util.LinkedHashSet<>();
+    private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
     private volatile Ring ring = new Ring(List.of());
     private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
