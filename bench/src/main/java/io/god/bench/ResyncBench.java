@@ -27,6 +27,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ResyncBench {
 
+    /** Payload bytes by operation and direction, for the breakdown. */
+    private static final java.util.Map<String, Long> BYTES = new java.util.TreeMap<>();
+
     private ResyncBench() {
     }
 
@@ -80,17 +83,52 @@ public final class ResyncBench {
         System.out.printf("%d keys, %d differing (%.2f %%), differing entries %d bytes (key + value)%n", keys,
                 differing, divergence * 100, diffBytes);
         for (int run = 0; run < 2; run++) {
+            BYTES.clear();
             long t0 = System.nanoTime();
             long s0 = peers[1].bytesSent();
             long r0 = peers[1].bytesReceived();
             AntiEntropy.Outcome o = peers[1].syncWith("a", null, null);
             long ms = (System.nanoTime() - t0) / 1_000_000;
             long moved = peers[1].bytesSent() - s0 + peers[1].bytesReceived() - r0;
-            System.out.printf("round %d: %d differing regions, %d fingerprints, pulled %d, pushed %d, %d bytes moved "
+            System.out.printf("round %d: %d differences, %d fingerprints, pulled %d, pushed %d, %d bytes moved "
                     + "(%.2f x the differing entries), %d ms%n", run + 1, o.differences(), o.fingerprints(), o.pulled(),
                     o.pushed(), moved, diffBytes == 0 ? 0.0 : (double) moved / diffBytes, ms);
+            System.out.println("  bytes by call: " + BYTES);
         }
         boolean equal = storeA.state().hash().equals(storeB.state().hash());
+        System.out.println("replicas equal after sync: " + equal);
+        if (!equal) {
+            System.exit(1);
+        }
+        subTree(storeA, storeB, peers[1], clock, random);
+    }
+
+    /** A 100k-entry sub tree present on both replicas with one entry changed on a: what moves. */
+    private static void subTree(Store a, Store b, AntiEntropy syncer, NanoClock clock, Random random) {
+        byte[] key = "a-sub-tree".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        List<io.god.persist.Record> records = new ArrayList<>();
+        long base = clock.nanos() - 1_000_000_000L;
+        byte[] changed = null;
+        for (int i = 0; i < 100_000; i++) {
+            byte[] k = new byte[16];
+            byte[] v = new byte[16];
+            random.nextBytes(k);
+            random.nextBytes(v);
+            records.add(io.god.persist.Record.subPut(key, k, v, base + i));
+            changed = i == 50_000 ? k : changed;
+        }
+        a.applyAll(records);
+        b.applyAll(records);
+        a.apply(io.god.persist.Record.subPut(key, changed, new byte[16], clock.nanos()));
+        BYTES.clear();
+        long before = syncer.bytesSent() + syncer.bytesReceived();
+        long t0 = System.nanoTime();
+        AntiEntropy.Outcome o = syncer.syncWith("a", null, null);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("sub tree of 100,000 entries, one changed (32 bytes): pulled %d, pushed %d, %d bytes moved, %d ms%n",
+                o.pulled(), o.pushed(), syncer.bytesSent() + syncer.bytesReceived() - before, ms);
+        System.out.println("  bytes by call: " + BYTES);
+        boolean equal = a.state().hash().equals(b.state().hash());
         System.out.println("replicas equal after sync: " + equal);
         if (!equal) {
             System.exit(1);
@@ -112,12 +150,15 @@ public final class ResyncBench {
             @Override
             public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
                 AntiEntropy p = peer.get();
-                return switch (op) {
+                CompletableFuture<byte[]> reply = switch (op) {
                     case Ops.SYNC_FINGERPRINTS -> p.serveFingerprints(payload);
                     case Ops.SYNC_EXCHANGE -> p.serveExchange(payload);
                     case Ops.SYNC_META -> p.serveMeta(payload);
                     default -> CompletableFuture.failedFuture(new IllegalArgumentException("op " + op));
                 };
+                BYTES.merge(Ops.name(op) + " request", (long) payload.length, Long::sum);
+                BYTES.merge(Ops.name(op) + " reply", (long) reply.join().length, Long::sum);
+                return reply;
             }
 
             @Override

@@ -21,9 +21,12 @@ public final class Ops {
     public static final int CALL = 10;
     /** Stamped writes from the executing node to a replica: records → empty. */
     public static final int REPLICATE = 11;
-    /** Anti-entropy: Merkle fingerprints of many prefixes of the receiver's tree. */
+    /** Anti-entropy: short-hash Merkle probes of many prefixes of the receiver's tree (or one sub tree). */
     public static final int SYNC_FINGERPRINTS = 12;
-    /** Anti-entropy: records of differing regions both ways (request applied, receiver's returned). */
+    /**
+     * Anti-entropy: version summaries of differing regions → the receiver's newer records and the
+     * requester's records it wants; or those wanted records pushed (applied by last-write-wins).
+     */
     public static final int SYNC_EXCHANGE = 13;
     /** Anti-entropy: tree-level configuration and clear marker both ways. */
     public static final int SYNC_META = 14;
@@ -31,6 +34,13 @@ public final class Ops {
     public static final int TIME = 15;
     /** Migration: empty → how many markers the receiver owns (varint). */
     public static final int OWNED = 16;
+    /** Leave: a draining node tells a member it has left the ring (its member entry → empty). */
+    public static final int LEAVE = 17;
+    /**
+     * Stale-data check: empty → the receiver's collectedUpTo (8 bytes, big-endian ns); refused unless
+     * the receiver is a ring member.
+     */
+    public static final int COLLECTED = 18;
 
     public static String name(int op) {
         return switch (op) {
@@ -45,6 +55,8 @@ public final class Ops {
             case SYNC_META -> "DHash.SyncMeta";
             case TIME -> "Timenet.ActualTime";
             case OWNED -> "DHash.Owned";
+            case LEAVE -> "Discord.Leave";
+            case COLLECTED -> "DHash.CollectedUpTo";
             default -> "op" + op;
         };
     }

@@ -4,14 +4,19 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.vertx.http.ManagementInterface;
 import io.vertx.core.buffer.Buffer;
+import io.god.node.GodNode;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 /**
- * The management port (9000): {@code GET /admin/status}, and with {@code god.auth.token} set, the
- * token check for everything on the port except {@code /q/health/*} (probes stay anonymous).
+ * The management port (9000): {@code GET /admin/status}, {@code POST /admin/leave} (start draining;
+ * 202 with the status while LEAVING, 200 once LEFT, 409 {@code {"error": ...}} when the node cannot
+ * leave), {@code DELETE /admin/leave} (cancel: 200 with the status, 409 once the node has left the
+ * ring), and with {@code god.auth.token} set, the token check for everything on the port except
+ * {@code /q/health/*} (probes stay anonymous).
  */
 @ApplicationScoped
 public class AdminRoutes {
@@ -26,7 +31,12 @@ public class AdminRoutes {
     }
 
     static void mount(Router router, NodeBean bean) {
-        Auth auth = new Auth(bean.node().settings().authToken());
+        mount(router, bean::node);
+    }
+
+    /** Mounts the routes for the node {@code nodes} gives (also used on a plain Vert.x router in tests). */
+    static void mount(Router router, java.util.function.Supplier<GodNode> nodes) {
+        Auth auth = new Auth(nodes.get().settings().authToken());
         if (auth.enabled()) {
             router.route().order(Integer.MIN_VALUE).handler(ctx -> {
                 String path = ctx.normalizedPath();
@@ -38,14 +48,44 @@ public class AdminRoutes {
                 }
             });
         }
-        router.get("/admin/status").blockingHandler(ctx -> {
-            try {
-                byte[] body = JSON.writeValueAsBytes(AdminStatus.of(bean.node()));
-                ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json")
-                        .end(Buffer.buffer(body));
-            } catch (JsonProcessingException e) {
-                ctx.fail(e);
+        router.get("/admin/status").blockingHandler(ctx -> status(ctx, 200, nodes.get()), false);
+        router.post("/admin/leave").blockingHandler(ctx -> {
+            GodNode node = nodes.get();
+            String refused = node.leave();
+            if (refused != null) {
+                error(ctx, 409, "cannot leave: " + refused);
+            } else {
+                status(ctx, node.state() == GodNode.State.LEFT ? 200 : 202, node);
             }
         }, false);
+        router.delete("/admin/leave").blockingHandler(ctx -> {
+            GodNode node = nodes.get();
+            if (node.cancelLeave()) {
+                status(ctx, 200, node);
+            } else {
+                error(ctx, 409, "cannot cancel the leave: the node has already left the ring ("
+                        + node.state().name() + "); restart it to join again as a new, empty node");
+            }
+        }, false);
+    }
+
+    private static void status(RoutingContext ctx, int code, GodNode node) {
+        try {
+            send(ctx, code, JSON.writeValueAsBytes(AdminStatus.of(node)));
+        } catch (JsonProcessingException e) {
+            ctx.fail(e);
+        }
+    }
+
+    private static void error(RoutingContext ctx, int code, String message) {
+        try {
+            send(ctx, code, JSON.writeValueAsBytes(java.util.Map.of("error", message)));
+        } catch (JsonProcessingException e) {
+            ctx.fail(e);
+        }
+    }
+
+    private static void send(RoutingContext ctx, int code, byte[] body) {
+        ctx.response().setStatusCode(code).putHeader("Content-Type", "application/json").end(Buffer.buffer(body));
     }
 }

@@ -13,17 +13,32 @@ import java.util.List;
 /**
  * The {@code GET /admin/status} document (DESIGN §6), read by the operator. Positions and the ring
  * hash are lowercase hex; times are RFC 3339 text in UTC, or null when they never happened.
+ * {@code lastAliveAt} is the value persisted in the data directory (null in memory or before the
+ * node was first an in-sync member); {@code quarantinedAt} is persisted too; {@code leave} is the
+ * drain's progress while LEAVING or LEFT by {@code /admin/leave} (else null).
  */
 @JsonPropertyOrder({"state", "position", "address", "ringHash", "ring", "replicated", "ownedEntries", "heldEntries",
-        "dataBytes", "lastSyncAt", "lastAliveAt", "collectedUpTo", "quarantinedAt", "uptimeSeconds"})
+        "dataBytes", "lastSyncAt", "lastAliveAt", "collectedUpTo", "quarantinedAt", "leave", "uptimeSeconds"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record AdminStatus(String state, String position, String address, String ringHash, List<Member> ring,
                           boolean replicated, long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt,
-                          String lastAliveAt, String collectedUpTo, String quarantinedAt, long uptimeSeconds) {
+                          String lastAliveAt, String collectedUpTo, String quarantinedAt, Leave leave,
+                          long uptimeSeconds) {
 
     /** One ring member. */
     @JsonPropertyOrder({"position", "address"})
     public record Member(String position, String address) {
+    }
+
+    /**
+     * Drain progress: {@code phase} HANDING_OFF (a member, handing its ranges over), LEFT_RING (left,
+     * confirming once more), DONE; the ranges of the current pass it holds data of and how many of them
+     * its future holders confirmed; records handed over; the last problem (null when none).
+     */
+    @JsonPropertyOrder({"phase", "startedAt", "rangesTotal", "rangesConfirmed", "passes", "handedOff", "lastError",
+            "finishedAt"})
+    public record Leave(String phase, String startedAt, int rangesTotal, int rangesConfirmed, int passes,
+                        long handedOff, String lastError, String finishedAt) {
     }
 
     /** Ring views that stayed unchanged this many intervals count as settled for {@code replicated}. */
@@ -44,12 +59,12 @@ public record AdminStatus(String state, String position, String address, String 
                 ring.add(new Member(m.hex(), m.address()));
             }
         }
-        if (ring.isEmpty()) {
+        if (ring.isEmpty() && node.state() == GodNode.State.JOINING) {
             ring.add(new Member(position, node.address()));
         }
         var ae = node.antiEntropy();
-        boolean replicated = ring.size() == 1 || (node.state() == GodNode.State.ACTIVE
-                && membership.stableTicks() >= STABLE_TICKS && ae != null && ae.lastSyncAt() != 0 && ae.replicated());
+        boolean replicated = node.state() == GodNode.State.ACTIVE && (ring.size() == 1
+                || membership.stableTicks() >= STABLE_TICKS && ae != null && ae.lastSyncAt() != 0 && ae.replicated());
         long owned = s.realSize();
         var range = node.cluster() == null ? null : node.cluster().ownedRange();
         if (range != null) {
@@ -58,11 +73,29 @@ public record AdminStatus(String state, String position, String address, String 
                     : s.realSizeBetween(range[0], null) + s.realSizeBetween(null, range[1]);
         }
         long collected = node.store().collectedUpTo();
-        long now = node.clock().nanos();
+        var q = node.quarantine();
         return new AdminStatus(node.state().name(), position, node.address(), ringHash(ring), ring, replicated,
-                owned, s.realSize(), node.store().dataBytes(),
-                ae == null || ae.lastSyncAt() == 0 ? null : JsonRpc.rfc3339(ae.lastSyncAt()), JsonRpc.rfc3339(now),
-                collected == 0 ? null : JsonRpc.rfc3339(collected), null, node.uptime().toSeconds());
+                owned, s.realSize(), node.closed() ? 0 : node.store().dataBytes(),
+                ae == null || ae.lastSyncAt() == 0 ? null : JsonRpc.rfc3339(ae.lastSyncAt()),
+                time(q == null ? 0 : q.lastAliveAt()), time(collected), time(q == null ? 0 : q.quarantinedAt()),
+                leave(node), node.uptime().toSeconds());
+    }
+
+    private static Leave leave(GodNode node) {
+        var d = node.drain();
+        if (d == null || (node.state() != GodNode.State.LEAVING && node.state() != GodNode.State.LEFT)) {
+            return null;
+        }
+        var p = d.progress();
+        if (p.phase() == io.god.cluster.Drain.Phase.IDLE) {
+            return null;
+        }
+        return new Leave(p.phase().name(), time(p.startedAt()), p.rangesTotal(), p.rangesConfirmed(), p.passes(),
+                p.handedOff(), p.lastError(), time(p.finishedAt()));
+    }
+
+    private static String time(long nanos) {
+        return nanos == 0 ? null : JsonRpc.rfc3339(nanos);
     }
 
     /** murmur3-128 over the members' positions and addresses in ring order (hex). */

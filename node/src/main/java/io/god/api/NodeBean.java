@@ -65,6 +65,11 @@ public class NodeBean {
                 n -> n.cleaner() == null ? 0 : n.cleaner().cleaned()).description("entries handed to their owners and removed").register(registry);
         io.micrometer.core.instrument.FunctionCounter.builder("god.migrations", node,
                 n -> n.migrator() == null ? 0 : n.migrator().migrations()).description("position moves by migration").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("god.quarantines", node,
+                n -> n.quarantine() == null ? 0 : n.quarantine().quarantines())
+                .description("stale data directories moved to quarantine/ at join").register(registry);
+        Gauge.builder("god.leave.ranges.confirmed", node, n -> n.drain() == null ? 0 : n.drain().progress().rangesConfirmed())
+                .description("ranges of the current leave pass confirmed by their future holders").register(registry);
         Gauge.builder("god.time.error.seconds", node, n -> n.timeNet() == null || n.timeNet().error() < 0 ? 0
                         : n.timeNet().error() / 1e9).description("RMS of the last clock error per peer").register(registry);
         LOG.log(System.Logger.Level.INFO, "god JSON API on POST /rpc/DHash.<Name>; auth "

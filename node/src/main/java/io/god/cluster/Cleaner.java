@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Cleaning (reference §7.2): data this node holds but is no replica of (after ring changes) is
  * handed to the key's replicas ({@link Ops#REPLICATE}, applied there under last-write-wins) and,
- * once every one of them acknowledged, removed here without a tombstone ({@link Record#drop}) —
- * unless it changed meanwhile, then it waits for the next pass.
+ * once every one of them acknowledged, removed here without a tombstone by a compare-and-drop
+ * ({@link Record#dropIfUnchanged}) — unless it changed meanwhile, then it waits for the next pass.
  *
  * <p>This node replicates the keys of {@code [position of its N-th predecessor, its position)}; a
  * pass looks only at the complement, in key order, at most {@code budget} entries.
@@ -87,7 +87,7 @@ public final class Cleaner extends RepairTask {
         List<List<String>> targetsOf = new ArrayList<>();
         for (Entry e : misplaced) {
             List<Record> records = new ArrayList<>();
-            recordsOf(e, now, records);
+            EntryRecords.all(e, now - windowNanos, records);
             List<String> targets = new ArrayList<>();
             if (!records.isEmpty()) {
                 for (Member m : r.replicas(e.key(), redundancy)) {
@@ -112,32 +112,32 @@ public final class Cleaner extends RepairTask {
                 LOG.log(System.Logger.Level.DEBUG, "cleaning: " + c.getKey() + " did not confirm: " + e);
             }
         }
+        // compare-and-drop: each drop applies only while the entry is still the version handed over,
+        // checked inside the tree's write, so a write arriving meanwhile is never lost here
         List<Record> drops = new ArrayList<>();
-        TreeState current = store.state();
         long ts = timestamps.next();
         for (int i = 0; i < misplaced.size(); i++) {
-            Entry e = misplaced.get(i);
-            if (!confirmed.containsAll(targetsOf.get(i))) {
-                continue;
+            if (confirmed.containsAll(targetsOf.get(i))) {
+                drops.add(Record.dropIfUnchanged(misplaced.get(i).key(), misplaced.get(i), ts));
             }
-            Entry now2 = current.entry(e.key());
-            if (now2 == null || !now2.entryHash().equals(e.entryHash()) || now2.timestamp() != e.timestamp()) {
-                continue; // changed since it was handed over: next pass
-            }
-            drops.add(Record.drop(e.key(), ts));
         }
+        long dropped = 0;
         if (!drops.isEmpty()) {
             store.applyAll(drops);
-            cleaned.addAndGet(drops.size());
+            TreeState after = store.state();
+            for (Record d : drops) {
+                dropped += after.entry(d.key()) == null ? 1 : 0;
+            }
+            cleaned.addAndGet(dropped);
             if (events != null && events.hasListeners()) {
                 for (String a : confirmed) {
                     Member m = members.get(a);
                     events.publish(new Event.Clean(new Event.NodeRef(me.position(), address),
-                            new Event.NodeRef(m.position(), a), drops.size(), byTarget.get(a).size()));
+                            new Event.NodeRef(m.position(), a), dropped, byTarget.get(a).size()));
                 }
             }
         }
-        return drops.size();
+        return dropped;
     }
 
     private void scan(TreeState s, byte[] from, byte[] to, List<Entry> out) {
@@ -148,9 +148,5 @@ public final class Cleaner extends RepairTask {
             }
             out.add(e);
         }
-    }
-
-    private void recordsOf(Entry e, long now, List<Record> out) {
-        AntiEntropy.recordsOf(e, now, windowNanos, out);
     }
 }

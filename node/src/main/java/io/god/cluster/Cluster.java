@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * receives a call for a key it does not own forwards it ({@link Ops#CALL}) to the owner; the owner
  * re-checks with its own view and forwards again only while the call has made fewer than
  * {@link #MAX_HOPS} hops, else executes it. When the owner does not answer within
- * {@code god.rpc.timeout} (or refuses the connection), the call fails over to the next replica, which
+ * {@code god.rpc.timeout}, refuses the connection or answers with a fault (a node that has just left
+ * the ring refuses calls), the call fails over to the next replica, which
  * executes it without routing.
  *
  * <p><b>Replication</b>: the executing node stamps the write, applies it, then sends the stamped
@@ -127,6 +128,7 @@ public final class Cluster {
         }
         List<Member> replicas = r.replicas(key, redundancy);
         String lastError = null;
+        boolean remoteFault = false;
         for (int i = 0; i < replicas.size(); i++) {
             Member m = replicas.get(i);
             if (m.address().equals(address)) {
@@ -137,12 +139,15 @@ public final class Cluster {
                 byte[] reply = await(transport.call(m.address(), Ops.CALL, call.encode(), timeout));
                 return Call.Reply.decode(reply);
             } catch (TransportException e) {
-                if (e.reason() == TransportException.Reason.REMOTE) {
-                    return new Call.Reply(500, json("forwarding to " + m.address() + " failed: " + e.getMessage()));
-                }
+                // a peer that faults (or has just left the ring and refuses calls) is failed over like
+                // one that is down: the next replica executes the call under the same LWW rule
+                remoteFault = e.reason() == TransportException.Reason.REMOTE;
                 lastError = m.address() + ": " + e.getMessage();
                 LOG.log(System.Logger.Level.DEBUG, "failing over from " + m.address() + ": " + e.getMessage());
             }
+        }
+        if (remoteFault) {
+            return new Call.Reply(500, json("forwarding failed at every replica (" + lastError + ")"));
         }
         return new Call.Reply(503, json("no replica of the key answered within " + timeout.toMillis() + " ms ("
                 + lastError + ")"));
@@ -308,16 +313,7 @@ public final class Cluster {
             if (b == null) {
                 throw new io.god.wire.WireException("null record");
             }
-            Record rec;
-            try {
-                rec = Record.decode(b);
-            } catch (RuntimeException e) {
-                throw new io.god.wire.WireException("bad record: " + e.getMessage());
-            }
-            if (rec.kind() == Record.Kind.DROP) {
-                throw new io.god.wire.WireException("DROP records are local only");
-            }
-            out.add(rec);
+            out.add(AntiEntropy.decodeRecord(b));
         }
         r.end();
         return out;

@@ -14,6 +14,9 @@ import java.util.List;
  */
 final class EmptySubTreeRule {
 
+    /** The test-only switch (off in production). */
+    static volatile boolean enabled;
+
     private EmptySubTreeRule() {
     }
 

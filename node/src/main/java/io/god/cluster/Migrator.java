@@ -148,7 +148,7 @@ public final class Migrator {
         }
         byte[] wanted = Arrays.copyOf(e.key(), Positions.SIZE);
         if (Arrays.equals(wanted, pred) || Arrays.equals(wanted, pos)
-                || !AntiEntropy.inRange(wanted, pred, pos) || r.at(wanted) != null) {
+                || !Nibbles.inRange(wanted, pred, pos) || r.at(wanted) != null) {
             return null;
         }
         return wanted;

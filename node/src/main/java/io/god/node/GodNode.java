@@ -81,6 +81,9 @@ public final class GodNode implements AutoCloseable {
     private io.god.cluster.AntiEntropy antiEntropy;
     private io.god.cluster.Cleaner cleaner;
     private io.god.cluster.Migrator migrator;
+    private io.god.cluster.Drain drain;
+    private io.god.cluster.Quarantine quarantine;
+    private volatile boolean initialSync;
     private final java.util.concurrent.ScheduledExecutorService syncs;
     private final AtomicReference<CallHandler> callHandler = new AtomicReference<>();
     private volatile State state = State.JOINING;
@@ -186,6 +189,12 @@ public final class GodNode implements AutoCloseable {
                 transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
                 settings.tombstoneWindow(), c.syncBudget(), runtime.awaiter());
         antiEntropy = new io.god.cluster.AntiEntropy(repair);
+        quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
+                c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());
+        drain = new io.god.cluster.Drain(repair, antiEntropy, membership, () -> {
+            store.metadata().ifPresent(m -> m.delete(POSITION));
+            quarantine.forget();
+        });
         cleaner = new io.god.cluster.Cleaner(repair);
         migrator = new io.god.cluster.Migrator(settings.advertise(), membership::ring, transport, store, events,
                 c.rpcTimeout(), p -> {
@@ -206,10 +215,15 @@ public final class GodNode implements AutoCloseable {
             return;
         }
         try {
+            if (state == State.JOINING && !quarantine.check()) {
+                return; // stale-data check first: no member answered yet
+            }
             membership.tick();
             sampleTime();
             if (membership.state() == Membership.State.ACTIVE && state == State.JOINING) {
                 state = State.ACTIVE;
+                // a founder has nothing to catch up with; a joiner is ready after its first clean sync round
+                initialSync |= membership.ring().size() <= 1;
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "ring tick failed: " + e);
@@ -217,8 +231,14 @@ public final class GodNode implements AutoCloseable {
     }
 
     private CompletableFuture<byte[]> serve(int op, byte[] payload) {
+        if (drain.refuses(op)) {
+            return CompletableFuture.failedFuture(new IllegalStateException(address() + " has left the ring"));
+        }
         return switch (op) {
-            case Ops.JOIN, Ops.PING, Ops.GOSSIP -> membership.handle(op, payload);
+            case Ops.JOIN, Ops.PING, Ops.GOSSIP, Ops.LEAVE -> membership.handle(op, payload);
+            case Ops.COLLECTED -> membership.state() == Membership.State.ACTIVE
+                    ? CompletableFuture.completedFuture(io.god.cluster.Quarantine.encodeCollected(store.collectedUpTo()))
+                    : CompletableFuture.failedFuture(new IllegalStateException(address() + " is not a ring member"));
             case Ops.REPLICATE -> cluster.applyReplicated(payload);
             case Ops.SYNC_FINGERPRINTS -> antiEntropy.serveFingerprints(payload);
             case Ops.SYNC_EXCHANGE -> antiEntropy.serveExchange(payload);
@@ -235,6 +255,13 @@ public final class GodNode implements AutoCloseable {
             }
             default -> CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
         };
+    }
+
+    /** After a quarantine: the node joins as a new, empty node at a new position. */
+    private void forgetPosition() {
+        position = null;
+        store.metadata().ifPresent(m -> m.delete(POSITION));
+        membership.forgetPosition();
     }
 
     private void positionChosen(byte[] p) {
@@ -254,9 +281,12 @@ public final class GodNode implements AutoCloseable {
             long sync = settings.cluster().syncInterval().toNanos();
             syncs.scheduleWithFixedDelay(() -> {
                 syncRound();
+                recordAlive();
                 cleanPass();
                 migratePass();
             }, sync, sync, TimeUnit.NANOSECONDS);
+            long ring = settings.cluster().ringInterval().toNanos();
+            syncs.scheduleWithFixedDelay(this::drainStep, ring, ring, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -292,11 +322,79 @@ public final class GodNode implements AutoCloseable {
             return false;
         }
         try {
-            return antiEntropy.round();
+            boolean clean = antiEntropy.round();
+            initialSync |= clean;
+            return clean;
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "sync round failed: " + e);
             return false;
         }
+    }
+
+    /**
+     * Persists lastAliveAt while this node is an in-sync member of a ring of several nodes (a node cut
+     * off alone must not look alive): the newest of its clock and every timestamp it has seen.
+     */
+    private void recordAlive() {
+        if (closed || quarantine == null || state != State.ACTIVE || membership.ring().size() < 2
+                || !(settings.redundancy() == 1 || antiEntropy.replicated())) {
+            return;
+        }
+        quarantine.alive(Math.max(clock.nanos(), timestamps.last()));
+    }
+
+    // ------------------------------------------------------------------ leave (io.god.cluster.Drain)
+
+    /**
+     * Starts leaving the ring (idempotent): null when LEAVING or LEFT now, else why it cannot (still
+     * joining, or the last member holding data).
+     */
+    public synchronized String leave() {
+        if (state == State.JOINING) {
+            return "the node is still joining the ring";
+        }
+        if (state == State.ACTIVE) {
+            String refused = drain.start();
+            if (refused != null) {
+                return refused;
+            }
+            state = State.LEAVING;
+            syncs.execute(this::drainStep);
+        }
+        return null;
+    }
+
+    /** Cancels a leave before the node has left the ring: false when it has (LEFT or about to be). */
+    public synchronized boolean cancelLeave() {
+        if (state == State.LEFT || state == State.LEAVING && !drain.cancel()) {
+            return false;
+        }
+        if (state == State.LEAVING) {
+            state = State.ACTIVE;
+        }
+        return true;
+    }
+
+    /** One drain step while LEAVING (the sync executor runs it every ring interval). */
+    public void drainStep() {
+        if (closed || state != State.LEAVING) {
+            return;
+        }
+        if (drain.step()) {
+            synchronized (this) {
+                if (state == State.LEAVING) {
+                    state = State.LEFT;
+                }
+            }
+        }
+    }
+
+    public io.god.cluster.Drain drain() {
+        return drain;
+    }
+
+    public io.god.cluster.Quarantine quarantine() {
+        return quarantine;
     }
 
     /**
@@ -425,9 +523,13 @@ public final class GodNode implements AutoCloseable {
         return state;
     }
 
-    /** Started, recovered and not closed. */
+    /**
+     * Ready for traffic: not closed, a ring member, ACTIVE, and the initial sync with its successors
+     * done (a one-node ring or N=1 has nothing to sync).
+     */
     public boolean ready() {
-        return !closed && state == State.ACTIVE;
+        return !closed && state == State.ACTIVE && membership.ring().byAddress(address()) != null
+                && (initialSync || membership.ring().size() <= 1 || settings.redundancy() == 1);
     }
 
     public boolean closed() {
@@ -449,6 +551,7 @@ public final class GodNode implements AutoCloseable {
         if (closed) {
             return;
         }
+        recordAlive(); // a clean stop of an in-sync member: a whole ring stopped together keeps its data
         closed = true;
         state = State.LEFT;
         loops.shutdownNow();

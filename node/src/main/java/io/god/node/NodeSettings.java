@@ -32,11 +32,12 @@ import java.util.function.Function;
  * @param gcInterval how often the background tombstone collection runs
  * @param gcBudget how many expired markers one background collection may remove
  * @param cluster ring, RPC and replication settings
+ * @param quarantineKeep how many stale-data quarantine directories are kept (the oldest go first)
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
-                           Cluster cluster) {
+                           Cluster cluster, int quarantineKeep) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -84,6 +85,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String AUTH_TOKEN = "god.auth.token";
     public static final String GC_INTERVAL = "god.gc.interval";
     public static final String GC_BUDGET = "god.gc.budget";
+    public static final String QUARANTINE_KEEP = "god.quarantine.keep";
 
     /** Defaults, as documented in the README's configuration table. */
     public static final Map<String, String> DEFAULTS = Map.ofEntries(
@@ -104,7 +106,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             Map.entry(RPC_ATTEMPTS, "3"),
             Map.entry(REPLICATION_QUEUE, "10000"),
             Map.entry(SYNC_INTERVAL, "10s"),
-            Map.entry(SYNC_BUDGET, "10000"));
+            Map.entry(SYNC_BUDGET, "10000"),
+            Map.entry(QUARANTINE_KEEP, "3"));
 
     public NodeSettings {
         seeds = List.copyOf(seeds);
@@ -213,10 +216,14 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         if (syncBudget < 1 || syncBudget > 10_000_000) {
             throw invalid(SYNC_BUDGET, "must be between 1 and 10000000, was " + syncBudget);
         }
+        long keep = number(QUARANTINE_KEEP, get.apply(QUARANTINE_KEEP));
+        if (keep < 1 || keep > 1000) {
+            throw invalid(QUARANTINE_KEEP, "must be between 1 and 1000, was " + keep);
+        }
         Cluster cluster = new Cluster(bindHost, ringInterval, (int) failures, forget, rpcTimeout, (int) attempts,
                 (int) queue, syncInterval, (int) syncBudget);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
-                (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster);
+                (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep);
     }
 
     /** Settings from a map of overrides over the defaults (tests, embedding). */

@@ -38,6 +38,12 @@ public interface Store extends AutoCloseable {
 
     boolean durable();
 
+    /**
+     * Stale-data quarantine: moves the data aside to {@code <data dir>/quarantine/<name>/} (keeping at
+     * most {@code keep} such directories) and goes on empty. Empty (nothing done) in memory.
+     */
+    Optional<java.nio.file.Path> quarantine(String name, int keep);
+
     @Override
     void close();
 
@@ -100,6 +106,11 @@ public interface Store extends AutoCloseable {
             }
 
             @Override
+            public Optional<java.nio.file.Path> quarantine(String name, int keep) {
+                return Optional.empty();
+            }
+
+            @Override
             public void close() {
             }
         };
@@ -156,6 +167,11 @@ public interface Store extends AutoCloseable {
             @Override
             public boolean durable() {
                 return true;
+            }
+
+            @Override
+            public Optional<java.nio.file.Path> quarantine(String name, int keep) {
+                return Optional.of(durable.quarantine(name, keep));
             }
 
             @Override

@@ -406,6 +406,75 @@ public final class DurableTree implements AutoCloseable {
         }
     }
 
+    /** Sub directory of the data directory that holds quarantined data, one directory per event. */
+    public static final String QUARANTINE = "quarantine";
+
+    /**
+     * {@link #quarantine(Path)} into {@code quarantine/<name>/}, then removes the oldest quarantine
+     * directories beyond {@code keep} (names sort by time). Returns the directory the data went to.
+     */
+    public Path quarantine(String name, int keep) {
+        Path root = dir.resolve(QUARANTINE);
+        Path target = root.resolve(name);
+        quarantine(target);
+        try {
+            List<String> all = new ArrayList<>(disk.list(root));
+            all.sort(Comparator.naturalOrder());
+            for (int i = 0; i < all.size() - keep; i++) {
+                Path old = root.resolve(all.get(i));
+                for (String f : disk.list(old)) {
+                    disk.delete(old.resolve(f));
+                }
+                disk.delete(old);
+                LOG.log(System.Logger.Level.INFO, dir + ": removed the old quarantine " + old + " (keeping " + keep + ")");
+            }
+            disk.syncDirectory(root);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, dir + ": could not remove old quarantine directories: " + e);
+        }
+        return target;
+    }
+
+    /**
+     * Stale-data quarantine: moves every log and snapshot into {@code target} (created; a sub directory
+     * of the data directory, so the moves are renames) and goes on with an empty tree and a fresh log.
+     * Nothing is deleted. Returns how many files were moved.
+     */
+    public int quarantine(Path target) {
+        while (true) {
+            awaitSnapshot();
+            writeLock.lock();
+            try {
+                if (closed) {
+                    throw new PersistenceException("data directory " + dir + " is closed");
+                }
+                if (runningSnapshot != null) {
+                    continue; // one started meanwhile: wait for it too
+                }
+                long seq = wal.rotate(); // later writes go to log seq, which stays
+                disk.createDirectories(target);
+                int moved = 0;
+                for (FileNames.DataFile f : Recovery.dataFiles(disk, dir)) {
+                    if (f.seq() < seq) {
+                        disk.rename(dir.resolve(f.name()), target.resolve(f.name()));
+                        moved++;
+                    }
+                }
+                disk.syncDirectory(target);
+                disk.syncDirectory(dir);
+                tree.restore(TreeState.EMPTY, 0);
+                bytesSinceSnapshot = 0;
+                nextSnapshotAt = options.snapshotThresholdBytes();
+                return moved;
+            } catch (IOException e) {
+                throw new PersistenceException("could not move the data of " + dir + " to " + target + ": "
+                        + DataDirectory.describe(e), e);
+            } finally {
+                writeLock.unlock();
+            }
+        }
+    }
+
     /** Stops taking writes, waits for a running snapshot, syncs the log and releases the directory. */
     @Override
     public void close() {

@@ -1,5 +1,7 @@
 package io.god.persist;
 
+import io.god.tree.Entry;
+import io.god.tree.Hash128;
 import io.god.tree.TreeState;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -96,6 +98,17 @@ public final class Record {
         return new Record(Kind.DROP, ts, key.clone(), null, null, null);
     }
 
+    /**
+     * A compare-and-drop: removes key's entry as {@link #drop} does, but only while it is still the
+     * version {@code expected} (same hash and timestamp), so a write that arrives between the owners'
+     * confirmation and the drop is never lost. The expected version travels in the value field.
+     */
+    public static Record dropIfUnchanged(byte[] key, Entry expected, long ts) {
+        byte[] v = java.nio.ByteBuffer.allocate(24).putLong(expected.entryHash().h1()).putLong(expected.entryHash().h2())
+                .putLong(expected.timestamp()).array();
+        return new Record(Kind.DROP, ts, key.clone(), null, v, null);
+    }
+
     public static Record clear(long ts) {
         return new Record(Kind.CLEAR, ts, null, null, null, null);
     }
@@ -135,8 +148,13 @@ public final class Record {
             case SUB_CONFIGURATION -> s.subSetConfiguration(key, configuration, timestamp);
             case CONFIGURATION -> s.setConfiguration(configuration, timestamp);
             case CLEAR -> s.clear(timestamp);
-            case DROP -> s.drop(key);
+            case DROP -> value == null ? s.drop(key) : dropIfUnchanged(s);
         };
+    }
+
+    private TreeState dropIfUnchanged(TreeState s) {
+        java.nio.ByteBuffer v = java.nio.ByteBuffer.wrap(value);
+        return s.dropIf(key, new Hash128(v.getLong(), v.getLong()), v.getLong());
     }
 
     // ------------------------------------------------------------------ encoding
@@ -150,7 +168,13 @@ public final class Record {
                 writeBytes(out, key);
                 writeBytes(out, value);
             }
-            case DELETE, SUB_CLEAR, DROP -> writeBytes(out, key);
+            case DELETE, SUB_CLEAR -> writeBytes(out, key);
+            case DROP -> {
+                writeBytes(out, key);
+                if (value != null) {
+                    writeBytes(out, value);
+                }
+            }
             case SUB_PUT -> {
                 writeBytes(out, key);
                 writeBytes(out, subKey);
@@ -185,7 +209,15 @@ public final class Record {
             }
             Record r = switch (kind) {
                 case PUT -> new Record(kind, ts, readBytes(in), null, readBytes(in), null);
-                case DELETE, SUB_CLEAR, DROP -> new Record(kind, ts, readBytes(in), null, null, null);
+                case DELETE, SUB_CLEAR -> new Record(kind, ts, readBytes(in), null, null, null);
+                case DROP -> {
+                    byte[] k = readBytes(in);
+                    byte[] expected = in.hasRemaining() ? readBytes(in) : null;
+                    if (expected != null && expected.length != 24) {
+                        throw new CorruptDataException("drop expectation of " + expected.length + " bytes");
+                    }
+                    yield new Record(kind, ts, k, null, expected, null);
+                }
                 case SUB_PUT -> new Record(kind, ts, readBytes(in), readBytes(in), readBytes(in), null);
                 case SUB_DELETE -> new Record(kind, ts, readBytes(in), readBytes(in), null, null);
                 case SUB_CONFIGURATION -> new Record(kind, ts, readBytes(in), null, null, readMap(in));

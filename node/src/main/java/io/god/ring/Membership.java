@@ -40,10 +40,15 @@ import java.util.function.Consumer;
  * probed every tick (so partitions heal and restarted nodes come back) and forgotten after
  * {@code god.ring.forget-after}; gossip never re-adds a member this node saw go down, only a direct
  * answer does. Being pinged by a node adds it (a direct contact).
+ *
+ * <p><b>Leaving</b>: {@link #leave()} tells every member ({@code LEAVE}) that this node has left; they
+ * drop it at once and gossip never re-adds that entry (only a direct contact from a newer incarnation,
+ * i.e. a restarted node, does). A LEFT node answers no JOIN or PING, so members the message missed
+ * drop it by failure detection.
  */
 public final class Membership {
 
-    public enum State { JOINING, ACTIVE }
+    public enum State { JOINING, ACTIVE, LEFT }
 
     /** Everything the state machine needs to know about its node. */
     public record Config(String address, List<String> seeds, byte[] position, long incarnation,
@@ -64,6 +69,9 @@ public final class Membership {
     private final Map<String, Member> live = new HashMap<>();
     private final Map<String, Integer> failures = new HashMap<>();
     private final Map<String, Down> down = new HashMap<>();
+    /** Members that announced their leave: address → (entry, tick); gossip must not bring them back. */
+    private final Map<String, Down> left = new HashMap<>();
+    private byte[] startPosition;
     private final Set<String> inFlight = new HashSet<>();
     private boolean joinInFlight;
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
@@ -85,6 +93,7 @@ public final class Membership {
         this.random = random;
         this.events = events;
         this.positionChosen = positionChosen;
+        this.startPosition = config.position() == null ? null : config.position().clone();
     }
 
     // ------------------------------------------------------------------ views
@@ -119,6 +128,9 @@ public final class Membership {
         List<String> toPing = new ArrayList<>();
         synchronized (this) {
             ticks++;
+            if (state == State.LEFT) {
+                return;
+            }
             if (state == State.JOINING) {
                 if (!joinInFlight) {
                     joinInFlight = true;
@@ -126,6 +138,7 @@ public final class Membership {
                 }
             } else {
                 down.entrySet().removeIf(e -> ticks - e.getValue().since() > config.forgetAfterTicks());
+                left.entrySet().removeIf(e -> ticks - e.getValue().since() > config.forgetAfterTicks());
                 for (String a : live.keySet()) {
                     if (!a.equals(config.address()) && inFlight.add(a)) {
                         toPing.add(a);
@@ -195,7 +208,7 @@ public final class Membership {
     }
 
     private void becomeActive(List<Member> view) {
-        byte[] position = config.position();
+        byte[] position = startPosition;
         if (position == null) {
             List<byte[]> positions = new ArrayList<>();
             for (Member m : new Ring(view).members()) {
@@ -232,6 +245,9 @@ public final class Membership {
             boolean push = false;
             synchronized (this) {
                 inFlight.remove(address);
+                if (state == State.LEFT) {
+                    return; // an answer that arrived after this node left
+                }
                 if (error != null) {
                     failed(address, TransportException.of(error));
                 } else {
@@ -283,6 +299,11 @@ public final class Membership {
         if (m.address().equals(config.address())) {
             return;
         }
+        Down gone = left.get(m.address());
+        if (gone != null && gone.member().incarnation() >= m.incarnation()) {
+            return; // a late message of a node that has left
+        }
+        left.remove(m.address());
         down.remove(m.address());
         failures.remove(m.address());
         Member old = live.get(m.address());
@@ -293,7 +314,8 @@ public final class Membership {
 
     private void merge(List<Member> list) {
         for (Member m : list) {
-            if (m.address().equals(config.address()) || down.containsKey(m.address())) {
+            if (m.address().equals(config.address()) || down.containsKey(m.address())
+                    || left.containsKey(m.address()) && left.get(m.address()).member().incarnation() >= m.incarnation()) {
                 continue;
             }
             Member old = live.get(m.address());
@@ -328,6 +350,63 @@ public final class Membership {
         }
         publishIfChanged();
         return true;
+    }
+
+    /**
+     * While joining: forget the persisted position, so the node takes a new one (the biggest gap) when
+     * it joins, as an empty node does. False once it is a member.
+     */
+    public synchronized boolean forgetPosition() {
+        if (state != State.JOINING) {
+            return false;
+        }
+        startPosition = null;
+        return true;
+    }
+
+    /**
+     * Leaves the ring: the node stops pinging and answering pings and joins, and tells every member of
+     * its view ({@code LEAVE}, best effort within the RPC deadline; a member the message misses drops
+     * the node by failure detection). Returns the members it told (its last view without itself).
+     */
+    public List<Member> leave() {
+        List<Member> others = new ArrayList<>();
+        Member me;
+        synchronized (this) {
+            if (state != State.ACTIVE) {
+                return others;
+            }
+            me = self;
+            for (Member m : live.values()) {
+                if (!m.address().equals(config.address())) {
+                    others.add(m);
+                }
+            }
+            state = State.LEFT;
+            live.clear();
+            down.clear();
+            failures.clear();
+            ring = new Ring(List.of());
+            published = ring.hash();
+        }
+        byte[] payload = encodePing(me, "");
+        List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+        for (Member m : others) {
+            calls.add(transport.call(m.address(), Ops.LEAVE, payload, config.rpcTimeout()));
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            try {
+                calls.get(i).get(config.rpcTimeout().toNanos() * 2, java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.log(System.Logger.Level.INFO, config.address() + ": " + others.get(i).address()
+                        + " did not confirm the leave (failure detection will drop this node): " + e);
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, config.address() + " left the ring; told " + others.size() + " member(s)");
+        return others;
     }
 
     /** Ticks since this node's view last changed (0 while joining). */
@@ -411,6 +490,23 @@ public final class Membership {
                     }
                     reply = w.toBytes();
                 }
+                case Ops.LEAVE -> {
+                    WireReader r = new WireReader(payload);
+                    Member gone = readMember(r);
+                    r.string();
+                    r.end();
+                    Member current = live.get(gone.address());
+                    if (current != null && current.incarnation() <= gone.incarnation()
+                            && !gone.address().equals(config.address())) {
+                        live.remove(gone.address());
+                        failures.remove(gone.address());
+                        LOG.log(System.Logger.Level.INFO, config.address() + ": " + gone + " left the ring");
+                    }
+                    if (!gone.address().equals(config.address())) {
+                        left.put(gone.address(), new Down(gone, ticks));
+                    }
+                    reply = new byte[0];
+                }
                 case Ops.GOSSIP -> {
                     List<Member> list = decodeMembers(payload);
                     if (state == State.ACTIVE) {
@@ -471,7 +567,8 @@ public final class Membership {
         return w.toBytes();
     }
 
-    static List<Member> decodeMembers(byte[] payload) {
+    /** A JOIN reply: the members list. */
+    public static List<Member> decodeMembers(byte[] payload) {
         WireReader r = new WireReader(payload);
         List<Member> out = readMembers(r);
         r.end();

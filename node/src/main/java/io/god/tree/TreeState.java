@@ -280,6 +280,18 @@ public final class TreeState implements MerkleSource {
         return new TreeState(Trie.remove(root, key), nextMirror, configuration, configurationTimestamp, clearedAt);
     }
 
+    /**
+     * {@link #drop} only while key's entry is still the given version (its hash, which covers the
+     * value and the sub tree, and its timestamp): a compare-and-drop for cleaning.
+     */
+    public TreeState dropIf(byte[] key, Hash128 expectedHash, long expectedTimestamp) {
+        Entry old = Trie.get(root, key);
+        if (old == null || !old.hash().equals(expectedHash) || old.timestamp() != expectedTimestamp) {
+            return this;
+        }
+        return drop(key);
+    }
+
     /** Sets one configuration key; a value of "" removes it. Loses to a newer configuration. */
     public TreeState configure(String name, String value, long timestamp) {
         requireTimestamp(timestamp);

@@ -56,7 +56,8 @@ class ManagementTest extends RpcTestSupport {
         assertThat(n.get("heldEntries").asLong()).isEqualTo(2);
         assertThat(n.get("dataBytes").asLong()).isZero(); // in memory
         assertThat(n.get("lastSyncAt").isNull()).isTrue();
-        assertThat(n.get("lastAliveAt").asText()).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z");
+        assertThat(n.get("lastAliveAt").isNull()).isTrue(); // persisted only in a data directory
+        assertThat(n.get("leave").isNull()).isTrue();
         assertThat(n.has("collectedUpTo")).isTrue();
         assertThat(n.get("quarantinedAt").isNull()).isTrue();
         // the operator's parser reads it
@@ -66,6 +67,19 @@ class ManagementTest extends RpcTestSupport {
         String pos = json("Nodes", "{}").get(0).get("Pos").asText();
         assertThat(java.util.HexFormat.of().formatHex(java.util.Base64.getDecoder().decode(pos)))
                 .isEqualTo(n.get("position").asText());
+    }
+
+    @Test
+    void theLastMemberHoldingDataCannotLeave() throws Exception {
+        call("Put", "{\"Key\":\"" + s("stay") + "\",\"Value\":\"" + s("v") + "\"}");
+        URL leave = new URL(live, "/admin/leave");
+        given().post(leave).then().statusCode(401);
+        String body = given().header("Authorization", BEARER).post(leave).then().statusCode(409)
+                .contentType("application/json").extract().asString();
+        assertThat(JSON.readTree(body).get("error").asText()).contains("last member").contains("live entries");
+        given().header("Authorization", BEARER).delete(leave).then().statusCode(200)
+                .body("state", equalTo("ACTIVE"));
+        given().get(ready).then().statusCode(200);
     }
 
     @Test

@@ -153,21 +153,21 @@ class AntiEntropyTest {
     void prefixesArePlacedAgainstWrappingRanges() {
         byte[] from = {0x40};
         byte[] to = {(byte) 0x80};
-        assertThat(AntiEntropy.place(new byte[] {0x50}, 1, from, to)).isEqualTo(AntiEntropy.Place.INSIDE);
-        assertThat(AntiEntropy.place(new byte[] {0x40}, 1, from, to)).isEqualTo(AntiEntropy.Place.INSIDE);
-        assertThat(AntiEntropy.place(new byte[] {(byte) 0x80}, 1, from, to)).isEqualTo(AntiEntropy.Place.OUTSIDE);
-        assertThat(AntiEntropy.place(new byte[0], 0, from, to)).isEqualTo(AntiEntropy.Place.PARTIAL);
+        assertThat(Nibbles.place(new byte[] {0x50}, 1, from, to)).isEqualTo(Nibbles.Place.INSIDE);
+        assertThat(Nibbles.place(new byte[] {0x40}, 1, from, to)).isEqualTo(Nibbles.Place.INSIDE);
+        assertThat(Nibbles.place(new byte[] {(byte) 0x80}, 1, from, to)).isEqualTo(Nibbles.Place.OUTSIDE);
+        assertThat(Nibbles.place(new byte[0], 0, from, to)).isEqualTo(Nibbles.Place.PARTIAL);
         byte[] mid = {0x41, 0x23};
-        assertThat(AntiEntropy.place(new byte[] {0x41}, 2, mid, to)).isEqualTo(AntiEntropy.Place.PARTIAL);
-        assertThat(AntiEntropy.place(new byte[] {0x41, 0x30}, 3, mid, to)).isEqualTo(AntiEntropy.Place.INSIDE);
-        assertThat(AntiEntropy.place(new byte[] {0x41, 0x10}, 3, mid, to)).isEqualTo(AntiEntropy.Place.OUTSIDE);
+        assertThat(Nibbles.place(new byte[] {0x41}, 2, mid, to)).isEqualTo(Nibbles.Place.PARTIAL);
+        assertThat(Nibbles.place(new byte[] {0x41, 0x30}, 3, mid, to)).isEqualTo(Nibbles.Place.INSIDE);
+        assertThat(Nibbles.place(new byte[] {0x41, 0x10}, 3, mid, to)).isEqualTo(Nibbles.Place.OUTSIDE);
         // wrapping [0x80, 0x40)
-        assertThat(AntiEntropy.place(new byte[] {(byte) 0xf0}, 1, to, from)).isEqualTo(AntiEntropy.Place.INSIDE);
-        assertThat(AntiEntropy.place(new byte[] {0x10}, 1, to, from)).isEqualTo(AntiEntropy.Place.INSIDE);
-        assertThat(AntiEntropy.place(new byte[] {0x50}, 1, to, from)).isEqualTo(AntiEntropy.Place.OUTSIDE);
-        assertThat(AntiEntropy.high(new byte[] {(byte) 0xff}, 2)).isNull();
-        assertThat(AntiEntropy.high(new byte[] {0x1f}, 2)).containsExactly(0x20);
-        assertThat(AntiEntropy.inRange(new byte[] {0x40}, from, to)).isTrue();
-        assertThat(AntiEntropy.inRange(new byte[] {(byte) 0x80}, from, to)).isFalse();
+        assertThat(Nibbles.place(new byte[] {(byte) 0xf0}, 1, to, from)).isEqualTo(Nibbles.Place.INSIDE);
+        assertThat(Nibbles.place(new byte[] {0x10}, 1, to, from)).isEqualTo(Nibbles.Place.INSIDE);
+        assertThat(Nibbles.place(new byte[] {0x50}, 1, to, from)).isEqualTo(Nibbles.Place.OUTSIDE);
+        assertThat(Nibbles.high(new byte[] {(byte) 0xff}, 2)).isNull();
+        assertThat(Nibbles.high(new byte[] {0x1f}, 2)).containsExactly(0x20);
+        assertThat(Nibbles.inRange(new byte[] {0x40}, from, to)).isTrue();
+        assertThat(Nibbles.inRange(new byte[] {(byte) 0x80}, from, to)).isFalse();
     }
 }

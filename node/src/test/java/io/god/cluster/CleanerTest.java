@@ -5,6 +5,7 @@ import static io.god.cluster.Rings.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.god.events.Event;
 import io.god.node.GodNode;
 import io.god.ring.Member;
 import io.god.ring.Ring;
@@ -47,6 +48,7 @@ class CleanerTest {
                 call(rings.rpcs.get(k % 3), "Put", "{\"Key\":\"" + java.util.Base64.getEncoder().encodeToString(key(k))
                         + "\",\"Value\":\"" + b64("v" + k) + "\",\"Sync\":true}");
             }
+            EventLog log = new EventLog(rings.running());
             rings.start(3, tmp.resolve("r3"), seeds);
             await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 4);
             await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> n.membership().stableTicks() >= 3));
@@ -93,6 +95,23 @@ class CleanerTest {
             for (GodNode n : rings.running()) {
                 assertThat(n.antiEntropy().replicated()).isTrue();
             }
+            // events: the old holders' syncs pushed the joiner its ranges; each cleaning pass said what it dropped
+            String joiner = rings.nodes.get(3).address();
+            List<Event.Sync> syncs = log.of(Event.Sync.class);
+            assertThat(syncs).anySatisfy(e -> {
+                assertThat(e.destination().address()).isEqualTo(joiner);
+                assertThat(e.pushed()).isPositive();
+            });
+            assertThat(syncs).allSatisfy(e -> assertThat(e.pulled() + e.pushed()).isPositive());
+            List<Event.Clean> cleans = log.of(Event.Clean.class);
+            assertThat(cleans).isNotEmpty().allSatisfy(e -> {
+                assertThat(e.cleaned()).isPositive();
+                assertThat(e.pushed()).isPositive();
+                assertThat(e.destination().address()).isNotEqualTo(e.source().address());
+                assertThat(rings.running().stream().filter(n -> n.address().equals(e.source().address()))
+                        .mapToLong(n -> n.cleaner().cleaned()).sum()).isPositive();
+            });
+            log.close();
         }
     }
 }

@@ -4,6 +4,7 @@ import static io.god.cluster.Rings.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.god.events.Event;
 import io.god.node.GodNode;
 import io.god.persist.Record;
 import io.god.ring.Member;
@@ -54,19 +55,33 @@ class MigrationTest {
             }
             await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == size);
             await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> n.membership().stableTicks() >= 3));
+            EventLog log = new EventLog(rings.running());
             // testSync: a write straight into node 0's tree ends on exactly N nodes
             byte[] three = {3};
             rings.nodes.get(0).store().apply(Record.put(three, new byte[] {0}, rings.nodes.get(0).timestamps().next()));
+            // a write straight into its owner's tree reaches the successors by the owner's sync (a Sync event)
+            byte[] five = {5};
+            GodNode owner = node(rings, rings.nodes.get(0).membership().ring().replicas(five, 3).get(0));
+            owner.store().apply(Record.put(five, five, owner.timestamps().next()));
             // testClean: every node writes [1] locally; it ends on exactly N nodes
             byte[] one = {1};
             for (GodNode n : rings.running()) {
                 n.store().apply(Record.put(one, one, n.timestamps().next()));
             }
-            for (int i = 0; i < 4 && (holders(rings, three) != 3 || holders(rings, one) != 3); i++) {
+            for (int i = 0; i < 4 && (holders(rings, three) != 3 || holders(rings, one) != 3 || holders(rings, five) != 3); i++) {
                 loop(rings);
             }
             assertThat(holders(rings, three)).isEqualTo(3);
             assertThat(holders(rings, one)).isEqualTo(3);
+            assertThat(holders(rings, five)).isEqualTo(3);
+            // the owner's sync rounds pushed [5] to its successors; cleaning handed [1] over and dropped it
+            assertThat(log.of(Event.Sync.class)).anySatisfy(e -> {
+                assertThat(e.source().address()).isEqualTo(owner.address());
+                assertThat(e.destination().address()).isNotEqualTo(owner.address());
+                assertThat(e.pushed()).isPositive();
+            });
+            assertThat(log.of(Event.Clean.class)).isNotEmpty()
+                    .allSatisfy(e -> assertThat(e.cleaned()).isPositive());
 
             // testMigrate: Clear, then "0".."999" unhashed through node 0
             call(rings.rpcs.get(0), "Clear", "{}");
@@ -83,6 +98,15 @@ class MigrationTest {
                     + rings.running().stream().mapToLong(n -> n.migrator().migrations()).sum() + ", owned "
                     + owned(rings));
             assertThat(balanced(rings)).as("owned " + owned(rings)).isTrue();
+            // every migration was announced, from the old position to the new one, last one = current position
+            List<Event.Migrate> migrates = log.of(Event.Migrate.class);
+            assertThat((long) migrates.size()).isEqualTo(rings.running().stream().mapToLong(n -> n.migrator().migrations()).sum());
+            assertThat(migrates).isNotEmpty().allSatisfy(e -> assertThat(e.to()).isNotEqualTo(e.from()));
+            for (GodNode n : rings.running()) {
+                migrates.stream().filter(e -> e.node().address().equals(n.address())).reduce((x, y) -> y)
+                        .ifPresent(last -> assertThat(last.to()).isEqualTo(n.membership().self().position()));
+            }
+            log.close();
             // the new positions are persisted
             for (GodNode n : rings.running()) {
                 assertThat(n.store().metadata().orElseThrow().get(GodNode.POSITION).orElseThrow())

@@ -26,6 +26,8 @@ public final class Rings implements AutoCloseable {
     /** "node index:method" of every call each node's JSON handler completed (local or forwarded). */
     final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
     GodNode.TransportFactory transports;
+    /** The clock every node started from now on uses (tests that move time replace it). */
+    public NanoClock clock = NanoClock.system();
 
     public Rings() throws Exception {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.2"))) {
@@ -54,7 +56,7 @@ public final class Rings implements AutoCloseable {
     }
 
     public GodNode start(int i, Path dir, String seeds) {
-        GodNode n = GodNode.start(settings(i, dir, seeds), NanoClock.system(), transports);
+        GodNode n = GodNode.start(settings(i, dir, seeds), clock, transports);
         JsonRpc rpc = new JsonRpc(n, (method, status, nanos) -> calls.add(i + ":" + method));
         synchronized (this) {
             while (nodes.size() <= i) {

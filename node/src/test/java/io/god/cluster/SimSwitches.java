@@ -16,6 +16,6 @@ public final class SimSwitches {
 
     /** §10.2: sync treats an empty sub tree with newer data as a clear of the peer's copy. */
     public static void emptySubTreeClears(boolean on) {
-        AntiEntropy.emptySubTreeClears = on;
+        EmptySubTreeRule.enabled = on;
     }
 }

@@ -28,6 +28,8 @@ class NodeSettingsTest {
         assertThat(s.bodySize()).isEqualTo(8 << 20);
         assertThat(s.authToken()).isNull();
         assertThat(s.gcInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(s.quarantineKeep()).isEqualTo(3);
+        assertThat(NodeSettings.of(Map.of("god.quarantine.keep", "7")).quarantineKeep()).isEqualTo(7);
         NodeSettings.Cluster c = s.cluster();
         assertThat(c.ringInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.ringFailures()).isEqualTo(3);
@@ -109,6 +111,8 @@ class NodeSettingsTest {
         invalid("god.auth.token", "short", "god.auth.token: must be at least 8 characters");
         invalid("god.gc.interval", "1ms", "god.gc.interval: must be at least 10ms, was 1ms");
         invalid("god.gc.budget", "0", "god.gc.budget: must be between 1 and 1000000, was 0");
+        invalid("god.quarantine.keep", "0", "god.quarantine.keep: must be between 1 and 1000, was 0");
+        invalid("god.quarantine.keep", "many", "god.quarantine.keep: not an integer: 'many'");
         invalid("god.ring.interval", "1ms", "god.ring.interval: must be at least 5ms, was 1ms");
         invalid("god.ring.failures", "0", "god.ring.failures: must be between 1 and 1000, was 0");
         invalid("god.rpc.timeout", "1ms", "god.rpc.timeout: must be at least 10ms, was 1ms");

@@ -64,7 +64,7 @@ class SimulationTest {
 
     @Test
     void unorderedReplicaWritesAreCaught() {
-        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 1, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "came back");
+        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 4, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "older write won");
     }
 
     @Test

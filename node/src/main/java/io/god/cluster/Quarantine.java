@@ -1,0 +1,197 @@
+package io.god.cluster;
+
+import io.god.node.Store;
+import io.god.time.NanoClock;
+import io.god.transport.Awaiter;
+import io.god.transport.Transport;
+import io.god.wire.Ops;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Stale-data quarantine, "the 24 h rule" (DESIGN §7). Deleted data can only come back when a node
+ * missed a deletion and the ring has since collected that deletion's tombstone. So a node records
+ * {@code lastAliveAt} in its data directory ({@link #alive}: the last time it was an in-sync ring
+ * member), and before a node with data joins, it asks the seeds for their {@code collectedUpTo}
+ * ({@link Ops#COLLECTED}, answered by ring members only): when any is later than its
+ * {@code lastAliveAt}, its data is moved to {@code quarantine/<time>/} (never deleted; at most
+ * {@code god.quarantine.keep} such directories are kept) and it joins empty at a new position.
+ *
+ * <p>A whole ring stopped together keeps its data: no member can have collected a tombstone newer
+ * than what every node saw before it stopped. A node that reaches no member waits (as its join does),
+ * except the founder (first seed), which founds a ring with its data when nobody answers.
+ */
+public final class Quarantine {
+
+    /** Metadata name of lastAliveAt (8 bytes, ns since the epoch). */
+    public static final String LAST_ALIVE_AT = "last-alive-at";
+    /** Metadata name of the time of the last quarantine (8 bytes). */
+    public static final String QUARANTINED_AT = "quarantined-at";
+
+    private static final System.Logger LOG = System.getLogger(Quarantine.class.getName());
+    private static final DateTimeFormatter DIR_NAME =
+            DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final String address;
+    private final List<String> seeds;
+    private final Transport transport;
+    private final Store store;
+    private final NanoClock clock;
+    private final Duration timeout;
+    private final int keep;
+    private final Runnable forgetPosition;
+    private volatile boolean passed;
+    private volatile long lastAliveAt;
+    private volatile long quarantinedAt;
+    private volatile Path lastQuarantine;
+    private final AtomicLong quarantines = new AtomicLong();
+    private final Awaiter awaiter;
+
+    /**
+     * @param forgetPosition run after a quarantine: the node forgets its persisted position and takes a
+     *                       new one when it joins
+     */
+    public Quarantine(String address, List<String> seeds, Transport transport, Store store, NanoClock clock,
+                      Duration timeout, int keep, Runnable forgetPosition) {
+        this(address, seeds, transport, store, clock, timeout, keep, forgetPosition, Awaiter.BLOCKING);
+    }
+
+    /** As above, waiting for the seeds' answers through {@code awaiter}. */
+    public Quarantine(String address, List<String> seeds, Transport transport, Store store, NanoClock clock,
+                      Duration timeout, int keep, Runnable forgetPosition, Awaiter awaiter) {
+        this.awaiter = awaiter;
+        this.address = address;
+        this.seeds = List.copyOf(seeds);
+        this.transport = transport;
+        this.store = store;
+        this.clock = clock;
+        this.timeout = timeout;
+        this.keep = keep;
+        this.forgetPosition = forgetPosition;
+        this.lastAliveAt = store.metadata().flatMap(m -> m.getLong(LAST_ALIVE_AT)).orElse(0L);
+        this.quarantinedAt = store.metadata().flatMap(m -> m.getLong(QUARANTINED_AT)).orElse(0L);
+    }
+
+    /** The persisted lastAliveAt (ns; 0 = never recorded). */
+    public long lastAliveAt() {
+        return lastAliveAt;
+    }
+
+    /** When this data directory's data was last quarantined (ns; 0 = never; survives restarts). */
+    public long quarantinedAt() {
+        return quarantinedAt;
+    }
+
+    /** Quarantines since this process started. */
+    public long quarantines() {
+        return quarantines.get();
+    }
+
+    /** Where the last quarantine of this process moved the data (null = none). */
+    public Path lastQuarantine() {
+        return lastQuarantine;
+    }
+
+    /** Records that the node is an in-sync ring member as of {@code now} (ns). */
+    public void alive(long now) {
+        if (now <= lastAliveAt || store.metadata().isEmpty()) {
+            return;
+        }
+        try {
+            store.metadata().get().putLong(LAST_ALIVE_AT, now);
+            lastAliveAt = now;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, address + ": could not record lastAliveAt: " + e);
+        }
+    }
+
+    /** Forgets lastAliveAt (the node left: a restart is a new, empty node). */
+    public void forget() {
+        store.metadata().ifPresent(m -> m.delete(LAST_ALIVE_AT));
+        lastAliveAt = 0;
+    }
+
+    /**
+     * Called every ring interval while the node is joining, before it tries to join: true when it may
+     * join now. Asks the seeds for their collectedUpTo (bounded by the RPC deadline) and quarantines
+     * the data if a member collected a tombstone newer than lastAliveAt.
+     */
+    public boolean check() {
+        if (passed) {
+            return true;
+        }
+        if (!store.durable() || store.state().realSize() == 0) {
+            passed = true; // nothing that could be stale
+            return true;
+        }
+        List<String> others = new ArrayList<>();
+        for (String s : seeds) {
+            if (!s.equals(address) && !others.contains(s)) {
+                others.add(s);
+            }
+        }
+        List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+        for (String s : others) {
+            calls.add(transport.call(s, Ops.COLLECTED, new byte[0], timeout));
+        }
+        long newest = -1;
+        String from = null;
+        for (int i = 0; i < calls.size(); i++) {
+            try {
+                byte[] r = awaiter.await(calls.get(i), Awaiter.limitFor(timeout));
+                if (r.length == 8) {
+                    long c = ByteBuffer.wrap(r).getLong();
+                    if (c > newest) {
+                        newest = c;
+                        from = others.get(i);
+                    }
+                }
+            } catch (RuntimeException e) {
+                // not a member (yet) or not reachable
+            }
+        }
+        if (newest < 0) {
+            boolean founder = seeds.isEmpty() || seeds.get(0).equals(address);
+            passed = founder; // the founder may found a ring with its data; others wait for a member
+            return founder;
+        }
+        if (newest > lastAliveAt) {
+            quarantine(from, newest);
+        }
+        passed = true;
+        return true;
+    }
+
+    private void quarantine(String member, long collected) {
+        long now = clock.nanos();
+        long stale = lastAliveAt;
+        String name = DIR_NAME.format(Instant.ofEpochSecond(0, now));
+        Path where = store.quarantine(name, keep).orElse(null);
+        store.metadata().ifPresent(m -> {
+            m.putLong(QUARANTINED_AT, now);
+            m.delete(LAST_ALIVE_AT);
+        });
+        quarantinedAt = now;
+        lastAliveAt = 0;
+        lastQuarantine = where;
+        quarantines.incrementAndGet();
+        forgetPosition.run();
+        LOG.log(System.Logger.Level.WARNING, address + ": STALE DATA QUARANTINED to " + where + ": member " + member
+                + " has collected tombstones up to " + Instant.ofEpochSecond(0, collected) + ", later than this node's"
+                + " lastAliveAt " + (stale == 0 ? "(none)" : Instant.ofEpochSecond(0, stale)) + "; joining empty at a"
+                + " new position");
+    }
+
+    /** The answer to {@link Ops#COLLECTED}: 8 bytes, big-endian. */
+    public static byte[] encodeCollected(long collectedUpTo) {
+        return ByteBuffer.allocate(8).putLong(collectedUpTo).array();
+    }
+}
