@@ -215,7 +215,7 @@ public final class GodNode implements AutoCloseable {
             return;
         }
         try {
-            if (state == State.JOINING && !quarantine.check()) {
+            if (state == State.JOINING && !quarantine.check(membership.probers())) {
                 return; // stale-data check first: no member answered yet
             }
             membership.tick();

@@ -116,6 +116,11 @@ public final class Membership {
         listeners.add(listener);
     }
 
+    /** Members that pinged this node while it was joining (asked on the next join attempt). */
+    public synchronized List<String> probers() {
+        return List.copyOf(probers);
+    }
+
     /** Addresses currently considered down (probed each tick). */
     public synchronized Set<String> down() {
         return Set.copyOf(down.keySet());

@@ -50,6 +50,13 @@ class SimulationTest {
                 Fault.TORN, Fault.SKEW, Fault.JOIN))).run();
     }
 
+    /** A joining node with data asked only the seeds before joining (quarantine check): it never joined. */
+    @Test
+    void regressionSeed2197TheQuarantineCheckAsksProbingMembersToo() {
+        new Simulation(SimulationCampaign.config(2197, EnumSet.of(Fault.LOSS, Fault.PARTITION, Fault.CRASH, Fault.WIPE,
+                Fault.KILL, Fault.SKEW, Fault.JOIN))).run();
+    }
+
     private static void caught(BugSwitch bug, long seed, Set<Fault> faults, String violation) {
         run(seed, faults);
         bug.set(true);
