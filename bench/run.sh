@@ -3,8 +3,9 @@
 # redis-server (no persistence), drives them with the same concurrency and key space, prints the
 # god/Redis ratios and memory per key, and rewrites the generated section of bench/RESULTS.md.
 #
-#   bench/run.sh [--quick] [--skip-build] [--jfr] [-c N] [--duration S] [--mem-keys N] [--ring-keys N]
+#   bench/run.sh [--quick] [--skip-build] [--jfr] [--memory-only] [-c N] [--duration S] [--mem-keys N] [--ring-keys N]
 #
+# --memory-only: only the memory per key of god and Redis, printed (RESULTS.md is left alone).
 # --quick: 4 s runs after 2 s warm-up (a few minutes on 2 cores). --jfr: record the single node with
 # Java Flight Recorder (bench/out/<run>/single.jfr; see README "Benchmarks" for how to read it).
 # Everything binds to 127.0.0.2x; teardown kills only the processes this script started.
@@ -13,17 +14,18 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-QUICK=0; BUILD=1; JFR=0; CONC=16; DURATION=15; WARMUP=5; MEM_KEYS=1000000; RING_KEYS=100000; VALUE=16
+QUICK=0; BUILD=1; JFR=0; MEMORY_ONLY=0; CONC=16; DURATION=15; WARMUP=5; MEM_KEYS=1000000; RING_KEYS=100000; VALUE=16
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; DURATION=4; WARMUP=2 ;;
     --skip-build) BUILD=0 ;;
     --jfr) JFR=1 ;;
+    --memory-only) MEMORY_ONLY=1 ;;
     -c|--concurrency) CONC=$2; shift ;;
     --duration) DURATION=$2; shift ;;
     --mem-keys) MEM_KEYS=$2; shift ;;
     --ring-keys) RING_KEYS=$2; shift ;;
-    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -122,6 +124,11 @@ awk -v n="$MEM_KEYS" 'BEGIN { for (i = 0; i < n; i++) printf "*3\r\n$3\r\nSET\r\
   | redis-cli -h $REDIS_HOST -p $REDIS_PORT --pipe > "$OUT/redis-preload.txt"
 R1=$(redis INFO memory | tr -d '\r' | awk -F: '$1=="used_memory"{print $2}')
 REDIS_KEYS=$(redis DBSIZE)
+if [ "$MEMORY_ONLY" = 1 ]; then
+  awk -v a="$H0" -v b="$H1" -v n="$MEM_KEYS" -v e="$GOD_ENTRIES" 'BEGIN { printf "god: %.1f bytes per key (live heap after a full GC, %d entries held)\n", (b - a) / n, e }'
+  awk -v a="$R0" -v b="$R1" -v n="$MEM_KEYS" -v k="$REDIS_KEYS" 'BEGIN { printf "Redis: %.1f bytes per key (used_memory, %d keys)\n", (b - a) / n, k }'
+  exit 0
+fi
 
 # about as many requests as god's runs make in warm-up + measurement
 RN=$(awk -v d="$DURATION" -v w="$WARMUP" 'BEGIN { print int(25000 * (d + w)) }')

@@ -7,30 +7,40 @@ package io.god.tree;
  */
 final class Branch extends Node {
 
+    /** Merkle hash lanes: the lane-wise sum of the hashes of every entry below. */
+    private final long h1;
+    private final long h2;
     private final int depth;
     private final byte[] prefix;
     final Entry entry;
     final int bitmap;
     private final Node[] children;
-    private final long live;
-    private final long subLive;
-    private final long real;
-    private final long entries;
-    private final long minDue;
+    /** Entries below when {@link #rest} is null; then every entry below is a plain live value. */
+    private final int entries;
+    /** The aggregates of a branch with tombstones or sub trees below; null in the common case. */
+    private final Aggregates rest;
+
+    /**
+     * Counts a plain branch (only live byte values below, no sub trees, no tombstones) derives from
+     * its entry count: live = real = entries, subLive = 0, nothing due. Keeping them only where they
+     * differ saves a third of a branch's bytes.
+     */
+    private record Aggregates(long live, long subLive, long real, long entries, long minDue) {
+    }
 
     private Branch(int depth, byte[] prefix, Entry entry, int bitmap, Node[] children,
                    long h1, long h2, long live, long subLive, long real, long entries, long minDue) {
-        super(h1, h2);
+        this.h1 = h1;
+        this.h2 = h2;
         this.depth = depth;
         this.prefix = prefix;
         this.entry = entry;
         this.bitmap = bitmap;
         this.children = children;
-        this.live = live;
-        this.subLive = subLive;
-        this.real = real;
-        this.entries = entries;
-        this.minDue = minDue;
+        boolean plain = live == entries && real == entries && subLive == 0 && minDue == Long.MAX_VALUE
+                && entries <= Integer.MAX_VALUE;
+        this.entries = plain ? (int) entries : 0;
+        this.rest = plain ? null : new Aggregates(live, subLive, real, entries, minDue);
     }
 
     /**
@@ -46,8 +56,9 @@ final class Branch extends Node {
         }
         long h1 = 0, h2 = 0, live = 0, subLive = 0, real = 0, entries = 0, minDue = Long.MAX_VALUE;
         if (entry != null) {
-            h1 = entry.h1;
-            h2 = entry.h2;
+            Hash128 h = entry.hash();
+            h1 = h.h1();
+            h2 = h.h2();
             live = entry.live();
             subLive = entry.subLive();
             real = entry.real();
@@ -55,8 +66,9 @@ final class Branch extends Node {
             minDue = entry.minDue();
         }
         for (Node c : children) {
-            h1 += c.h1;
-            h2 += c.h2;
+            Hash128 h = c.hash();
+            h1 += h.h1();
+            h2 += h.h2();
             live += c.live();
             subLive += c.subLive();
             real += c.real();
@@ -68,20 +80,20 @@ final class Branch extends Node {
 
     /** A branch at {@code depth} holding two nodes that differ at that nibble. */
     static Node fork(int depth, Node a, Node b) {
-        int na = Bytes.nibble(a.key(), depth);
-        int nb = Bytes.nibble(b.key(), depth);
+        int na = Bytes.nibble(a.path(), depth);
+        int nb = Bytes.nibble(b.path(), depth);
         Node[] children = na < nb ? new Node[] {a, b} : new Node[] {b, a};
-        return of(depth, a.key(), null, (1 << na) | (1 << nb), children);
+        return of(depth, a.path(), null, (1 << na) | (1 << nb), children);
     }
 
     /** A branch whose entry ends at its depth and whose one child lies below. */
     static Node entryAbove(Entry entry, Node child) {
         int depth = entry.depth();
-        return of(depth, entry.key(), entry, 1 << Bytes.nibble(child.key(), depth), new Node[] {child});
+        return of(depth, entry.path(), entry, 1 << Bytes.nibble(child.path(), depth), new Node[] {child});
     }
 
     Branch withEntry(Entry e) {
-        return entry == null ? (Branch) of(depth, prefix, e, bitmap, children) : replaced(entry, e, children, e.key());
+        return entry == null ? (Branch) of(depth, prefix, e, bitmap, children) : replaced(entry, e, children, e.path());
     }
 
     Node withoutEntry() {
@@ -102,7 +114,7 @@ final class Branch extends Node {
             } else {
                 next = children.clone();
                 next[slot] = child;
-                return replaced(children[slot], child, next, child.key());
+                return replaced(children[slot], child, next, child.path());
             }
         } else {
             if (child == null) {
@@ -112,9 +124,10 @@ final class Branch extends Node {
             System.arraycopy(children, 0, next, 0, slot);
             next[slot] = child;
             System.arraycopy(children, slot, next, slot + 1, children.length - slot);
-            return new Branch(depth, child.key(), entry, bitmap | bit, next, h1 + child.h1, h2 + child.h2,
-                    live + child.live(), subLive + child.subLive(), real + child.real(),
-                    entries + child.entries(), Math.min(minDue, child.minDue()));
+            Hash128 h = child.hash();
+            return new Branch(depth, child.path(), entry, bitmap | bit, next, h1 + h.h1(), h2 + h.h2(),
+                    live() + child.live(), subLive() + child.subLive(), real() + child.real(),
+                    entries() + child.entries(), Math.min(minDue(), child.minDue()));
         }
     }
 
@@ -124,11 +137,14 @@ final class Branch extends Node {
      */
     private Branch replaced(Node before, Node after, Node[] nextChildren, byte[] nextPrefix) {
         Entry nextEntry = before == entry ? (Entry) after : entry;
+        long minDue = minDue();
         long due = before.minDue() > minDue ? Math.min(minDue, after.minDue()) : recomputeMinDue(before, after);
+        Hash128 hb = before.hash();
+        Hash128 ha = after.hash();
         return new Branch(depth, nextPrefix, nextEntry, bitmap, nextChildren,
-                h1 - before.h1 + after.h1, h2 - before.h2 + after.h2,
-                live - before.live() + after.live(), subLive - before.subLive() + after.subLive(),
-                real - before.real() + after.real(), entries - before.entries() + after.entries(), due);
+                h1 - hb.h1() + ha.h1(), h2 - hb.h2() + ha.h2(),
+                live() - before.live() + after.live(), subLive() - before.subLive() + after.subLive(),
+                real() - before.real() + after.real(), entries() - before.entries() + after.entries(), due);
     }
 
     /** Only when the replaced node held this branch's minimum: look at every sibling. */
@@ -162,32 +178,37 @@ final class Branch extends Node {
     }
 
     @Override
-    byte[] key() {
+    byte[] path() {
         return prefix;
     }
 
     @Override
+    Hash128 hash() {
+        return new Hash128(h1, h2);
+    }
+
+    @Override
     long live() {
-        return live;
+        return rest == null ? entries : rest.live;
     }
 
     @Override
     long subLive() {
-        return subLive;
+        return rest == null ? 0 : rest.subLive;
     }
 
     @Override
     long real() {
-        return real;
+        return rest == null ? entries : rest.real;
     }
 
     @Override
     long entries() {
-        return entries;
+        return rest == null ? entries : rest.entries;
     }
 
     @Override
     long minDue() {
-        return minDue;
+        return rest == null ? Long.MAX_VALUE : rest.minDue;
     }
 }

@@ -46,7 +46,7 @@ final class Cursor {
         Node n = root;
         while (n != null) {
             int nd = n.depth();
-            byte[] nk = n.key();
+            byte[] nk = n.path();
             int limit = Math.min(kd, nd);
             int m = Bytes.mismatch(k, nk, limit);
             if (m < limit) {

@@ -1,31 +1,32 @@
 package io.god.tree;
 
-import com.google.common.hash.HashFunction;
-import com.google.common.hash.Hasher;
-import com.google.common.hash.Hashing;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * One stored key: a live byte value, a tombstone, or neither; and optionally a sub tree. Immutable;
- * the arrays it hands out are shared and must not be modified.
+ * a key array it hands out may be the stored one and must not be modified. The Merkle hash is not
+ * stored (it would cost 16 bytes a key): {@link #hash()} computes it; branches keep the sums.
  */
-public final class Entry extends Node {
+public sealed class Entry extends Node permits Entry.Unhashed {
 
-    private static final HashFunction MURMUR = Hashing.murmur3_128();
-    private static final byte NO_VALUE = 0;
-    private static final byte VALUE = 1;
-    private static final byte TOMBSTONE = 2;
-
-    private final byte[] key;
-    private final byte[] value;
+    /**
+     * The key's bytes followed by the value's: one array where two would cost another array header
+     * and reference (20 bytes a key). Without a value (or with an empty one) it is the key itself.
+     */
+    private final byte[] data;
+    /** The key's length, or its complement (negative) when the entry holds no byte value. */
+    private final int keyLength;
     private final long timestamp;
     private final TreeState sub;
 
-    private Entry(byte[] key, byte[] value, long timestamp, TreeState sub, long h1, long h2) {
-        super(h1, h2);
-        this.key = key;
-        this.value = value;
+    private Entry(byte[] key, byte[] value, long timestamp, TreeState sub) {
+        if (value == null || value.length == 0) {
+            this.data = key;
+        } else {
+            this.data = Arrays.copyOf(key, key.length + value.length);
+            System.arraycopy(value, 0, data, key.length, value.length);
+        }
+        this.keyLength = value == null ? ~key.length : key.length;
         this.timestamp = timestamp;
         this.sub = sub;
     }
@@ -35,30 +36,48 @@ public final class Entry extends Node {
      * means the key holds no byte value (only a sub tree).
      */
     static Entry of(byte[] key, byte[] value, long timestamp, TreeState sub) {
-        byte state = value != null ? VALUE : timestamp != 0 ? TOMBSTONE : NO_VALUE;
-        Hasher h = MURMUR.newHasher().putInt(key.length).putBytes(key).putByte(state);
-        if (value != null) {
-            h.putInt(value.length).putBytes(value);
-        }
-        if (sub != null) {
-            h.putLong(sub.hash().h1()).putLong(sub.hash().h2());
-        }
-        ByteBuffer lanes = ByteBuffer.wrap(h.hash().asBytes()).order(ByteOrder.LITTLE_ENDIAN);
-        return new Entry(key, value, timestamp, sub, lanes.getLong(0), lanes.getLong(8));
+        return new Entry(key, value, timestamp, sub);
     }
 
     /** An entry that takes part in no Merkle hash (mirror trees are derived data). */
     static Entry unhashed(byte[] key, byte[] value, long timestamp) {
-        return new Entry(key, value, timestamp, null, 0, 0);
+        return new Unhashed(key, value, timestamp);
     }
 
+    /** murmur3_128 of the length-prefixed key, the state, the value and the sub tree's hash. */
+    @Override
+    Hash128 hash() {
+        byte state = hasValue() ? EntryHash.VALUE : timestamp != 0 ? EntryHash.TOMBSTONE : EntryHash.NO_VALUE;
+        return EntryHash.of(data, keyLength(), state, sub == null ? null : sub.hash());
+    }
+
+    /** The key (a fresh copy when the stored array also holds the value). */
     public byte[] key() {
-        return key;
+        int n = keyLength();
+        return n == data.length ? data : Arrays.copyOf(data, n);
     }
 
-    /** The live byte value, or null (tombstone, or sub tree only). */
+    /** The live byte value (a fresh copy), or null (tombstone, or sub tree only). */
     public byte[] value() {
-        return value;
+        if (keyLength < 0) {
+            return null;
+        }
+        return keyLength == data.length ? Bytes.EMPTY : Arrays.copyOfRange(data, keyLength, data.length);
+    }
+
+    /** Whether the key equals k, without copying it. */
+    boolean keyEquals(byte[] k) {
+        return Arrays.equals(data, 0, keyLength(), k, 0, k.length);
+    }
+
+    private int keyLength() {
+        return keyLength < 0 ? ~keyLength : keyLength;
+    }
+
+    /** The stored array: the key, maybe followed by value bytes (enough for the trie's nibble walks). */
+    @Override
+    byte[] path() {
+        return data;
     }
 
     /** Timestamp of the byte value or tombstone; 0 when the key holds only a sub tree. */
@@ -67,11 +86,11 @@ public final class Entry extends Node {
     }
 
     public boolean isTombstone() {
-        return value == null && timestamp != 0;
+        return keyLength < 0 && timestamp != 0;
     }
 
     public boolean hasValue() {
-        return value != null;
+        return keyLength >= 0;
     }
 
     /** The sub tree under this key, or null. */
@@ -85,12 +104,12 @@ public final class Entry extends Node {
 
     @Override
     int depth() {
-        return key.length << 1;
+        return keyLength() << 1;
     }
 
     @Override
     long live() {
-        return value != null ? 1 : 0;
+        return keyLength >= 0 ? 1 : 0;
     }
 
     @Override
@@ -116,8 +135,20 @@ public final class Entry extends Node {
 
     @Override
     public String toString() {
-        return "Entry[" + Bytes.hex(key)
-                + (value != null ? "=" + Bytes.hex(value) : isTombstone() ? " (deleted)" : "")
+        return "Entry[" + Bytes.hex(key())
+                + (hasValue() ? "=" + Bytes.hex(value()) : isTombstone() ? " (deleted)" : "")
                 + (timestamp != 0 ? " @" + timestamp : "") + (sub != null ? " sub:" + sub.size() : "") + "]";
+    }
+
+    /** A mirror entry: hashes to zero, so mirror tries cost no hashing. */
+    static final class Unhashed extends Entry {
+        Unhashed(byte[] key, byte[] value, long timestamp) {
+            super(key, value, timestamp, null);
+        }
+
+        @Override
+        Hash128 hash() {
+            return Hash128.ZERO;
+        }
     }
 }

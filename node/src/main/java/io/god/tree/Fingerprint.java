@@ -1,5 +1,7 @@
 package io.god.tree;
 
+import java.util.Arrays;
+
 /**
  * What a Merkle walk needs to know of one trie node: where it sits ({@code key}'s first
  * {@code depth} nibbles), the hash of everything below, the hash of the entry ending exactly at
@@ -17,6 +19,7 @@ public record Fingerprint(byte[] key, int depth, Hash128 hash, long entries, Has
             Node c = b.child(nibble);
             children[nibble] = c == null ? null : c.hash();
         }
-        return new Fingerprint(b.key(), b.depth(), b.hash(), b.entries(), b.entry == null ? null : b.entry.hash(), children);
+        byte[] prefix = Arrays.copyOf(b.path(), (b.depth() + 1) >> 1);
+        return new Fingerprint(prefix, b.depth(), b.hash(), b.entries(), b.entry == null ? null : b.entry.hash(), children);
     }
 }

@@ -2,25 +2,19 @@ package io.god.tree;
 
 /**
  * An immutable node of the radix trie over nibbles. A node covers every key that starts with the
- * first {@link #depth()} nibbles of {@link #key()}. Structure is canonical: it depends only on the
+ * first {@link #depth()} nibbles of {@link #path()}. Structure is canonical: it depends only on the
  * set of stored keys, so equal contents give equal shapes and equal hashes.
  */
 abstract sealed class Node permits Entry, Branch {
 
-    /** Merkle hash lanes: the lane-wise sum of the hashes of every entry below. */
-    final long h1;
-    final long h2;
-
-    Node(long h1, long h2) {
-        this.h1 = h1;
-        this.h2 = h2;
-    }
-
     /** Nibble depth of this node's prefix. */
     abstract int depth();
 
-    /** A key whose first {@link #depth()} nibbles are this node's prefix. */
-    abstract byte[] key();
+    /**
+     * An array whose first {@link #depth()} nibbles are this node's prefix (an entry's key, perhaps
+     * followed by its value bytes; a branch's is some descendant's): only for nibble walks.
+     */
+    abstract byte[] path();
 
     abstract long live();
 
@@ -46,7 +40,6 @@ abstract sealed class Node permits Entry, Branch {
         };
     }
 
-    final Hash128 hash() {
-        return new Hash128(h1, h2);
-    }
+    /** Merkle hash: the lane-wise sum of the hashes of every entry below (computed, for an entry). */
+    abstract Hash128 hash();
 }

@@ -185,7 +185,7 @@ public final class TreeState implements MerkleSource {
         while (n != null) {
             int nd = n.depth();
             int limit = Math.min(nd, nibbles);
-            if (Bytes.mismatch(prefix, n.key(), limit) < limit) {
+            if (Bytes.mismatch(prefix, n.path(), limit) < limit) {
                 return null;
             }
             if (nd >= nibbles) {
@@ -481,6 +481,7 @@ public final class TreeState implements MerkleSource {
         ByteBuffer lanes = ByteBuffer.wrap(h.hash().asBytes()).order(ByteOrder.LITTLE_ENDIAN);
         long h1 = lanes.getLong(0);
         long h2 = lanes.getLong(8);
-        return root == null ? new Hash128(h1, h2) : new Hash128(root.h1 + h1, root.h2 + h2);
+        Hash128 r = root == null ? Hash128.ZERO : root.hash();
+        return new Hash128(r.h1() + h1, r.h2() + h2);
     }
 }

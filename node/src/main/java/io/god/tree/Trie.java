@@ -16,11 +16,11 @@ final class Trie {
         Node n = root;
         while (n != null) {
             if (n instanceof Entry e) {
-                return Arrays.equals(e.key(), key) ? e : null;
+                return e.keyEquals(key) ? e : null;
             }
             Branch b = (Branch) n;
             int nd = b.depth();
-            if (kd < nd || Bytes.mismatch(key, b.key(), nd) < nd) {
+            if (kd < nd || Bytes.mismatch(key, b.path(), nd) < nd) {
                 return null;
             }
             if (kd == nd) {
@@ -33,8 +33,8 @@ final class Trie {
 
     /** The trie with {@code entry} stored under its key, replacing whatever was there. */
     static Node put(Node root, Entry entry) {
-        byte[] k = entry.key();
-        int kd = Bytes.nibbles(k);
+        byte[] k = entry.path();
+        int kd = entry.depth();
         Path path = new Path();
         Node n = root;
         Node replacement;
@@ -45,7 +45,7 @@ final class Trie {
             }
             int nd = n.depth();
             int limit = Math.min(kd, nd);
-            int m = Bytes.mismatch(k, n.key(), limit);
+            int m = Bytes.mismatch(k, n.path(), limit);
             if (m < limit) {
                 replacement = Branch.fork(m, entry, n);
                 break;
@@ -77,7 +77,7 @@ final class Trie {
         Node n = root;
         while (n != null) {
             int nd = n.depth();
-            if (kd < nd || Bytes.mismatch(key, n.key(), nd) < nd) {
+            if (kd < nd || Bytes.mismatch(key, n.path(), nd) < nd) {
                 return root;
             }
             if (n instanceof Entry) {
@@ -101,7 +101,7 @@ final class Trie {
         Node n = root;
         while (n != null) {
             int nd = n.depth();
-            byte[] nk = n.key();
+            byte[] nk = n.path();
             int limit = Math.min(kd, nd);
             int mm = Bytes.mismatch(key, nk, limit);
             if (mm < limit) {
