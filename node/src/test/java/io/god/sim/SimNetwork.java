@@ -30,6 +30,10 @@ final class SimNetwork {
     private final Map<String, Endpoint> endpoints = new HashMap<>();
     private final Set<String> blocked = new HashSet<>();
     private Faults faults = Faults.NONE;
+    /** A scripted slow link: the next request of holdOp to holdTo arrives holdNanos late (once). */
+    private String holdTo;
+    private int holdOp;
+    private long holdNanos;
     private long messages;
     private long bytes;
 
@@ -67,19 +71,38 @@ final class SimNetwork {
         blocked.clear();
     }
 
+    /** Delivers the next request of {@code op} to {@code to} after {@code nanos} (past any deadline). */
+    void holdNext(int op, String to, long nanos) {
+        holdOp = op;
+        holdTo = to;
+        holdNanos = nanos;
+    }
+
+    private long held(int op, String to) {
+        if (holdTo == null || op != holdOp || !holdTo.equals(to)) {
+            return 0;
+        }
+        holdTo = null;
+        return holdNanos;
+    }
+
     boolean partitioned() {
         return !blocked.isEmpty();
     }
 
     /** Sends one message: schedules its delivery (maybe twice, maybe never). */
     private void send(String from, String to, int size, SimLoop.Kind kind, Runnable delivery) {
+        send(from, to, size, kind, 0, delivery);
+    }
+
+    private void send(String from, String to, int size, SimLoop.Kind kind, long extra, Runnable delivery) {
         messages++;
         bytes += size;
         Faults f = faults;
         if (blocked.contains(from + "|" + to) || (f.loss() > 0 && random.nextDouble() < f.loss())) {
             return;
         }
-        loop.at(delay(f), kind, delivery);
+        loop.at(extra + delay(f), kind, delivery);
         if (f.duplicate() > 0 && random.nextDouble() < f.duplicate()) {
             loop.at(delay(f), kind, delivery);
         }
@@ -122,7 +145,7 @@ final class SimNetwork {
             Scheduler.Cancellable timer = loop.scheduler().schedule(deadline.toNanos(), () -> result.completeExceptionally(
                     new TransportException(TransportException.Reason.TIMEOUT, "no answer from " + to)));
             result.whenComplete((r, e) -> timer.cancel());
-            send(address, to, payload.length, op == Ops.CALL ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, () -> {
+            send(address, to, payload.length, op == Ops.CALL ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, held(op, to), () -> {
                 if (endpoints.get(to) != target) {
                     return;
                 }

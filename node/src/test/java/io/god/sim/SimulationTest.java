@@ -57,6 +57,30 @@ class SimulationTest {
                 Fault.KILL, Fault.SKEW, Fault.JOIN))).run();
     }
 
+    /**
+     * A forwarded write held back past the forwarder's timeout: the fail-over replica executes it, the
+     * client deletes the key, then the held original reaches the owner. It executed with a fresh stamp
+     * and brought the deleted value back; now it carries the first node's stamp and loses to the delete.
+     */
+    @Test
+    void regressionSeed11ADelayedForwardedWriteCannotUndoALaterDelete() {
+        Simulation sim = new Simulation(Simulation.Config.standard(11, EnumSet.noneOf(Fault.class)));
+        sim.run(start -> {
+            Workload.Slot slot = sim.workload.slots.get(0);
+            var replicas = sim.nodes.get(0).node.membership().ring().replicas(slot.key(), sim.config.redundancy());
+            Simulation.SimNode via = sim.up().stream()
+                    .filter(n -> replicas.stream().noneMatch(m -> m.address().equals(n.address))).findFirst().orElseThrow();
+            String owner = replicas.get(0).address();
+            sim.loop.at(start - sim.loop.now(), SimLoop.Kind.START, () -> {
+                sim.network.holdNext(io.god.wire.Ops.CALL, owner, 2_000 * Simulation.MS);
+                sim.workload.call(via, slot, false, true); // times out at the owner, a replica executes it
+                sim.workload.call(via, slot, true, true); // the owner executes the delete
+                sim.trace.note("held put to " + owner + " pending");
+            });
+        });
+        assertEquals(2, sim.workload.acked, "both calls acknowledged");
+    }
+
     private static void caught(BugSwitch bug, long seed, Set<Fault> faults, String violation) {
         run(seed, faults);
         bug.set(true);

@@ -97,6 +97,15 @@ final class Workload {
         }
         boolean delete = sim.random.nextInt(4) == 0;
         boolean sync = sim.random.nextBoolean();
+        try {
+            call(at, slot, delete, sync);
+        } finally {
+            inFlight.remove(slot.id());
+        }
+    }
+
+    /** One client call through {@code at}'s JSON handler, and what its acknowledgement promises. */
+    void call(Simulation.SimNode at, Slot slot, boolean delete, boolean sync) {
         String value = "v" + (next++);
         Map<String, Object> body = new HashMap<>();
         body.put("Key", b64(slot.key()));
@@ -114,8 +123,6 @@ final class Workload {
             r = at.rpc.handle(method, JsonRpc.mapper().writeValueAsBytes(body), null);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
-        } finally {
-            inFlight.remove(slot.id());
         }
         String what = method.substring(JsonRpc.SERVICE.length()) + " " + slot.id() + (delete ? "" : "=" + value)
                 + (sync ? " sync" : "") + " via " + at.address;
