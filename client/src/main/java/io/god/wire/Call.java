@@ -11,9 +11,10 @@ package io.god.wire;
  *             {@link #EXECUTE}: the receiver executes it (failover to a replica, or a node's own part of
  *             a broadcast) without routing
  * @param stamp the write timestamp the first node chose for this call (0 = none: the executing node
- *              stamps). Every execution of a forwarded write (the owner's, a fail-over replica's, a late
- *              duplicate's) writes with this one stamp, so a re-execution is a last-write-wins no-op.
- *              Encoded only when set, so frames without it (older nodes, reads) stay as they were.
+ *              stamps). A receiver that gets the call later than the forwarding timeout (the forwarder
+ *              may have failed over meanwhile) writes with this stamp, so a late duplicate cannot
+ *              overtake newer writes. Encoded only when set, so frames without it (older nodes, reads)
+ *              stay as they were.
  */
 public record Call(String method, byte[] body, String authorization, int hops, int mode, long stamp) {
 

@@ -137,9 +137,9 @@ public final class JsonRpc {
     /** Calls answered by the receiving node itself. */
     static final Set<String> LOCAL = Set.of("Nodes", "Describe", "DescribeTree", "Configuration", "Owned");
     /**
-     * Writes of one record stamped once, by the first node that executes or forwards them: the stamp
-     * travels in the forwarded {@link Call}, so a call executed twice (a delayed original after its
-     * fail-over copy was acknowledged) writes the same timestamp twice and cannot undo a later write.
+     * Writes of one record stamped by the first node that executes or forwards them: the stamp travels
+     * in the forwarded {@link Call}, so a call that arrives late (a delayed original after its fail-over
+     * copy was acknowledged) writes that old stamp and cannot undo a later write ({@link #stampOf}).
      */
     static final Set<String> STAMPED = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear");
 
@@ -282,18 +282,22 @@ public final class JsonRpc {
     }
 
     /**
-     * The write timestamp of a {@link #STAMPED} call: the one it was forwarded with, else a fresh one
-     * chosen here, before any forwarding (0 for other calls: they stamp when they execute). Data
-     * timestamps are network time ({@link io.god.time.TimeNet}), so the first node's stamp orders
-     * writes as the owner's would.
+     * The write timestamp of a {@link #STAMPED} call (0 for other calls: they stamp when they execute).
+     * A call from a client is stamped here, before any forwarding. A forwarded call that arrives within
+     * the forwarding timeout ({@code god.rpc.timeout}) is stamped afresh, so the owner keeps ordering the
+     * writes of its keys; one that arrives later — its forwarder may have failed over, answered the
+     * client and seen newer writes meanwhile — keeps the first node's stamp, so it can only repeat that
+     * write, never overtake what came after it. Data timestamps are network time
+     * ({@link io.god.time.TimeNet}), so "later" is judged across nodes up to their residual skew.
      */
     private long stampOf(String name, long given) {
         if (!STAMPED.contains(name)) {
             return 0;
         }
         if (given > 0) {
-            node.timestamps().advanceTo(given); // this node's later stamps stay newer than what it wrote
-            return given;
+            node.timestamps().advanceTo(given);
+            long fresh = node.timestamps().next();
+            return fresh - given <= node.settings().cluster().rpcTimeout().toNanos() ? fresh : given;
         }
         return node.timestamps().next();
     }

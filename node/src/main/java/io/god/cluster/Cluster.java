@@ -119,9 +119,9 @@ public final class Cluster {
 
     /**
      * Routes a key-based call: null when this node should execute it, else the owner's (or a
-     * replica's) reply. {@code stamp} (0 = none) is a write's timestamp, chosen once by the first node:
-     * the owner and every fail-over replica write with it, so when the owner executes a call it was
-     * given too late (after the fail-over answered and the client moved on), the late copy is the same
+     * replica's) reply. {@code stamp} (0 = none) is a write's timestamp, chosen by the first node and
+     * sent along: a node that receives the call after the timeout (the owner, when the call was held up
+     * and the fail-over answered and the client moved on) writes with it, so the late copy is the same
      * write again, not a newer one.
      */
     public Call.Reply route(String method, byte[] body, String authorization, int hops, byte[] key, long stamp) {

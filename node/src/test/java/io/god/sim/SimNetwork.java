@@ -30,10 +30,22 @@ final class SimNetwork {
     private final Map<String, Endpoint> endpoints = new HashMap<>();
     private final Set<String> blocked = new HashSet<>();
     private Faults faults = Faults.NONE;
-    /** A scripted slow link: the next request of holdOp to holdTo arrives holdNanos late (once). */
-    private String holdTo;
-    private int holdOp;
-    private long holdNanos;
+    /** Scripted slow links: the next {@code count} requests of {@code op} to {@code to} arrive late. */
+    private static final class Hold {
+        final int op;
+        final String to;
+        final long nanos;
+        int count;
+
+        Hold(int op, String to, long nanos, int count) {
+            this.op = op;
+            this.to = to;
+            this.nanos = nanos;
+            this.count = count;
+        }
+    }
+
+    private final java.util.List<Hold> holds = new java.util.ArrayList<>();
     private long messages;
     private long bytes;
 
@@ -71,19 +83,19 @@ final class SimNetwork {
         blocked.clear();
     }
 
-    /** Delivers the next request of {@code op} to {@code to} after {@code nanos} (past any deadline). */
-    void holdNext(int op, String to, long nanos) {
-        holdOp = op;
-        holdTo = to;
-        holdNanos = nanos;
+    /** Delivers the next {@code count} requests of {@code op} to {@code to} {@code nanos} late (past deadlines). */
+    void holdNext(int op, String to, long nanos, int count) {
+        holds.add(new Hold(op, to, nanos, count));
     }
 
     private long held(int op, String to) {
-        if (holdTo == null || op != holdOp || !holdTo.equals(to)) {
-            return 0;
+        for (Hold h : holds) {
+            if (h.op == op && h.to.equals(to) && h.count > 0) {
+                h.count--;
+                return h.nanos;
+            }
         }
-        holdTo = null;
-        return holdNanos;
+        return 0;
     }
 
     boolean partitioned() {

@@ -146,6 +146,20 @@ final class Workload {
         }
     }
 
+    /**
+     * SubClear of a sub tree through {@code at} (scripted scenes only: the random workload does not
+     * clear, as a clear legitimately drops acknowledged entries the model would then miss).
+     */
+    void subClear(Simulation.SimNode at, byte[] tree) {
+        try {
+            JsonRpc.Response r = at.rpc.handle(JsonRpc.SERVICE + "SubClear",
+                    JsonRpc.mapper().writeValueAsBytes(Map.of("Key", b64(tree))), null);
+            sim.trace.note("SubClear via " + at.address + " -> " + r.status());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private Long timestampOf(Slot slot, String value) {
         byte[] v = value.getBytes(StandardCharsets.UTF_8);
         for (Simulation.SimNode n : sim.up()) {
