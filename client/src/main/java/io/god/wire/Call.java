@@ -10,14 +10,28 @@ package io.god.wire;
  * @param mode {@link #ROUTE}: the receiver routes it again if it thinks another node owns the key;
  *             {@link #EXECUTE}: the receiver executes it (failover to a replica, or a node's own part of
  *             a broadcast) without routing
+ * @param stamp the write timestamp the first node chose for this call (0 = none: the executing node
+ *              stamps). A receiver that gets the call later than the forwarding timeout (the forwarder
+ *              may have failed over meanwhile) writes with this stamp, so a late duplicate cannot
+ *              overtake newer writes. Encoded only when set, so frames without it (older nodes, reads)
+ *              stay as they were.
  */
-public record Call(String method, byte[] body, String authorization, int hops, int mode) {
+public record Call(String method, byte[] body, String authorization, int hops, int mode, long stamp) {
 
     public static final int ROUTE = 0;
     public static final int EXECUTE = 1;
 
+    /** A call without a stamp. */
+    public Call(String method, byte[] body, String authorization, int hops, int mode) {
+        this(method, body, authorization, hops, mode, 0);
+    }
+
     public byte[] encode() {
-        return new WireWriter().string(method).bytes(body).string(authorization).varint(hops).varint(mode).toBytes();
+        WireWriter w = new WireWriter().string(method).bytes(body).string(authorization).varint(hops).varint(mode);
+        if (stamp != 0) {
+            w.signed(stamp);
+        }
+        return w.toBytes();
     }
 
     public static Call decode(byte[] payload) {
@@ -27,11 +41,16 @@ public record Call(String method, byte[] body, String authorization, int hops, i
         String auth = r.string();
         int hops = r.count(255);
         int mode = r.count(EXECUTE);
+        boolean stamped = !r.atEnd();
+        long stamp = stamped ? r.signed() : 0;
         r.end();
         if (method == null) {
             throw new WireException("call without a method");
         }
-        return new Call(method, body == null ? new byte[0] : body, auth, hops, mode);
+        if (stamped && stamp <= 0) { // an encoder writes a stamp only when set
+            throw new WireException("call stamp must be positive");
+        }
+        return new Call(method, body == null ? new byte[0] : body, auth, hops, mode, stamp);
     }
 
     /** The JSON contract's answer: HTTP-style status and JSON body. */

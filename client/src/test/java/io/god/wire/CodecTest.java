@@ -94,8 +94,11 @@ class CodecTest {
         assertThat(back.method()).isEqualTo("DHash.Get");
         assertThat(back.hops()).isEqualTo(1);
         assertThat(back.mode()).isEqualTo(Call.EXECUTE);
-        byte[] trailing = java.util.Arrays.copyOf(call, call.length + 1);
+        assertThat(back.stamp()).isZero();
+        byte[] trailing = java.util.Arrays.copyOf(call, call.length + 2);
         assertThatThrownBy(() -> Call.decode(trailing)).isInstanceOf(WireException.class).hasMessageContaining("trailing");
+        byte[] zeroStamp = java.util.Arrays.copyOf(call, call.length + 1);
+        assertThatThrownBy(() -> Call.decode(zeroStamp)).isInstanceOf(WireException.class).hasMessageContaining("stamp");
         Random rnd = new Random(3);
         for (int i = 0; i < 2000; i++) {
             byte[] junk = new byte[rnd.nextInt(20)];
@@ -106,6 +109,17 @@ class CodecTest {
                 // malformed input is a WireException, never anything else
             }
         }
+        // a forwarded write's stamp travels; a frame without one (an older node's) decodes as before
+        Call stamped = Call.decode(new Call("DHash.Put", "{}".getBytes(), "Bearer t", 2, Call.EXECUTE,
+                1_795_280_387_973_444_414L).encode());
+        assertThat(stamped.stamp()).isEqualTo(1_795_280_387_973_444_414L);
+        assertThat(stamped.authorization()).isEqualTo("Bearer t");
+        byte[] old = new WireWriter().string("DHash.Put").bytes("{}".getBytes()).string(null).varint(1).varint(0)
+                .toBytes();
+        Call oldCall = Call.decode(old);
+        assertThat(oldCall.method()).isEqualTo("DHash.Put");
+        assertThat(oldCall.hops()).isEqualTo(1);
+        assertThat(oldCall.stamp()).isZero();
         Call.Reply reply = Call.Reply.decode(new Call.Reply(200, "{}".getBytes()).encode());
         assertThat(reply.status()).isEqualTo(200);
         assertThat(new String(reply.body())).isEqualTo("{}");

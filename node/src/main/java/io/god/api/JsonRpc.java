@@ -127,7 +127,7 @@ public final class JsonRpc {
         this.observer = observer;
         this.json = mapper();
         node.installCallHandler(c -> {
-            Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode());
+            Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode(), c.stamp());
             return new Call.Reply(r.status(), r.body());
         });
     }
@@ -136,6 +136,12 @@ public final class JsonRpc {
     static final Set<String> BROADCAST = Set.of("Size", "Clear", "AddConfiguration", "Next", "Prev");
     /** Calls answered by the receiving node itself. */
     static final Set<String> LOCAL = Set.of("Nodes", "Describe", "DescribeTree", "Configuration", "Owned");
+    /**
+     * Writes of one record stamped by the first node that executes or forwards them: the stamp travels
+     * in the forwarded {@link Call}, so a call that arrives late (a delayed original after its fail-over
+     * copy was acknowledged) writes that old stamp and cannot undo a later write ({@link #stampOf}).
+     */
+    static final Set<String> STAMPED = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear");
 
     /** The JSON mapper of the contract: Go's encoding/json conventions, strict about types. */
     public static ObjectMapper mapper() {
@@ -164,10 +170,15 @@ public final class JsonRpc {
      * {@link Call#EXECUTE} to execute it here without routing.
      */
     public Response handle(String method, byte[] body, String authorization, int hops, int mode) {
+        return handle(method, body, authorization, hops, mode, 0);
+    }
+
+    /** As above, for a write the first node stamped already ({@link Call#stamp()}, 0 = none). */
+    public Response handle(String method, byte[] body, String authorization, int hops, int mode, long stamp) {
         long start = System.nanoTime();
         Response r;
         try {
-            r = dispatch(method, body == null ? EMPTY : body, authorization, hops, mode);
+            r = dispatch(method, body == null ? EMPTY : body, authorization, hops, mode, stamp);
         } catch (ClientError e) {
             r = error(e.status, e.getMessage());
         } catch (SetOpException e) {
@@ -197,7 +208,7 @@ public final class JsonRpc {
         }
     }
 
-    private Response dispatch(String method, byte[] body, String authorization, int hops, int mode) {
+    private Response dispatch(String method, byte[] body, String authorization, int hops, int mode, long given) {
         String name = name(method);
         if (!METHODS.contains(name)) {
             return error(404, "rpc: can't find method " + method);
@@ -216,13 +227,14 @@ public final class JsonRpc {
             throw new ClientError(503, "this node has left the ring (/admin/leave); call a ring member");
         }
         Cluster cluster = node.cluster();
+        long stamp = stampOf(name, given);
         if (mode == Call.ROUTE && cluster != null && !cluster.alone()) {
-            Response routed = route(cluster, name, body, authorization, hops);
+            Response routed = route(cluster, name, body, authorization, hops, stamp);
             if (routed != null) {
                 return routed;
             }
         }
-        Object result = run(name, read(body, requestType(name), name), authorization);
+        Object result = run(name, read(body, requestType(name), name), authorization, stamp);
         return new Response(200, write(result));
     }
 
@@ -254,18 +266,40 @@ public final class JsonRpc {
             throw new IllegalArgumentException(name + " takes a " + requestType(name).getSimpleName());
         }
         Cluster cluster = node.cluster();
+        long stamp = stampOf(name, 0);
         if (!LOCAL.contains(name)) {
             if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
                 throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
             }
             if (cluster != null && !cluster.alone()) {
-                Response routed = route(cluster, name, write(request), authorization, 0);
+                Response routed = route(cluster, name, write(request), authorization, 0, stamp);
                 if (routed != null) {
                     return typed(name, routed, request instanceof Wire.Req q && q.stamped);
                 }
             }
         }
-        return run(name, request, authorization);
+        return run(name, request, authorization, stamp);
+    }
+
+    /**
+     * The write timestamp of a {@link #STAMPED} call (0 for other calls: they stamp when they execute).
+     * A call from a client is stamped here, before any forwarding. A forwarded call that arrives within
+     * the forwarding timeout ({@code god.rpc.timeout}) is stamped afresh, so the owner keeps ordering the
+     * writes of its keys; one that arrives later — its forwarder may have failed over, answered the
+     * client and seen newer writes meanwhile — keeps the first node's stamp, so it can only repeat that
+     * write, never overtake what came after it. Data timestamps are network time
+     * ({@link io.god.time.TimeNet}), so "later" is judged across nodes up to their residual skew.
+     */
+    private long stampOf(String name, long given) {
+        if (!STAMPED.contains(name)) {
+            return 0;
+        }
+        if (given > 0) {
+            node.timestamps().advanceTo(given);
+            long fresh = node.timestamps().next();
+            return fresh - given <= node.settings().cluster().rpcTimeout().toNanos() ? fresh : given;
+        }
+        return node.timestamps().next();
     }
 
     /** A routed reply as the result object {@link #execute} returns (or its error as a ClientError). */
@@ -305,11 +339,11 @@ public final class JsonRpc {
         }
     }
 
-    private Object run(String name, Object request, String authorization) {
+    private Object run(String name, Object request, String authorization, long stamp) {
         return switch (name) {
             case "AddConfiguration", "SubAddConfiguration" -> configure(name, (Wire.ConfReq) request);
             case "SetExpression" -> setExpression((Wire.SetExpressionReq) request, authorization);
-            default -> call(name, (Wire.Req) request);
+            default -> call(name, (Wire.Req) request, stamp);
         };
     }
 
@@ -384,7 +418,7 @@ public final class JsonRpc {
 
     // ------------------------------------------------------------------ routing
 
-    private Response route(Cluster cluster, String name, byte[] body, String authorization, int hops) {
+    private Response route(Cluster cluster, String name, byte[] body, String authorization, int hops, long stamp) {
         if (LOCAL.contains(name)) {
             return null;
         }
@@ -406,7 +440,7 @@ public final class JsonRpc {
         } else {
             key = key(read(body, Wire.Req.class, name).key, "Key");
         }
-        Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key);
+        Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key, stamp);
         return r == null ? null : new Response(r.status(), r.body());
     }
 
@@ -436,7 +470,7 @@ public final class JsonRpc {
             if (owner == null || owner.address().equals(node.address())) {
                 size = store().state().sub(k).values().size();
             } else {
-                Call.Reply r = cluster.route(SERVICE + "SubSize", write(java.util.Map.of("Key", k)), authorization, 0, k);
+                Call.Reply r = cluster.route(SERVICE + "SubSize", write(java.util.Map.of("Key", k)), authorization, 0, k, 0);
                 try {
                     size = r != null && r.status() == 200 ? json.readTree(r.body()).asLong() : -1;
                 } catch (java.io.IOException e) {
@@ -528,7 +562,7 @@ public final class JsonRpc {
                 req.put("From", min);
                 req.put("FromInc", inclusive);
                 req.put("Len", limit);
-                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(req), authorization, 0, name);
+                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(req), authorization, 0, name, 0);
                 if (r == null) {
                     return pageOf(local.open(name), min, inclusive, limit);
                 }
@@ -628,15 +662,16 @@ public final class JsonRpc {
 
     // ------------------------------------------------------------------ data methods
 
-    private Object call(String name, Wire.Req q) {
+    /** Runs a data method; {@code stamp} is the write timestamp of a {@link #STAMPED} one. */
+    private Object call(String name, Wire.Req q, long stamp) {
         TreeState s = store().state();
         return switch (name) {
-            case "Put" -> write(Record.put(key(q.key, "Key"), value(q.value, "Value"), stamp()), q.sync);
-            case "Del" -> write(Record.delete(key(q.key, "Key"), stamp()), q.sync);
+            case "Put" -> write(Record.put(key(q.key, "Key"), value(q.value, "Value"), stamp), q.sync);
+            case "Del" -> write(Record.delete(key(q.key, "Key"), stamp), q.sync);
             case "SubPut" -> write(Record.subPut(key(q.key, "Key"), key(q.subKey, "SubKey"), value(q.value, "Value"),
-                    stamp()), q.sync);
-            case "SubDel" -> write(Record.subDelete(key(q.key, "Key"), key(q.subKey, "SubKey"), stamp()), q.sync);
-            case "SubClear" -> write(Record.subClear(key(q.key, "Key"), stamp()), q.sync);
+                    stamp), q.sync);
+            case "SubDel" -> write(Record.subDelete(key(q.key, "Key"), key(q.subKey, "SubKey"), stamp), q.sync);
+            case "SubClear" -> write(Record.subClear(key(q.key, "Key"), stamp), q.sync);
             case "Clear" -> {
                 store().apply(Record.clear(stamp()));
                 yield NOTHING;

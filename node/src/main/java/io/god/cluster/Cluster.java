@@ -119,9 +119,12 @@ public final class Cluster {
 
     /**
      * Routes a key-based call: null when this node should execute it, else the owner's (or a
-     * replica's) reply.
+     * replica's) reply. {@code stamp} (0 = none) is a write's timestamp, chosen by the first node and
+     * sent along: a node that receives the call after the timeout (the owner, when the call was held up
+     * and the fail-over answered and the client moved on) writes with it, so the late copy is the same
+     * write again, not a newer one.
      */
-    public Call.Reply route(String method, byte[] body, String authorization, int hops, byte[] key) {
+    public Call.Reply route(String method, byte[] body, String authorization, int hops, byte[] key, long stamp) {
         Ring r = ring();
         if (r.size() <= 1 || hops >= MAX_HOPS) {
             return null;
@@ -134,7 +137,7 @@ public final class Cluster {
             if (m.address().equals(address)) {
                 return null;
             }
-            Call call = new Call(method, body, authorization, hops + 1, i == 0 ? Call.ROUTE : Call.EXECUTE);
+            Call call = new Call(method, body, authorization, hops + 1, i == 0 ? Call.ROUTE : Call.EXECUTE, stamp);
             try {
                 byte[] reply = await(transport.call(m.address(), Ops.CALL, call.encode(), timeout));
                 return Call.Reply.decode(reply);

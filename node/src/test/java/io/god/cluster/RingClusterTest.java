@@ -289,4 +289,54 @@ class RingClusterTest {
             workers.shutdownNow();
         }
     }
+
+    /**
+     * A forwarded write carries the entry node's stamp: in time, the owner stamps it afresh (every
+     * replica stores the owner's stamp); a late duplicate (the original reaching the owner after the
+     * forwarding timeout, when its fail-over copy was acknowledged and the key deleted) keeps the old
+     * stamp and loses to the delete. Without the stamp the owner re-stamps it and the value comes back.
+     */
+    @Test
+    void aForwardedWriteKeepsTheFirstNodesStampSoALateDuplicateCannotUndoADelete() throws Exception {
+        try (Rings rings = new Rings()) {
+            rings.extra.put("god.redundancy", "2");
+            String seed = rings.address(0);
+            for (int i = 0; i < 4; i++) {
+                rings.start(i, null, seed);
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 4);
+            byte[] key = "stamped".getBytes(StandardCharsets.UTF_8);
+            List<Member> replicas = rings.nodes.get(0).membership().ring().replicas(key, 2);
+            List<String> replicaAddresses = replicas.stream().map(Member::address).toList();
+            int via = 0;
+            while (replicaAddresses.contains(rings.address(via))) {
+                via++;
+            }
+            int owner = rings.nodes.indexOf(rings.nodes.stream()
+                    .filter(n -> n.address().equals(replicas.get(0).address())).findFirst().orElseThrow());
+            String put = "{\"Key\":\"" + b64("stamped") + "\",\"Value\":\"" + b64("old") + "\",\"Sync\":true}";
+            call(rings.rpcs.get(via), "Put", put);
+            long stamp = rings.nodes.get(owner).store().state().entry(key).timestamp();
+            for (Member m : replicas) {
+                GodNode n = rings.nodes.stream().filter(x -> x.address().equals(m.address())).findFirst().orElseThrow();
+                assertThat(n.store().state().entry(key).timestamp()).isEqualTo(stamp);
+            }
+
+            call(rings.rpcs.get(via), "Del", "{\"Key\":\"" + b64("stamped") + "\",\"Sync\":true}");
+            // the late original (past god.rpc.timeout), as the owner decodes it from the wire: it keeps the
+            // first node's stamp, so LWW drops it
+            GodNode ownerNode = rings.nodes.get(owner);
+            await().atMost(CONVERGE).until(() -> ownerNode.timeNet().continuous() - stamp > 600_000_000L);
+            io.god.wire.Call late = io.god.wire.Call.decode(new io.god.wire.Call("DHash.Put",
+                    put.getBytes(StandardCharsets.UTF_8), null, 1, io.god.wire.Call.EXECUTE, stamp).encode());
+            var r = rings.rpcs.get(owner).handle(late.method(), late.body(), null, late.hops(), late.mode(), late.stamp());
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(call(rings.rpcs.get(via), "Get", "{\"Key\":\"" + b64("stamped") + "\"}")).contains("\"Exists\":false");
+            assertThat(rings.nodes.get(owner).timestamps().last()).isGreaterThan(stamp);
+
+            // the same call without a stamp (as before the fix) is a new, newer write: the value is back
+            rings.rpcs.get(owner).handle(late.method(), late.body(), null, late.hops(), late.mode());
+            assertThat(call(rings.rpcs.get(via), "Get", "{\"Key\":\"" + b64("stamped") + "\"}")).contains("\"Exists\":true");
+        }
+    }
 }

@@ -30,6 +30,22 @@ final class SimNetwork {
     private final Map<String, Endpoint> endpoints = new HashMap<>();
     private final Set<String> blocked = new HashSet<>();
     private Faults faults = Faults.NONE;
+    /** Scripted slow links: the next {@code count} requests of {@code op} to {@code to} arrive late. */
+    private static final class Hold {
+        final int op;
+        final String to;
+        final long nanos;
+        int count;
+
+        Hold(int op, String to, long nanos, int count) {
+            this.op = op;
+            this.to = to;
+            this.nanos = nanos;
+            this.count = count;
+        }
+    }
+
+    private final java.util.List<Hold> holds = new java.util.ArrayList<>();
     private long messages;
     private long bytes;
 
@@ -67,19 +83,38 @@ final class SimNetwork {
         blocked.clear();
     }
 
+    /** Delivers the next {@code count} requests of {@code op} to {@code to} {@code nanos} late (past deadlines). */
+    void holdNext(int op, String to, long nanos, int count) {
+        holds.add(new Hold(op, to, nanos, count));
+    }
+
+    private long held(int op, String to) {
+        for (Hold h : holds) {
+            if (h.op == op && h.to.equals(to) && h.count > 0) {
+                h.count--;
+                return h.nanos;
+            }
+        }
+        return 0;
+    }
+
     boolean partitioned() {
         return !blocked.isEmpty();
     }
 
     /** Sends one message: schedules its delivery (maybe twice, maybe never). */
     private void send(String from, String to, int size, SimLoop.Kind kind, Runnable delivery) {
+        send(from, to, size, kind, 0, delivery);
+    }
+
+    private void send(String from, String to, int size, SimLoop.Kind kind, long extra, Runnable delivery) {
         messages++;
         bytes += size;
         Faults f = faults;
         if (blocked.contains(from + "|" + to) || (f.loss() > 0 && random.nextDouble() < f.loss())) {
             return;
         }
-        loop.at(delay(f), kind, delivery);
+        loop.at(extra + delay(f), kind, delivery);
         if (f.duplicate() > 0 && random.nextDouble() < f.duplicate()) {
             loop.at(delay(f), kind, delivery);
         }
@@ -122,7 +157,7 @@ final class SimNetwork {
             Scheduler.Cancellable timer = loop.scheduler().schedule(deadline.toNanos(), () -> result.completeExceptionally(
                     new TransportException(TransportException.Reason.TIMEOUT, "no answer from " + to)));
             result.whenComplete((r, e) -> timer.cancel());
-            send(address, to, payload.length, op == Ops.CALL ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, () -> {
+            send(address, to, payload.length, op == Ops.CALL ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, held(op, to), () -> {
                 if (endpoints.get(to) != target) {
                     return;
                 }

@@ -153,6 +153,18 @@ final class Simulation {
 
     /** Runs the whole scenario; throws {@link InvariantViolation} (with seed and trace) on failure. */
     Result run() {
+        return run(start -> {
+            network.faults(faultsOfRun());
+            scheduleFaults(start);
+            workload.schedule(start, config.workloadMillis() * MS);
+        });
+    }
+
+    /**
+     * Runs a scenario whose workload phase {@code schedule} sets up (given the phase's start time):
+     * the random one, or a regression test's script.
+     */
+    Result run(java.util.function.LongConsumer schedule) {
         try {
             for (int i = 0; i < config.nodes(); i++) {
                 SimNode n = nodes.get(i);
@@ -160,9 +172,7 @@ final class Simulation {
             }
             long start = loop.now() + 2_000 * MS;
             loop.runUntil(start);
-            network.faults(faultsOfRun());
-            scheduleFaults(start);
-            workload.schedule(start, config.workloadMillis() * MS);
+            schedule.accept(start);
             long end = start + config.workloadMillis() * MS;
             while (loop.now() < end) {
                 loop.runUntil(Math.min(end, loop.now() + SYNC_INTERVAL));

@@ -57,11 +57,72 @@ class SimulationTest {
                 Fault.KILL, Fault.SKEW, Fault.JOIN))).run();
     }
 
+    /**
+     * A forwarded write held back past the forwarder's timeout: the fail-over replica executes it, the
+     * client deletes the key, then the held original reaches the owner. It executed with a fresh stamp
+     * and brought the deleted value back; now it carries the first node's stamp and loses to the delete.
+     */
+    @Test
+    void regressionSeed11ADelayedForwardedWriteCannotUndoALaterDelete() {
+        Simulation sim = new Simulation(Simulation.Config.standard(11, EnumSet.noneOf(Fault.class)));
+        sim.run(start -> {
+            Workload.Slot slot = sim.workload.slots.get(0);
+            var replicas = sim.nodes.get(0).node.membership().ring().replicas(slot.key(), sim.config.redundancy());
+            Simulation.SimNode via = sim.up().stream()
+                    .filter(n -> replicas.stream().noneMatch(m -> m.address().equals(n.address))).findFirst().orElseThrow();
+            String owner = replicas.get(0).address();
+            sim.loop.at(start - sim.loop.now(), SimLoop.Kind.START, () -> {
+                sim.network.holdNext(io.god.wire.Ops.CALL, owner, 2_000 * Simulation.MS, 1);
+                sim.workload.call(via, slot, false, true); // times out at the owner, a replica executes it
+                sim.workload.call(via, slot, true, true); // the owner executes the delete
+                sim.trace.note("held put to " + owner + " pending");
+            });
+        });
+        assertEquals(2, sim.workload.acked, "both calls acknowledged");
+    }
+
+    /**
+     * Reference §10.2's scene: the owner of a sub tree clears it, the other replicas get the clear
+     * late; a new entry is executed by a fail-over replica (the owner's copy is late too); then the owner
+     * deletes another entry. Its sub tree now has no live entry, only a tombstone newer than the entry it
+     * never saw — which the empty-sub-tree rule sends as a clear that wipes that acknowledged entry.
+     */
+    static Simulation.Result emptySubTree(long seed) {
+        Simulation sim = new Simulation(Simulation.Config.standard(seed, EnumSet.noneOf(Fault.class)));
+        return sim.run(start -> {
+            Workload.Slot s0 = sim.workload.slots.get(Workload.KEYS);
+            Workload.Slot s1 = sim.workload.slots.get(Workload.KEYS + 1);
+            var replicas = sim.nodes.get(0).node.membership().ring().replicas(s0.key(), sim.config.redundancy());
+            String owner = replicas.get(0).address();
+            Simulation.SimNode a = sim.up().stream().filter(n -> n.address.equals(owner)).findFirst().orElseThrow();
+            Simulation.SimNode via = sim.up().stream()
+                    .filter(n -> replicas.stream().noneMatch(m -> m.address().equals(n.address))).findFirst().orElseThrow();
+            long late = 3_000 * Simulation.MS;
+            sim.loop.at(start - sim.loop.now(), SimLoop.Kind.START, () -> {
+                for (var m : replicas.subList(1, replicas.size())) {
+                    sim.network.holdNext(io.god.wire.Ops.REPLICATE, m.address(), late, 3);
+                }
+                sim.workload.subClear(a, s0.key());
+            });
+            sim.loop.at(start + 10 * Simulation.MS - sim.loop.now(), SimLoop.Kind.START, () -> {
+                sim.network.holdNext(io.god.wire.Ops.CALL, owner, late, 1);
+                sim.network.holdNext(io.god.wire.Ops.REPLICATE, owner, late, 3);
+                sim.workload.call(via, s1, false, false);
+                sim.workload.call(a, s0, true, false);
+            });
+        });
+    }
+
     private static void caught(BugSwitch bug, long seed, Set<Fault> faults, String violation) {
-        run(seed, faults);
+        caught(bug, seed, () -> run(seed, faults), violation);
+    }
+
+    /** The scenario passes with the switch off and fails with the named violation with it on. */
+    private static void caught(BugSwitch bug, long seed, Runnable scenario, String violation) {
+        scenario.run();
         bug.set(true);
         try {
-            InvariantViolation v = assertThrows(InvariantViolation.class, () -> run(seed, faults));
+            InvariantViolation v = assertThrows(InvariantViolation.class, scenario::run);
             assertTrue(v.getMessage().contains(violation) && v.getMessage().contains("seed " + seed),
                     v.getMessage());
         } finally {
@@ -77,5 +138,10 @@ class SimulationTest {
     @Test
     void aDifferenceDroppingSourcesIsCaught() {
         caught(BugSwitch.DIFFERENCE_DROPS_SOURCES, 2, EnumSet.noneOf(Fault.class), "difference of trees");
+    }
+
+    @Test
+    void theEmptySubTreeClearRuleIsCaught() {
+        caught(BugSwitch.EMPTY_SUB_TREE_CLEARS, 2, () -> emptySubTree(2), "lost t0/s1");
     }
 }

@@ -97,6 +97,15 @@ final class Workload {
         }
         boolean delete = sim.random.nextInt(4) == 0;
         boolean sync = sim.random.nextBoolean();
+        try {
+            call(at, slot, delete, sync);
+        } finally {
+            inFlight.remove(slot.id());
+        }
+    }
+
+    /** One client call through {@code at}'s JSON handler, and what its acknowledgement promises. */
+    void call(Simulation.SimNode at, Slot slot, boolean delete, boolean sync) {
         String value = "v" + (next++);
         Map<String, Object> body = new HashMap<>();
         body.put("Key", b64(slot.key()));
@@ -114,8 +123,6 @@ final class Workload {
             r = at.rpc.handle(method, JsonRpc.mapper().writeValueAsBytes(body), null);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
-        } finally {
-            inFlight.remove(slot.id());
         }
         String what = method.substring(JsonRpc.SERVICE.length()) + " " + slot.id() + (delete ? "" : "=" + value)
                 + (sync ? " sync" : "") + " via " + at.address;
@@ -136,6 +143,20 @@ final class Workload {
         Acked prev = required.get(slot.id());
         if (prev == null || ts > prev.timestamp()) {
             required.put(slot.id(), new Acked(ts, delete ? null : value, sync));
+        }
+    }
+
+    /**
+     * SubClear of a sub tree through {@code at} (scripted scenes only: the random workload does not
+     * clear, as a clear legitimately drops acknowledged entries the model would then miss).
+     */
+    void subClear(Simulation.SimNode at, byte[] tree) {
+        try {
+            JsonRpc.Response r = at.rpc.handle(JsonRpc.SERVICE + "SubClear",
+                    JsonRpc.mapper().writeValueAsBytes(Map.of("Key", b64(tree))), null);
+            sim.trace.note("SubClear via " + at.address + " -> " + r.status());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
     }
 
