@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * each kind of fault, the determinism of a seed, the regression seeds of bugs it found, and the
  * test-only switches that re-introduce reference bugs, each caught by a seed. A failure prints its
  * seed, faults and the trace's last lines; a test reruns the same seed identically (campaign seeds
- * replay through {@link SimulationCampaignTest}).
+ * replay through {@link SimulationCampaigns}).
  */
 class SimulationTest {
 

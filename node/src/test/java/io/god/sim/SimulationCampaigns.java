@@ -6,7 +6,8 @@ import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * Campaign mode, skipped in the default build: runs only when one of its system properties is set.
+ * Campaign mode. Not part of the default build (the name does not end in Test): run it with
+ * {@code -Dtest=SimulationCampaigns} and one of its system properties.
  * <ul>
  *   <li>{@code -Dgod.sim.campaign=200 [-Dgod.sim.first=1000]}: 200 seeds with random fault mixes
  *       (400 operations, 4 faults of each enabled kind); stops at the first failure.</li>
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code -Dgod.sim.bigring=100}: the large-ring scenario ({@link BigRing}).</li>
  * </ul>
  */
-class SimulationCampaignTest {
+class SimulationCampaigns {
 
     @Test
     void campaign() {
