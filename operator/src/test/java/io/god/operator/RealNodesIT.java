@@ -116,6 +116,7 @@ class RealNodesIT extends ScenarioSupport {
     @Test
     void scaleAndRollWhileAClientWritesAndReads() throws Exception {
         long t0 = System.nanoTime();
+        long acked;
         create(NS, "demo", spec -> {
             spec.setReplicas(3);
             spec.setRedundancy(3);
@@ -124,8 +125,7 @@ class RealNodesIT extends ScenarioSupport {
 
         try (GodClient client = GodClient.builder()
                 .endpoints(nodes.binaryAddress("demo-0"), nodes.binaryAddress("demo-1"), nodes.binaryAddress("demo-2"))
-                .redundancy(3).attemptTimeout(Duration.ofMillis(1000)).deadline(Duration.ofSeconds(15))
-                .attempts(30).backoff(Duration.ofMillis(20)).ringRefresh(Duration.ofMillis(250)).build()) {
+                .build()) { // the client's defaults: 6 attempts within 5 s, ring refreshed every 5 s and after failures
             Workload workload = new Workload(client);
             Thread thread = new Thread(workload, "real-nodes-workload");
             thread.setDaemon(true);
@@ -162,12 +162,15 @@ class RealNodesIT extends ScenarioSupport {
                 workload.stop.set(true);
                 thread.join(TimeUnit.SECONDS.toMillis(30));
             }
-            System.out.printf("RealNodesIT workload: %d acknowledged Sync writes, %d reads, %d failed calls %s%n",
-                    workload.acked.size(), workload.reads.get(), workload.failures.size(), workload.failures);
+            System.out.printf("RealNodesIT workload: %d acknowledged Sync writes, %d reads, %d failed calls %s;"
+                    + " slowest put %d ms, slowest get %d ms%n", workload.acked.size(), workload.reads.get(),
+                    workload.failures.size(), workload.failures, workload.slowestPut.get() / 1_000_000,
+                    workload.slowestGet.get() / 1_000_000);
             assertThat(thread.isAlive()).as("the workload stopped").isFalse();
             assertThat(workload.failures).as("failed client calls").isEmpty();
             assertThat(workload.acked).hasSizeGreaterThan(100);
 
+            acked = workload.acked.size();
             for (Map.Entry<String, String> e : workload.acked.entrySet()) {
                 GodClient.Value v = client.get(GodClient.utf8(e.getKey()));
                 assertThat(v.exists()).as(e.getKey() + " acknowledged, readable at the end").isTrue();
@@ -185,7 +188,10 @@ class RealNodesIT extends ScenarioSupport {
             assertThat(s.ringSize()).isEqualTo(2);
             assertThat(s.replicated()).isTrue();
             assertThat(s.ringHash()).isEqualTo(statuses.get(0).ringHash());
+            assertThat(s.heldEntries()).as("N=3 on 2 members: each holds every key").isEqualTo(acked);
         });
+        assertThat(statuses.stream().mapToLong(NodeStatus::ownedEntries).sum()).as("owned ranges cover every key once")
+                .isEqualTo(acked);
         assertThat(nodes.running()).containsExactly(NS + "/demo-0", NS + "/demo-1");
         durations.put("total", Duration.ofNanos(System.nanoTime() - t0));
     }
@@ -219,6 +225,8 @@ class RealNodesIT extends ScenarioSupport {
         final List<String> ackedOrder = new CopyOnWriteArrayList<>();
         final List<String> failures = new CopyOnWriteArrayList<>();
         final AtomicLong reads = new AtomicLong();
+        final AtomicLong slowestPut = new AtomicLong();
+        final AtomicLong slowestGet = new AtomicLong();
 
         Workload(GodClient client) {
             this.client = client;
@@ -230,8 +238,10 @@ class RealNodesIT extends ScenarioSupport {
             for (int i = 0; !stop.get() && System.nanoTime() < end; i++) {
                 String key = "real-" + i;
                 String value = "v" + i;
+                long start = System.nanoTime();
                 try {
                     client.put(GodClient.utf8(key), GodClient.utf8(value), true);
+                    slowestPut.accumulateAndGet(System.nanoTime() - start, Math::max);
                     acked.put(key, value);
                     ackedOrder.add(key);
                 } catch (RuntimeException e) {
@@ -241,8 +251,10 @@ class RealNodesIT extends ScenarioSupport {
                     continue;
                 }
                 String earlier = ackedOrder.get(i % ackedOrder.size());
+                start = System.nanoTime();
                 try {
                     GodClient.Value v = client.get(GodClient.utf8(earlier));
+                    slowestGet.accumulateAndGet(System.nanoTime() - start, Math::max);
                     reads.incrementAndGet();
                     if (!v.exists() || !acked.get(earlier).equals(new String(v.value(), StandardCharsets.UTF_8))) {
                         failures.add("get " + earlier + ": " + (v.exists() ? "another value" : "missing"));
