@@ -133,15 +133,20 @@ class RealNodesIT extends ScenarioSupport {
             try {
                 await().atMost(Duration.ofSeconds(10)).until(() -> workload.acked.size() >= 20);
 
+                int before = workload.acked.size();
                 edit(NS, "demo", gc -> gc.getSpec().setReplicas(5));
                 settled(5, SCALE_UP_BOUND, "scale 3→5");
+                assertThat(workload.acked.size()).as("writes acknowledged while scaling up").isGreaterThan(before);
 
+                before = workload.acked.size();
                 edit(NS, "demo", gc -> gc.getSpec().setReplicas(2));
                 settled(2, SCALE_DOWN_BOUND, "scale 5→2");
+                assertThat(workload.acked.size()).as("writes acknowledged while draining").isGreaterThan(before);
                 assertThat(fakeController.gone(NS)).as("drained highest first").containsExactly("demo-4", "demo-3",
                         "demo-2");
                 assertThat(eventReasons(NS)).contains("DrainingMember", "MemberLeft", "ClaimDeleted");
 
+                before = workload.acked.size();
                 String hashBefore = specHash(NS);
                 edit(NS, "demo", gc -> gc.getSpec().setRestartNonce("roll-1"));
                 long roll = System.nanoTime();
@@ -152,7 +157,8 @@ class RealNodesIT extends ScenarioSupport {
                             p -> hashBefore.equals(p.getMetadata().getAnnotations().get("god.io/spec-hash")));
                 });
                 durations.put("roll 2 pods", Duration.ofNanos(System.nanoTime() - roll));
-                assertThat(fakeController.gone(NS)).as("each pod restarted once, one at a time").hasSize(5)
+                assertThat(workload.acked.size()).as("writes acknowledged while rolling").isGreaterThan(before);
+                assertThat(fakeController.gone(NS)).as("each pod restarted once, highest first").hasSize(5)
                         .endsWith("demo-1", "demo-0");
 
                 // a little more traffic on the rolled ring
