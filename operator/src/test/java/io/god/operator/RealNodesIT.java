@@ -199,6 +199,11 @@ class RealNodesIT extends ScenarioSupport {
         assertThat(statuses.stream().mapToLong(NodeStatus::ownedEntries).sum()).as("owned ranges cover every key once")
                 .isEqualTo(acked);
         assertThat(nodes.running()).containsExactly(NS + "/demo-0", NS + "/demo-1");
+        try (Stream<Path> dirs = Files.list(OUT.resolve("data").resolve(NS))) {
+            assertThat(dirs.map(d -> d.getFileName().toString()).sorted())
+                    .as("the drained members' claims were deleted, and their data with them")
+                    .containsExactly("data-demo-0", "data-demo-1");
+        }
         durations.put("total", Duration.ofNanos(System.nanoTime() - t0));
     }
 
