@@ -210,7 +210,8 @@ public final class GodClient implements AutoCloseable {
         return parseMembers(anyNode("Nodes", JSON.createObjectNode()));
     }
 
-    private static List<Member> parseMembers(JsonNode n) {
+    /** The members of a {@code Nodes} answer, sorted by position: the ring the client routes with. */
+    public static List<Member> parseMembers(JsonNode n) {
         List<Member> members = new ArrayList<>();
         for (JsonNode m : n) {
             members.add(new Member(bytes(m.get("Pos")), m.get("Addr").asText()));
@@ -222,7 +223,11 @@ public final class GodClient implements AutoCloseable {
 
     /** The key's replica set in the cached ring: owner first. */
     public List<Member> replicas(byte[] key) {
-        List<Member> r = ring;
+        return replicas(ring, key, redundancy);
+    }
+
+    /** The key's replica set in ring r (sorted by position): owner (first position above key) first. */
+    public static List<Member> replicas(List<Member> r, byte[] key, int redundancy) {
         List<Member> out = new ArrayList<>();
         if (r.isEmpty()) {
             return out;

@@ -13,9 +13,6 @@ import io.god.wire.WireWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -285,19 +282,9 @@ public final class AntiEntropy extends RepairTask {
 
     private byte[] call(String peer, int op, byte[] payload) {
         bytesSent.addAndGet(payload.length);
-        try {
-            byte[] reply = transport.call(peer, op, payload, timeout)
-                    .get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
-            bytesReceived.addAndGet(reply.length);
-            return reply;
-        } catch (ExecutionException e) {
-            throw TransportException.of(e);
-        } catch (TimeoutException e) {
-            throw new TransportException(TransportException.Reason.TIMEOUT, "no answer");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TransportException(TransportException.Reason.TIMEOUT, "interrupted");
-        }
+        byte[] reply = await(transport.call(peer, op, payload, timeout));
+        bytesReceived.addAndGet(reply.length);
+        return reply;
     }
 
     // ------------------------------------------------------------------ encoding

@@ -4,7 +4,6 @@ import io.god.events.Event;
 import io.god.persist.Record;
 import io.god.ring.Member;
 import io.god.ring.Ring;
-import io.god.transport.TransportException;
 import io.god.tree.Entry;
 import io.god.tree.TreeState;
 import io.god.wire.Ops;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -107,15 +105,11 @@ public final class Cleaner extends RepairTask {
         Set<String> confirmed = new HashSet<>();
         for (Map.Entry<String, CompletableFuture<byte[]>> c : calls.entrySet()) {
             try {
-                c.getValue().get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+                await(c.getValue());
                 confirmed.add(c.getKey());
                 handed.addAndGet(byTarget.get(c.getKey()).size());
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                LOG.log(System.Logger.Level.DEBUG, "cleaning: " + c.getKey() + " did not confirm: "
-                        + (e instanceof java.util.concurrent.ExecutionException ? TransportException.of(e) : e));
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "cleaning: " + c.getKey() + " did not confirm: " + e);
             }
         }
         // compare-and-drop: each drop applies only while the entry is still the version handed over,

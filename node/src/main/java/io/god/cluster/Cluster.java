@@ -9,6 +9,7 @@ import io.god.ring.Member;
 import io.god.ring.Membership;
 import io.god.ring.Positions;
 import io.god.ring.Ring;
+import io.god.transport.Awaiter;
 import io.god.transport.Retry;
 import io.god.transport.Transport;
 import io.god.transport.TransportException;
@@ -20,9 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -65,12 +63,22 @@ public final class Cluster {
     private final int redundancy;
     private final Duration timeout;
     private final int queueLimit;
+    private final Awaiter awaiter;
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong asyncFailures = new AtomicLong();
 
     public Cluster(String address, Membership membership, Transport transport, Retry retry, Store store,
                    Timestamps timestamps, EventBus events, int redundancy, Duration timeout, int queueLimit) {
+        this(address, membership, transport, retry, store, timestamps, events, redundancy, timeout, queueLimit,
+                Awaiter.BLOCKING);
+    }
+
+    /** As above, waiting for peers' answers through {@code awaiter}. */
+    public Cluster(String address, Membership membership, Transport transport, Retry retry, Store store,
+                   Timestamps timestamps, EventBus events, int redundancy, Duration timeout, int queueLimit,
+                   Awaiter awaiter) {
+        this.awaiter = awaiter;
         this.address = address;
         this.membership = membership;
         this.transport = transport;
@@ -240,6 +248,9 @@ public final class Cluster {
     /** Applies records sent by the executing node (a replica's side of {@link Ops#REPLICATE}). */
     public CompletableFuture<byte[]> applyReplicated(byte[] payload) {
         List<Record> records = decode(payload);
+        if (unorderedReplicaWrites) {
+            records = restamped(records);
+        }
         long newest = 0;
         for (Record rec : records) {
             newest = Math.max(newest, rec.timestamp());
@@ -247,6 +258,29 @@ public final class Cluster {
         timestamps.advanceTo(newest);
         store.applyAll(records);
         return CompletableFuture.completedFuture(new byte[0]);
+    }
+
+    /**
+     * Test-only switch (set by the simulation's bug-injection tests, never in production): replicas
+     * apply what arrives in arrival order, ignoring the writer's timestamps — reference §10.11's
+     * "replica writes don't compare timestamps; async forwarding can reorder".
+     */
+    static volatile boolean unorderedReplicaWrites;
+
+    private List<Record> restamped(List<Record> records) {
+        List<Record> out = new ArrayList<>(records.size());
+        for (Record r : records) {
+            long ts = timestamps.next();
+            out.add(switch (r.kind()) {
+                case PUT -> Record.put(r.key(), r.value(), ts);
+                case DELETE -> Record.delete(r.key(), ts);
+                case SUB_PUT -> Record.subPut(r.key(), r.subKey(), r.value(), ts);
+                case SUB_DELETE -> Record.subDelete(r.key(), r.subKey(), ts);
+                case SUB_CLEAR -> Record.subClear(r.key(), ts);
+                default -> r;
+            });
+        }
+        return out;
     }
 
     /** Async copies dropped because the queue was full (repaired by anti-entropy later). */
@@ -308,16 +342,7 @@ public final class Cluster {
     }
 
     private byte[] await(CompletableFuture<byte[]> f) {
-        try {
-            return f.get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw TransportException.of(e);
-        } catch (TimeoutException e) {
-            throw new TransportException(TransportException.Reason.TIMEOUT, "no answer");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TransportException(TransportException.Reason.TIMEOUT, "interrupted");
-        }
+        return awaiter.await(f, Awaiter.limitFor(timeout));
     }
 
     private static byte[] json(String message) {

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Leave/drain (DESIGN §7): a node that is asked to leave hands every range it holds to the nodes
@@ -249,8 +248,7 @@ public final class Drain extends RepairTask {
         byte[] req = new WireWriter().string(address).toBytes();
         for (Member m : formerMembers) {
             try {
-                byte[] reply = transport.call(m.address(), Ops.JOIN, req, timeout)
-                        .get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+                byte[] reply = await(transport.call(m.address(), Ops.JOIN, req, timeout));
                 List<Member> members = new ArrayList<>();
                 for (Member x : Membership.decodeMembers(reply)) {
                     if (!x.address().equals(address)) {
@@ -259,10 +257,7 @@ public final class Drain extends RepairTask {
                 }
                 members.add(self);
                 return new Ring(members);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            } catch (Exception e) {
+            } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, address + ": " + m.address() + " did not give the ring: " + e);
             }
         }

@@ -44,6 +44,9 @@ final class EntryRecords {
 
     static void clear(Entry e, long cutoff, List<Record> out) {
         TreeState sub = e.sub();
+        if (sub != null && EmptySubTreeRule.enabled) {
+            EmptySubTreeRule.apply(e.key(), sub, out);
+        }
         if (sub != null && sub.clearedAt() > 0 && sub.clearedAt() >= cutoff) {
             out.add(Record.subClear(e.key(), sub.clearedAt()));
         }

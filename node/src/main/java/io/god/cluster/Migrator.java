@@ -6,6 +6,7 @@ import io.god.node.Store;
 import io.god.ring.Member;
 import io.god.ring.Positions;
 import io.god.ring.Ring;
+import io.god.transport.Awaiter;
 import io.god.transport.Transport;
 import io.god.transport.TransportException;
 import io.god.tree.Entry;
@@ -16,7 +17,6 @@ import io.god.wire.WireWriter;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -44,6 +44,7 @@ public final class Migrator {
     private final EventBus events;
     private final Duration timeout;
     private final Predicate<byte[]> move;
+    private final Awaiter awaiter;
     private String lastRing = "";
     private int quiet;
     private int sinceMove = QUIET_PASSES;
@@ -51,6 +52,13 @@ public final class Migrator {
 
     public Migrator(String address, Supplier<Ring> ring, Transport transport, Store store, EventBus events,
                     Duration timeout, Predicate<byte[]> move) {
+        this(address, ring, transport, store, events, timeout, move, Awaiter.BLOCKING);
+    }
+
+    /** As above, waiting for the successor's answer through {@code awaiter}. */
+    public Migrator(String address, Supplier<Ring> ring, Transport transport, Store store, EventBus events,
+                    Duration timeout, Predicate<byte[]> move, Awaiter awaiter) {
+        this.awaiter = awaiter;
         this.address = address;
         this.ring = ring;
         this.transport = transport;
@@ -99,13 +107,10 @@ public final class Migrator {
         Member succ = r.successorOf(me);
         long succSize;
         try {
-            byte[] reply = transport.call(succ.address(), Ops.OWNED, new byte[0], timeout)
-                    .get(timeout.toNanos() * 2 + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+            byte[] reply = awaiter.await(transport.call(succ.address(), Ops.OWNED, new byte[0], timeout),
+                    Awaiter.limitFor(timeout));
             succSize = new WireReader(reply).varint();
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+        } catch (RuntimeException e) {
             return null;
         }
         TreeState s = store.state();

@@ -5,8 +5,10 @@ import io.god.node.Store;
 import io.god.node.Timestamps;
 import io.god.ring.Ring;
 import io.god.time.NanoClock;
+import io.god.transport.Awaiter;
 import io.god.transport.Transport;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /** The state every replica-repair task shares, unpacked from its {@link RepairContext}. */
@@ -23,6 +25,7 @@ abstract class RepairTask {
     final Duration timeout;
     final long windowNanos;
     final int budget;
+    final Awaiter awaiter;
 
     RepairTask(RepairContext c) {
         this.address = c.address();
@@ -36,5 +39,11 @@ abstract class RepairTask {
         this.timeout = c.timeout();
         this.windowNanos = c.window().toNanos();
         this.budget = c.budget();
+        this.awaiter = c.awaiter();
+    }
+
+    /** Waits (through the {@link Awaiter} seam) for a peer's answer; TransportException on failure. */
+    byte[] await(CompletableFuture<byte[]> f) {
+        return awaiter.await(f, Awaiter.limitFor(timeout));
     }
 }

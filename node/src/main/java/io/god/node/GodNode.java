@@ -16,17 +16,14 @@ import io.god.wire.Call;
 import io.god.wire.Ops;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -70,7 +67,7 @@ public final class GodNode implements AutoCloseable {
     private final Store store;
     private final Timestamps timestamps;
     private io.god.time.TimeNet timeNet;
-    private final Random timeRandom = new Random(new SecureRandom().nextLong());
+    private final Random timeRandom;
     private volatile byte[] position;
     private final ScheduledExecutorService loops;
     private final ScheduledExecutorService timers;
@@ -93,36 +90,21 @@ public final class GodNode implements AutoCloseable {
     private volatile boolean closed;
     private final Object timestampLock = new Object();
     private long persistedTimestamp; // guarded by timestampLock
+    private final NodeRuntime runtime;
 
-    private GodNode(NodeSettings settings, NanoClock clock, Store store, Timestamps timestamps, byte[] position) {
+    private GodNode(NodeSettings settings, NodeRuntime runtime, Store store, Timestamps timestamps, byte[] position) {
         this.settings = settings;
-        this.clock = clock;
+        this.runtime = runtime;
+        this.clock = runtime.clock();
         this.store = store;
         this.timestamps = timestamps;
         this.position = position;
         this.startedAt = clock.nanos();
-        String name = "god-gc-" + settings.advertise();
-        this.loops = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "god-ring-" + settings.advertise());
-            t.setDaemon(true);
-            return t;
-        });
-        this.syncs = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "god-sync-" + settings.advertise());
-            t.setDaemon(true);
-            return t;
-        });
-        AtomicInteger n = new AtomicInteger();
-        this.handlers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "god-peer-" + settings.advertise() + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.timeRandom = new Random(runtime.seeds().getAsLong());
+        this.loops = runtime.loops().apply("god-gc-" + settings.advertise());
+        this.timers = runtime.loops().apply("god-ring-" + settings.advertise());
+        this.syncs = runtime.loops().apply("god-sync-" + settings.advertise());
+        this.handlers = runtime.handlers().apply("god-peer-" + settings.advertise());
     }
 
     /** Starts a node on the system clock. */
@@ -141,6 +123,12 @@ public final class GodNode implements AutoCloseable {
 
     /** As {@link #start(NodeSettings, NanoClock)} with an injected transport (null = TCP). */
     public static GodNode start(NodeSettings settings, NanoClock clock, TransportFactory transports) {
+        return start(settings, NodeRuntime.production(clock, transports));
+    }
+
+    /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
+    public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
+        NanoClock clock = runtime.clock();
         Tree tree = new Tree(clock, settings.tombstoneWindow());
         io.god.time.TimeNet timeNet = new io.god.time.TimeNet(clock);
         Timestamps timestamps = new Timestamps(timeNet.continuousClock());
@@ -150,7 +138,8 @@ public final class GodNode implements AutoCloseable {
             store = Store.inMemory(tree);
             position = null;
         } else {
-            store = Store.durable(DurableTree.open(settings.dataDir(), tree, settings.persistenceOptions()));
+            store = Store.durable(DurableTree.open(runtime.disk(), settings.dataDir(), tree,
+                    settings.persistenceOptions()));
             try {
                 MetadataStore meta = store.metadata().orElseThrow();
                 Optional<byte[]> stored = meta.get(POSITION).filter(p -> p.length == POSITION_SIZE);
@@ -161,10 +150,10 @@ public final class GodNode implements AutoCloseable {
                 throw e;
             }
         }
-        GodNode node = new GodNode(settings, clock, store, timestamps, position);
+        GodNode node = new GodNode(settings, runtime, store, timestamps, position);
         node.timeNet = timeNet;
         try {
-            node.startCluster(transports);
+            node.startCluster(runtime.transports());
         } catch (RuntimeException e) {
             node.close();
             throw e;
@@ -191,17 +180,17 @@ public final class GodNode implements AutoCloseable {
         long forgetTicks = Math.max(1, c.forgetAfter().toNanos() / c.ringInterval().toNanos());
         membership = new Membership(new Membership.Config(settings.advertise(), settings.seeds(), position,
                 clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks), transport,
-                new Random(new SecureRandom().nextLong()), events, this::positionChosen);
+                new Random(runtime.seeds().getAsLong()), events, this::positionChosen);
         Retry retry = new Retry(transport, scheduler, clock, c.rpcAttempts(), Duration.ofMillis(
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
-                settings.redundancy(), c.rpcTimeout(), c.replicationQueue());
+                settings.redundancy(), c.rpcTimeout(), c.replicationQueue(), runtime.awaiter());
         io.god.cluster.RepairContext repair = new io.god.cluster.RepairContext(settings.advertise(), membership::ring,
                 transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
-                settings.tombstoneWindow(), c.syncBudget());
+                settings.tombstoneWindow(), c.syncBudget(), runtime.awaiter());
         antiEntropy = new io.god.cluster.AntiEntropy(repair);
         quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
-                c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition);
+                c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());
         drain = new io.god.cluster.Drain(repair, antiEntropy, membership, () -> {
             store.metadata().ifPresent(m -> m.delete(POSITION));
             quarantine.forget();
@@ -214,7 +203,7 @@ public final class GodNode implements AutoCloseable {
                     }
                     positionChosen(p);
                     return true;
-                });
+                }, runtime.awaiter());
         transport.serve(this::serve);
         tick();
         long every = c.ringInterval().toNanos();
@@ -226,7 +215,7 @@ public final class GodNode implements AutoCloseable {
             return;
         }
         try {
-            if (state == State.JOINING && !quarantine.check()) {
+            if (state == State.JOINING && !quarantine.check(membership.probers())) {
                 return; // stale-data check first: no member answered yet
             }
             membership.tick();

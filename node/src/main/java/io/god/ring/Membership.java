@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -73,6 +74,8 @@ public final class Membership {
     private byte[] startPosition;
     private final Set<String> inFlight = new HashSet<>();
     private boolean joinInFlight;
+    /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
+    private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
     private volatile Ring ring = new Ring(List.of());
     private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -111,6 +114,11 @@ public final class Membership {
 
     public void onChange(Consumer<Ring> listener) {
         listeners.add(listener);
+    }
+
+    /** Members that pinged this node while it was joining (asked on the next join attempt). */
+    public synchronized List<String> probers() {
+        return List.copyOf(probers);
     }
 
     /** Addresses currently considered down (probed each tick). */
@@ -161,7 +169,12 @@ public final class Membership {
 
     private void attemptJoin() {
         List<String> others = new ArrayList<>();
-        for (String s : config.seeds()) {
+        List<String> candidates = new ArrayList<>(config.seeds());
+        synchronized (this) {
+            candidates.addAll(probers);
+            probers.clear();
+        }
+        for (String s : candidates) {
             if (!s.equals(config.address()) && !others.contains(s)) {
                 others.add(s);
             }
@@ -460,6 +473,12 @@ public final class Membership {
                     String hash = r.string();
                     r.end();
                     if (state != State.ACTIVE) {
+                        // a member probing us knows the ring: join through it too (the seeds may all be
+                        // restarting themselves, and a ring whose live members are no seeds must still
+                        // take us back; found by the simulation, seed 1170)
+                        if (!caller.address().equals(config.address())) {
+                            probers.add(caller.address());
+                        }
                         return CompletableFuture.failedFuture(new IllegalStateException(
                                 config.address() + " is not a ring member yet"));
                     }

@@ -1,5 +1,6 @@
 package io.god.setop;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -135,6 +136,12 @@ abstract class OperatorSource implements SortedSource {
         }
     }
 
+    /**
+     * Test-only switch (the simulation's bug-injection tests): re-introduces reference §4.2/§10.4 —
+     * after a rejection the sources after the matching one are dropped for good.
+     */
+    static volatile boolean dropSourcesAfterRejection;
+
     /** Keys of the first source present in no other source (all sources are kept, unlike the original). */
     static final class Difference extends OperatorSource {
         Difference(List<SortedSource> children, double[] weights, Merge merge) {
@@ -150,8 +157,14 @@ abstract class OperatorSource implements SortedSource {
                 }
                 boolean rejected = false;
                 for (int i = 1; i < children.length && !rejected; i++) {
+                    if (children[i] == null) {
+                        continue;
+                    }
                     SetEntry e = children[i].skip(candidate.key(), true);
                     rejected = e != null && Keys.compare(e.key(), candidate.key()) == 0;
+                    if (rejected && dropSourcesAfterRejection) {
+                        Arrays.fill(children, i + 1, children.length, null);
+                    }
                 }
                 if (!rejected) {
                     return new SetEntry(candidate.key(), merge.apply(null, candidate.values(), weights[0]));
