@@ -62,7 +62,8 @@ class RealNodesIT extends ScenarioSupport {
     static final int FIRST_HOST = 110;
     /** JVM start, recovery and joining included; on a loaded 2-core machine. */
     static final Duration START_BOUND = Duration.ofSeconds(60);
-    static final Duration SCALE_UP_BOUND = Duration.ofSeconds(60);
+    /** Joining is quick; then migration moves positions to balance ownership, each move a new ring to replicate. */
+    static final Duration SCALE_UP_BOUND = Duration.ofSeconds(90);
     static final Duration SCALE_DOWN_BOUND = Duration.ofSeconds(60);
     static final Duration ROLL_BOUND = Duration.ofSeconds(60);
     /** The workload thread stops by itself after this, whatever happens to the test. */
