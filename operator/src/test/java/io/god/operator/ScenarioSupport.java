@@ -43,9 +43,15 @@ abstract class ScenarioSupport {
     protected FakeStatefulSetController fakeController;
 
     protected void startFakes(KubernetesServer server) {
+        startFakes(server, FakeStatefulSetController::new);
+    }
+
+    /** With what runs in the pods made from the test's own client (e.g. real node processes). */
+    protected void startFakes(KubernetesServer server,
+            java.util.function.Function<KubernetesClient, FakeStatefulSetController> controller) {
         k8s = new KubernetesClientBuilder().withConfig(new ConfigBuilder(server.getClient().getConfiguration())
                 .withUserAgent(TEST_AGENT).build()).build();
-        fakeController = new FakeStatefulSetController(k8s).start();
+        fakeController = controller.apply(k8s).start();
     }
 
     protected void closeFakes() {

@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Leaving follows the node's contract: POST /admin/leave makes the member LEAVING, and after a number of status calls
  * (per namespace, {@link #leaveCalls}) it is LEFT; DELETE /admin/leave makes a LEAVING member ACTIVE and is refused
  * once it is LEFT. Leave state belongs to the pod instance (its IP): a recreated pod starts ACTIVE.
+ * With {@link #realNodes} set, hosts no made-up pod has (real node processes on 127.0.0.x) are asked through it.
  */
 @ApplicationScoped
 public class FakeNodeAdmin implements NodeAdmin {
@@ -36,9 +37,25 @@ public class FakeNodeAdmin implements NodeAdmin {
     private final Map<String, Long> dataBytes = new ConcurrentHashMap<>();
     /** "namespace/pod leave|cancel", in call order. */
     public final List<String> calls = new CopyOnWriteArrayList<>();
+    /** The production NodeAdmin for real node processes, or null. */
+    private volatile NodeAdmin realNodes;
+
+    /** Hosts that are not made-up pods are real nodes from now on, asked through {@code admin} (null: none). */
+    public void realNodes(NodeAdmin admin) {
+        this.realNodes = admin;
+    }
+
+    /** The NodeAdmin for a real node at this host, or null when the host is (or is not) a made-up pod. */
+    private NodeAdmin real(String host) {
+        NodeAdmin admin = realNodes;
+        return admin != null && FakeStatefulSetController.podAt(host).isEmpty() ? admin : null;
+    }
 
     @Override
     public CompletionStage<NodeStatus> status(String host) {
+        if (real(host) != null) {
+            return real(host).status(host);
+        }
         String pod = reachable(host);
         if (pod == null) {
             return refused(host);
@@ -53,6 +70,9 @@ public class FakeNodeAdmin implements NodeAdmin {
 
     @Override
     public CompletionStage<LeaveAnswer> leave(String host) {
+        if (real(host) != null) {
+            return real(host).leave(host);
+        }
         String pod = reachable(host);
         if (pod == null) {
             return refused(host);
@@ -68,6 +88,9 @@ public class FakeNodeAdmin implements NodeAdmin {
 
     @Override
     public CompletionStage<LeaveAnswer> cancelLeave(String host) {
+        if (real(host) != null) {
+            return real(host).cancelLeave(host);
+        }
         String pod = reachable(host);
         if (pod == null) {
             return refused(host);

@@ -27,7 +27,8 @@ import org.jboss.logging.Logger;
  * pods {@code <sts>-<i>} exist for i < replicas and are created from the current template; pods at or above replicas are
  * deleted; existing pods are never updated (OnDelete: a deleted pod comes back from the new template); a PVC
  * {@code <claim>-<sts>-<i>} with the {@code kubernetes.io/pvc-protection} finalizer exists for each pod and is kept
- * when the pod goes; pods are Ready unless annotated {@value #NOT_READY}; a PVC being deleted loses its finalizer
+ * when the pod goes; pods are Ready when their runtime says so ({@link PodRuntime#ready}) and they are not annotated
+ * {@value #NOT_READY}; a PVC being deleted loses its finalizer
  * once no pod uses it; no pod is created while its PVC is being deleted (the StatefulSet controller does not start
  * a pod on a claim that is going away). What runs in a pod is a {@link PodRuntime}.
  */
@@ -190,14 +191,17 @@ public final class FakeStatefulSetController implements AutoCloseable {
                 .endMetadata()
                 .withSpec(sts.getSpec().getTemplate().getSpec())
                 .editSpec().withHostname(podName).withSubdomain(sts.getSpec().getServiceName()).endSpec()
-                .withNewStatus().withPhase("Running").withPodIP(ip).withConditions(ready(true)).endStatus()
+                .withNewStatus().withPhase("Running").withPodIP(ip)
+                .withConditions(ready(runtime.ready(ns, podName, ip))).endStatus()
                 .build();
         client.resource(pod).create();
     }
 
     private void updateReadiness(Pod pod) {
-        boolean wanted = pod.getMetadata().getAnnotations() == null
-                || !pod.getMetadata().getAnnotations().containsKey(NOT_READY);
+        boolean wanted = (pod.getMetadata().getAnnotations() == null
+                || !pod.getMetadata().getAnnotations().containsKey(NOT_READY))
+                && pod.getStatus() != null && runtime.ready(pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(), pod.getStatus().getPodIP());
         boolean now = pod.getStatus() != null && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));

@@ -16,4 +16,9 @@ public interface PodRuntime {
 
     /** The claim is gone: delete its data. */
     void wipe(String namespace, String claim);
+
+    /** The pod's readiness probe (a real node: its {@code /q/health/ready}); made-up pods are always ready. */
+    default boolean ready(String namespace, String pod, String ip) {
+        return true;
+    }
 }
