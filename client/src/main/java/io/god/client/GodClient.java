@@ -697,7 +697,7 @@ public final class GodClient implements AutoCloseable {
         return Arrays.compareUnsigned(orEmpty(bytes(a.get("Value"))), orEmpty(bytes(b.get("Value")))) > 0;
     }
 
-    /** The answers of every replica that answered (at least one, else retried), asked in parallel. */
+    /** The answers of the replicas that answered (a majority of them, else retried), asked in parallel. */
     private List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
         JsonNode all = retrying(method, (i, budget) -> {
             List<Member> reps = replicas(key);
@@ -725,6 +725,13 @@ public final class GodClient implements AutoCloseable {
             }
             if (answers.isEmpty()) {
                 throw failure;
+            }
+            if (failure != null && answers.size() * 2 <= reps.size()) {
+                // A minority may be replicas that have not received the key yet (a member that just joined,
+                // moved or took over a leaving node's range): its "not found" is no answer. Sync writes reach
+                // every replica, so a majority always includes one that applied them.
+                throw new GodUnavailableException("only " + answers.size() + " of " + reps.size()
+                        + " replicas answered: " + failure.getMessage(), failure);
             }
             return answers;
         });
