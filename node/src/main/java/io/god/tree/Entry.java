@@ -39,6 +39,14 @@ public sealed class Entry extends Node permits Entry.Unhashed {
         return new Entry(key, value, timestamp, sub);
     }
 
+    /**
+     * As {@link #of} for arrays the caller still owns: copies each at most once (a non-empty value is
+     * copied together with the key into the entry's one array; otherwise only the key is copied).
+     */
+    static Entry copying(byte[] key, byte[] value, long timestamp, TreeState sub) {
+        return new Entry(value == null || value.length == 0 ? key.clone() : key, value, timestamp, sub);
+    }
+
     /** An entry that takes part in no Merkle hash (mirror trees are derived data). */
     static Entry unhashed(byte[] key, byte[] value, long timestamp) {
         return new Unhashed(key, value, timestamp);

@@ -204,7 +204,7 @@ public final class TreeState implements MerkleSource {
     /** Stores a byte value at key (last write wins). */
     public TreeState put(byte[] key, byte[] value, long timestamp) {
         requireTimestamp(timestamp);
-        return writeValue(key, value.clone(), timestamp);
+        return writeValue(key, value, timestamp); // the entry copies the caller's arrays once
     }
 
     /** Records a tombstone at key (last write wins); created even when the key was never written. */
@@ -374,7 +374,7 @@ public final class TreeState implements MerkleSource {
         if (old != null && old.timestamp() != 0 && !wins(timestamp, value, old)) {
             return this;
         }
-        Node nextRoot = Trie.put(root, Entry.of(key.clone(), value, timestamp, old == null ? null : old.sub()));
+        Node nextRoot = Trie.put(root, Entry.copying(key, value, timestamp, old == null ? null : old.sub()));
         Node nextMirror = mirror;
         if (mirrored) {
             if (old != null && old.hasValue()) {
@@ -408,7 +408,7 @@ public final class TreeState implements MerkleSource {
         if (changed == sub) {
             return this;
         }
-        Entry next = old == null ? Entry.of(key.clone(), null, 0, changed)
+        Entry next = old == null ? Entry.copying(key, null, 0, changed)
                 : Entry.of(old.key(), old.value(), old.timestamp(), changed);
         return new TreeState(Trie.put(root, next), mirror, configuration, configurationTimestamp, clearedAt);
     }

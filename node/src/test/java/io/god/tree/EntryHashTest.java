@@ -30,6 +30,25 @@ class EntryHashTest {
     }
 
     @Test
+    void writesCopyTheCallersArraysSoLaterChangesToThemDoNotReachTheTree() {
+        for (byte[] value : new byte[][] {{7, 7}, {}}) {
+            byte[] key = {1, 2};
+            byte[] subKey = {3};
+            byte[] v = value.clone();
+            TreeState s = TreeState.EMPTY.put(key, v, 5).subPut(key, subKey, v, 6).delete(new byte[] {4}, 7);
+            key[0] = 9;
+            subKey[0] = 9;
+            if (v.length > 0) {
+                v[0] = 9;
+            }
+            org.assertj.core.api.Assertions.assertThat(s.entry(new byte[] {1, 2}).value()).isEqualTo(value);
+            org.assertj.core.api.Assertions.assertThat(s.sub(new byte[] {1, 2}).entry(new byte[] {3}).value())
+                    .isEqualTo(value);
+            org.assertj.core.api.Assertions.assertThat(s.entry(new byte[] {9, 2})).isNull();
+        }
+    }
+
+    @Test
     void entryHandsOutItsKeyAndValueSeparately() {
         byte[] key = {1, 2, 3};
         Entry e = Entry.of(key, new byte[] {9, 8}, 5, null);
