@@ -1,6 +1,5 @@
 package io.god.client;
 
-import io.god.wire.Call;
 import io.god.wire.Frame;
 import io.god.wire.FrameDecoder;
 import io.god.wire.Ops;
@@ -17,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One pipelined TCP connection to a node's binary port (9191): a hello with the token, then any number
- * of outstanding {@link Ops#CALL} requests matched to their responses by id. A reader thread completes
- * the futures; when the connection breaks every outstanding call fails with an {@link IOException} and
+ * of outstanding requests ({@link Ops#CALL}, {@link Ops#DATA}) matched to their responses by id. A reader
+ * thread completes the futures with the raw reply payloads (the caller decodes them); when the connection breaks every outstanding call fails with an {@link IOException} and
  * the connection reports itself {@link #broken()} so the pool opens a new one.
  */
 final class NodeConnection implements AutoCloseable {
@@ -28,7 +27,7 @@ final class NodeConnection implements AutoCloseable {
     private final String address;
     private final Socket socket;
     private final OutputStream out;
-    private final Map<Long, CompletableFuture<Call.Reply>> pending = new ConcurrentHashMap<>();
+    private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong(1);
     private volatile boolean broken;
 
@@ -64,15 +63,16 @@ final class NodeConnection implements AutoCloseable {
         return broken;
     }
 
-    CompletableFuture<Call.Reply> call(Call call) {
-        CompletableFuture<Call.Reply> f = new CompletableFuture<>();
+    /** Sends one request; the future completes with the reply payload. */
+    CompletableFuture<byte[]> call(int op, byte[] payload) {
+        CompletableFuture<byte[]> f = new CompletableFuture<>();
         if (broken) {
             f.completeExceptionally(new IOException("connection to " + address + " is closed"));
             return f;
         }
         long id = ids.getAndIncrement();
         pending.put(id, f);
-        byte[] bytes = Frame.request(id, Ops.CALL, call.encode()).encode();
+        byte[] bytes = Frame.request(id, op, payload).encode();
         try {
             synchronized (out) {
                 out.write(bytes);
@@ -87,7 +87,7 @@ final class NodeConnection implements AutoCloseable {
     }
 
     /** Forgets a call whose deadline passed (its late answer is dropped). */
-    void forget(CompletableFuture<Call.Reply> f) {
+    void forget(CompletableFuture<byte[]> f) {
         pending.values().remove(f);
     }
 
@@ -101,16 +101,12 @@ final class NodeConnection implements AutoCloseable {
                     if (f.kind() == Frame.ERROR && f.id() == 0) {
                         throw new AuthException(address + " refused the connection: " + f.errorMessage());
                     }
-                    CompletableFuture<Call.Reply> p = pending.remove(f.id());
+                    CompletableFuture<byte[]> p = pending.remove(f.id());
                     if (p == null) {
                         continue;
                     }
                     if (f.kind() == Frame.RESPONSE) {
-                        try {
-                            p.complete(Call.Reply.decode(f.payload()));
-                        } catch (RuntimeException e) {
-                            p.completeExceptionally(new IOException("malformed reply from " + address + ": " + e.getMessage()));
-                        }
+                        p.complete(f.payload());
                     } else {
                         p.completeExceptionally(new NodeErrorException(address + ": " + f.errorMessage()));
                     }
@@ -130,7 +126,7 @@ final class NodeConnection implements AutoCloseable {
             // closing anyway
         }
         for (Long id : pending.keySet()) {
-            CompletableFuture<Call.Reply> p = pending.remove(id);
+            CompletableFuture<byte[]> p = pending.remove(id);
             if (p != null) {
                 p.completeExceptionally(e);
             }

@@ -130,6 +130,7 @@ public final class JsonRpc {
             Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode(), c.stamp());
             return new Call.Reply(r.status(), r.body());
         });
+        node.installDataHandler(new DataCalls(node, auth, observer));
     }
 
     /** Calls run on every member and combined. */
@@ -294,12 +295,7 @@ public final class JsonRpc {
         if (!STAMPED.contains(name)) {
             return 0;
         }
-        if (given > 0) {
-            node.timestamps().advanceTo(given);
-            long fresh = node.timestamps().next();
-            return fresh - given <= node.settings().cluster().rpcTimeout().toNanos() ? fresh : given;
-        }
-        return node.timestamps().next();
+        return node.timestamps().forWrite(given, node.settings().cluster().rpcTimeout().toNanos());
     }
 
     /** A routed reply as the result object {@link #execute} returns (or its error as a ClientError). */

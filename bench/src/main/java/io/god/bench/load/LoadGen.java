@@ -77,8 +77,10 @@ public final class LoadGen implements Callable<Integer> {
     @Option(names = "--slice-len", description = "entries per slice and set-expression result; default ${DEFAULT-VALUE}")
     int sliceLen = 100;
 
-    @Option(names = "--connections", description = "binary: pipelined connections per node; default ${DEFAULT-VALUE}")
-    int connections = 4;
+    @Option(names = "--connections", description = "binary: 0 = a client and connection per worker (no "
+            + "pipelining, like redis-benchmark -c); N = one shared client with N pipelined connections per node; "
+            + "default ${DEFAULT-VALUE}")
+    int connections = 0;
 
     @Option(names = "--redundancy", description = "binary: replicas per key, as the ring's god.redundancy; default ${DEFAULT-VALUE}")
     int redundancy = 3;
