@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -1015,21 +1014,18 @@ public final class GodClient implements AutoCloseable {
         } catch (IOException e) {
             throw new GodUnavailableException(address + ": " + e.getMessage(), e);
         }
-        CompletableFuture<byte[]> f = c.call(op, request);
         try {
-            return f.get(budget.toNanos(), TimeUnit.NANOSECONDS);
+            return c.call(op, request, budget.toNanos());
         } catch (TimeoutException e) {
-            c.forget(f);
             throw new GodUnavailableException(address + " did not answer " + method + " within "
                     + budget.toMillis() + " ms", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof NodeConnection.AuthException) {
-                throw new GodRequestException(401, e.getCause().getMessage());
-            }
-            throw new GodUnavailableException(address + ": " + e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
+        } catch (NodeConnection.AuthException e) {
+            throw new GodRequestException(401, e.getMessage());
+        } catch (java.io.InterruptedIOException e) {
             Thread.currentThread().interrupt();
             throw new GodUnavailableException("interrupted", e);
+        } catch (IOException e) {
+            throw new GodUnavailableException(address + ": " + e.getMessage(), e);
         }
     }
 

@@ -8,17 +8,26 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One pipelined TCP connection to a node's binary port (9191): a hello with the token, then any number
- * of outstanding requests ({@link Ops#CALL}, {@link Ops#DATA}) matched to their responses by id. A reader
- * thread completes the futures with the raw reply payloads (the caller decodes them); when the connection breaks every outstanding call fails with an {@link IOException} and
- * the connection reports itself {@link #broken()} so the pool opens a new one.
+ * of outstanding requests ({@link Ops#CALL}, {@link Ops#DATA}) matched to their responses by id.
+ *
+ * <p>There is no reader thread: a caller waiting for its reply reads the socket itself when no other
+ * caller does (leader/followers), handing every reply it reads to its waiter, and stops once its own
+ * reply is in; when it leaves while others still wait it wakes one of them to read on. With one caller
+ * per connection (the usual closed loop) a request costs a write and a read on the caller's thread and
+ * no thread hand-off — a JFR profile showed the reader thread's wake-up and the caller's unpark as the
+ * client's largest cost. When the connection breaks every outstanding call fails with an
+ * {@link IOException} and the connection reports itself {@link #broken()} so the pool opens a new one.
  */
 final class NodeConnection implements AutoCloseable {
 
@@ -26,10 +35,27 @@ final class NodeConnection implements AutoCloseable {
 
     private final String address;
     private final Socket socket;
+    private final InputStream in;
     private final OutputStream out;
-    private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
+    private final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong(1);
+    private final ReentrantLock reading = new ReentrantLock();
+    private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME); // guarded by reading
+    private final byte[] buf = new byte[64 * 1024]; // guarded by reading
     private volatile boolean broken;
+
+    /** One outstanding call: completed by whichever caller reads its reply. */
+    private static final class Waiter {
+        final long id;
+        final Thread thread = Thread.currentThread();
+        volatile byte[] reply;
+        volatile IOException error;
+        volatile boolean done;
+
+        Waiter(long id) {
+            this.id = id;
+        }
+    }
 
     NodeConnection(String address, String token, int connectTimeoutMillis) throws IOException {
         this.address = address;
@@ -42,6 +68,7 @@ final class NodeConnection implements AutoCloseable {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(address.substring(0, colon),
                     Integer.parseInt(address.substring(colon + 1))), connectTimeoutMillis);
+            in = socket.getInputStream();
             out = socket.getOutputStream();
             byte[] hello = token == null ? new byte[0] : token.getBytes(StandardCharsets.UTF_8);
             out.write(new Frame(0, Frame.HELLO, Ops.HELLO, hello).encode());
@@ -50,9 +77,6 @@ final class NodeConnection implements AutoCloseable {
             socket.close();
             throw e;
         }
-        Thread reader = new Thread(this::read, "god-client-" + address);
-        reader.setDaemon(true);
-        reader.start();
     }
 
     String address() {
@@ -63,58 +87,119 @@ final class NodeConnection implements AutoCloseable {
         return broken;
     }
 
-    /** Sends one request; the future completes with the reply payload. */
-    CompletableFuture<byte[]> call(int op, byte[] payload) {
-        CompletableFuture<byte[]> f = new CompletableFuture<>();
+    /**
+     * Sends one request and waits up to {@code timeoutNanos} for its reply payload.
+     *
+     * @throws TimeoutException no reply in time (a late one is dropped)
+     * @throws IOException the connection broke, the node refused the hello ({@link AuthException}) or
+     *                     answered with an error frame ({@link NodeErrorException})
+     */
+    byte[] call(int op, byte[] payload, long timeoutNanos) throws IOException, TimeoutException {
+        long deadline = System.nanoTime() + timeoutNanos;
         if (broken) {
-            f.completeExceptionally(new IOException("connection to " + address + " is closed"));
-            return f;
+            throw new IOException("connection to " + address + " is closed");
         }
-        long id = ids.getAndIncrement();
-        pending.put(id, f);
-        byte[] bytes = Frame.request(id, op, payload).encode();
+        Waiter w = new Waiter(ids.getAndIncrement());
+        pending.put(w.id, w);
         try {
-            synchronized (out) {
-                out.write(bytes);
-                out.flush();
+            byte[] bytes = Frame.request(w.id, op, payload).encode();
+            try {
+                synchronized (out) {
+                    out.write(bytes);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                fail(e);
+                throw e;
             }
-        } catch (IOException e) {
-            pending.remove(id);
-            fail(e);
-            f.completeExceptionally(e);
+            return await(w, deadline);
+        } finally {
+            pending.remove(w.id);
         }
-        return f;
     }
 
-    /** Forgets a call whose deadline passed (its late answer is dropped). */
-    void forget(CompletableFuture<byte[]> f) {
-        pending.values().remove(f);
-    }
-
-    private void read() {
-        FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
-        byte[] buf = new byte[64 * 1024];
-        try (InputStream in = socket.getInputStream()) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                for (Frame f : decoder.feed(buf, 0, n)) {
-                    if (f.kind() == Frame.ERROR && f.id() == 0) {
-                        throw new AuthException(address + " refused the connection: " + f.errorMessage());
-                    }
-                    CompletableFuture<byte[]> p = pending.remove(f.id());
-                    if (p == null) {
-                        continue;
-                    }
-                    if (f.kind() == Frame.RESPONSE) {
-                        p.complete(f.payload());
-                    } else {
-                        p.completeExceptionally(new NodeErrorException(address + ": " + f.errorMessage()));
-                    }
+    private byte[] await(Waiter w, long deadline) throws IOException, TimeoutException {
+        while (true) {
+            if (w.done) {
+                if (w.error != null) {
+                    throw w.error;
+                }
+                return w.reply;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException("no reply from " + address);
+            }
+            if (reading.tryLock()) {
+                try {
+                    readUntil(w, deadline);
+                } finally {
+                    reading.unlock();
+                }
+                wakeAReader();
+            } else {
+                LockSupport.parkNanos(this, left);
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new java.io.InterruptedIOException("interrupted waiting for " + address);
                 }
             }
-            fail(new IOException("connection to " + address + " closed by the node"));
+        }
+    }
+
+    /** Reads replies (completing their waiters) until w's is in, the deadline passes or the socket fails. */
+    private void readUntil(Waiter w, long deadline) {
+        try {
+            while (!w.done) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000)));
+                int n;
+                try {
+                    n = in.read(buf);
+                } catch (SocketTimeoutException e) {
+                    return;
+                }
+                if (n < 0) {
+                    fail(new IOException("connection to " + address + " closed by the node"));
+                    return;
+                }
+                for (Frame f : decoder.feed(buf, 0, n)) {
+                    deliver(f);
+                }
+            }
         } catch (IOException | RuntimeException e) {
             fail(e instanceof IOException io ? io : new IOException(e.getMessage(), e));
+        }
+    }
+
+    private void deliver(Frame f) throws AuthException {
+        if (f.kind() == Frame.ERROR && f.id() == 0) {
+            throw new AuthException(address + " refused the connection: " + f.errorMessage());
+        }
+        Waiter p = pending.remove(f.id());
+        if (p == null) {
+            return; // the hello's answer, or a call that gave up
+        }
+        if (f.kind() == Frame.RESPONSE) {
+            p.reply = f.payload();
+        } else {
+            p.error = new NodeErrorException(address + ": " + f.errorMessage());
+        }
+        p.done = true;
+        if (p.thread != Thread.currentThread()) {
+            LockSupport.unpark(p.thread);
+        }
+    }
+
+    /** After a reader leaves: a waiting caller takes over reading (a spurious wake-up is harmless). */
+    private void wakeAReader() {
+        for (Waiter o : pending.values()) {
+            if (!o.done && o.thread != Thread.currentThread()) {
+                LockSupport.unpark(o.thread);
+                return;
+            }
         }
     }
 
@@ -126,9 +211,11 @@ final class NodeConnection implements AutoCloseable {
             // closing anyway
         }
         for (Long id : pending.keySet()) {
-            CompletableFuture<byte[]> p = pending.remove(id);
+            Waiter p = pending.remove(id);
             if (p != null) {
-                p.completeExceptionally(e);
+                p.error = e;
+                p.done = true;
+                LockSupport.unpark(p.thread);
             }
         }
     }

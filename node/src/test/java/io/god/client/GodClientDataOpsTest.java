@@ -40,7 +40,7 @@ class GodClientDataOpsTest {
 
     private static DataCall.Reply raw(String address, String token, byte[] payload) throws Exception {
         try (NodeConnection c = new NodeConnection(address, token, 2000)) {
-            return DataCall.Reply.decode(c.call(Ops.DATA, payload).get(5, TimeUnit.SECONDS));
+            return DataCall.Reply.decode(c.call(Ops.DATA, payload, TimeUnit.SECONDS.toNanos(5)));
         }
     }
 
