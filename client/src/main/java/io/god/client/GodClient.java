@@ -588,9 +588,14 @@ public final class GodClient implements AutoCloseable {
         T run(int attempt, Duration budget) throws GodException;
     }
 
-    /** One attempt at one node (a JSON or a binary data call). */
+    /** One attempt at one node (a JSON or a binary data call), in two steps: send, then wait for the answer. */
     private interface AtNode<T> {
-        T run(String address, Duration budget) throws GodException;
+        Sent<T> send(String address, Duration budget) throws GodException;
+    }
+
+    /** A request sent by this thread; {@link #answer} waits for (and decodes) its reply on this thread. */
+    private interface Sent<T> {
+        T answer() throws GodException;
     }
 
     /** Bounded retries with exponential backoff inside the deadline. */
@@ -704,7 +709,7 @@ public final class GodClient implements AutoCloseable {
         }
         DataCall call = new DataCall(kind, key, subKey, null, false, null, 0, Call.EXECUTE, 0);
         DataCall.Reply best = null;
-        for (DataCall.Reply r : fromReplicas(method, key, (address, budget) -> data(address, call, budget))) {
+        for (DataCall.Reply r : fromReplicas(method, key, (address, budget) -> sendData(address, call, budget))) {
             if (best == null || newer(r.timestamp(), !r.exists(), r.value(), best.timestamp(), !best.exists(),
                     best.value())) {
                 best = r;
@@ -734,7 +739,7 @@ public final class GodClient implements AutoCloseable {
 
     /** The answers of the replicas that answered (a majority of them, else retried), asked in parallel. */
     private List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
-        return fromReplicas(method, key, (address, budget) -> once(address, method, body, Call.EXECUTE, budget));
+        return fromReplicas(method, key, (address, budget) -> sendOnce(address, method, body, Call.EXECUTE, budget));
     }
 
     private <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call) {
@@ -743,24 +748,36 @@ public final class GodClient implements AutoCloseable {
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
-            // The other replicas are asked on the async pool, the first on this thread: a JFR profile of
-            // a Get-heavy load showed the pool hand-off costing a third of the client's CPU.
-            List<CompletableFuture<T>> calls = new ArrayList<>(reps.size());
-            for (Member m : reps.subList(1, reps.size())) {
-                calls.add(CompletableFuture.supplyAsync(() -> call.run(m.address(), budget), async));
+            // Every replica is asked from this thread: all requests are sent first, then the answers
+            // read one after the other (they travel in parallel). JFR profiles of Get-heavy loads showed
+            // hand-offs to a pool costing a third of the client's CPU.
+            List<Object> sent = new ArrayList<>(reps.size()); // a Sent, or the GodException of its send
+            for (Member m : reps) {
+                try {
+                    sent.add(call.send(m.address(), budget));
+                } catch (GodException e) {
+                    sent.add(e);
+                }
             }
-            calls.add(0, inline(() -> call.run(reps.get(0).address(), budget)));
             List<T> answers = new ArrayList<>(reps.size());
             GodException failure = null;
-            for (CompletableFuture<T> c : calls) {
+            GodRequestException refused = null;
+            for (Object o : sent) {
                 try {
-                    answers.add(c.join());
-                } catch (java.util.concurrent.CompletionException e) {
-                    if (e.getCause() instanceof GodRequestException r) {
-                        throw r;
+                    if (o instanceof GodException e) {
+                        throw e;
                     }
-                    failure = e.getCause() instanceof GodException g ? g : new GodUnavailableException(e.getMessage(), e);
+                    @SuppressWarnings("unchecked")
+                    Sent<T> s = (Sent<T>) o;
+                    answers.add(s.answer()); // every sent request is awaited, so none is left pending
+                } catch (GodRequestException e) {
+                    refused = refused == null ? e : refused;
+                } catch (GodException e) {
+                    failure = e;
                 }
+            }
+            if (refused != null) {
+                throw refused;
             }
             if (answers.isEmpty()) {
                 throw failure;
@@ -774,15 +791,6 @@ public final class GodClient implements AutoCloseable {
             }
             return answers;
         });
-    }
-
-    /** A call run on this thread, as a completed future (its failure as a CompletionException, like join). */
-    private static <T> CompletableFuture<T> inline(java.util.function.Supplier<T> call) {
-        try {
-            return CompletableFuture.completedFuture(call.get());
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 
     /**
@@ -960,14 +968,22 @@ public final class GodClient implements AutoCloseable {
 
     /** One attempt at one node within the attempt timeout. */
     private JsonNode once(String address, String method, ObjectNode body, int mode, Duration budget) {
+        return sendOnce(address, method, body, mode, budget).answer();
+    }
+
+    private Sent<JsonNode> sendOnce(String address, String method, ObjectNode body, int mode, Duration budget) {
         byte[] json;
         try {
             json = JSON.writeValueAsBytes(body);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        byte[] payload = exchange(address, method, Ops.CALL, new Call(SERVICE + method, json, authorization(), 0, mode)
-                .encode(), budget);
+        Sent<byte[]> sent = exchange(address, method, Ops.CALL,
+                new Call(SERVICE + method, json, authorization(), 0, mode).encode(), budget);
+        return () -> json(address, sent.answer());
+    }
+
+    private static JsonNode json(String address, byte[] payload) {
         Call.Reply r;
         try {
             r = Call.Reply.decode(payload);
@@ -990,7 +1006,15 @@ public final class GodClient implements AutoCloseable {
 
     /** One binary data call at one node within the budget: its 200 reply, or the error (4xx: not retried). */
     private DataCall.Reply data(String address, DataCall call, Duration budget) {
-        byte[] payload = exchange(address, call.method(), Ops.DATA, call.encode(), budget);
+        return sendData(address, call, budget).answer();
+    }
+
+    private Sent<DataCall.Reply> sendData(String address, DataCall call, Duration budget) {
+        Sent<byte[]> sent = exchange(address, call.method(), Ops.DATA, call.encode(), budget);
+        return () -> dataReply(address, sent.answer());
+    }
+
+    private static DataCall.Reply dataReply(String address, byte[] payload) {
         DataCall.Reply r;
         try {
             r = DataCall.Reply.decode(payload);
@@ -1006,16 +1030,23 @@ public final class GodClient implements AutoCloseable {
         return r;
     }
 
-    /** Sends one request on a pooled connection and waits for its reply payload within the budget. */
-    private byte[] exchange(String address, String method, int op, byte[] request, Duration budget) {
+    /** Sends one request on a pooled connection; its answer is the reply payload, awaited within the budget. */
+    private Sent<byte[]> exchange(String address, String method, int op, byte[] request, Duration budget) {
         NodeConnection c;
+        NodeConnection.Waiter w;
         try {
             c = connection(address);
+            w = c.send(op, request, budget.toNanos());
         } catch (IOException e) {
             throw new GodUnavailableException(address + ": " + e.getMessage(), e);
         }
+        return () -> answer(c, w, address, method, budget);
+    }
+
+    private static byte[] answer(NodeConnection c, NodeConnection.Waiter w, String address, String method,
+                                 Duration budget) {
         try {
-            return c.call(op, request, budget.toNanos());
+            return c.await(w);
         } catch (TimeoutException e) {
             throw new GodUnavailableException(address + " did not answer " + method + " within "
                     + budget.toMillis() + " ms", e);

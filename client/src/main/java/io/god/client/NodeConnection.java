@@ -44,16 +44,18 @@ final class NodeConnection implements AutoCloseable {
     private final byte[] buf = new byte[64 * 1024]; // guarded by reading
     private volatile boolean broken;
 
-    /** One outstanding call: completed by whichever caller reads its reply. */
-    private static final class Waiter {
+    /** One outstanding call, awaited by the thread that sent it; completed by whichever caller reads its reply. */
+    static final class Waiter {
         final long id;
+        final long deadline;
         final Thread thread = Thread.currentThread();
         volatile byte[] reply;
         volatile IOException error;
         volatile boolean done;
 
-        Waiter(long id) {
+        Waiter(long id, long deadline) {
             this.id = id;
+            this.deadline = deadline;
         }
     }
 
@@ -95,30 +97,43 @@ final class NodeConnection implements AutoCloseable {
      *                     answered with an error frame ({@link NodeErrorException})
      */
     byte[] call(int op, byte[] payload, long timeoutNanos) throws IOException, TimeoutException {
-        long deadline = System.nanoTime() + timeoutNanos;
+        return await(send(op, payload, timeoutNanos));
+    }
+
+    /**
+     * Sends one request without waiting: the same thread must {@link #await} it (several requests to
+     * several nodes can so be in flight from one thread).
+     */
+    Waiter send(int op, byte[] payload, long timeoutNanos) throws IOException {
         if (broken) {
             throw new IOException("connection to " + address + " is closed");
         }
-        Waiter w = new Waiter(ids.getAndIncrement());
+        Waiter w = new Waiter(ids.getAndIncrement(), System.nanoTime() + timeoutNanos);
         pending.put(w.id, w);
+        byte[] bytes = Frame.request(w.id, op, payload).encode();
         try {
-            byte[] bytes = Frame.request(w.id, op, payload).encode();
-            try {
-                synchronized (out) {
-                    out.write(bytes);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                fail(e);
-                throw e;
+            synchronized (out) {
+                out.write(bytes);
+                out.flush();
             }
-            return await(w, deadline);
+        } catch (IOException e) {
+            pending.remove(w.id);
+            fail(e);
+            throw e;
+        }
+        return w;
+    }
+
+    /** The reply payload of a sent request, waiting at most until its deadline (then it is forgotten). */
+    byte[] await(Waiter w) throws IOException, TimeoutException {
+        try {
+            return awaitReply(w, w.deadline);
         } finally {
             pending.remove(w.id);
         }
     }
 
-    private byte[] await(Waiter w, long deadline) throws IOException, TimeoutException {
+    private byte[] awaitReply(Waiter w, long deadline) throws IOException, TimeoutException {
         while (true) {
             if (w.done) {
                 if (w.error != null) {

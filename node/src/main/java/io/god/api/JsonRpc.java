@@ -133,6 +133,17 @@ public final class JsonRpc {
         node.installDataHandler(new DataCalls(node, auth, observer));
     }
 
+    /**
+     * Whether a call never waits, so it may run on a network event loop: a point read or write
+     * (no Sync wait, no routing, no log) on a node alone in its ring with an in-memory store.
+     */
+    public boolean answersOnEventLoop(String method) {
+        Cluster cluster = node.cluster();
+        return POINT.contains(name(method)) && !node.store().durable() && (cluster == null || cluster.alone());
+    }
+
+    private static final Set<String> POINT = Set.of("Get", "SubGet", "Put", "Del", "SubPut", "SubDel");
+
     /** Calls run on every member and combined. */
     static final Set<String> BROADCAST = Set.of("Size", "Clear", "AddConfiguration", "Next", "Prev");
     /** Calls answered by the receiving node itself. */
