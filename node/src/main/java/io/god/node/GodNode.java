@@ -276,10 +276,19 @@ public final class GodNode implements AutoCloseable {
         };
     }
 
-    /** The reply of a request answered on the network thread, or null to hand it to the handler pool. */
+    /**
+     * The reply of a request answered on the network thread, or null to hand it to the handler pool:
+     * data calls that need no waiting, and replicated writes to an in-memory store.
+     */
     private byte[] serveInline(int op, byte[] payload) {
+        if (drain.refuses(op)) {
+            return null;
+        }
         DataHandler h = dataHandler.get();
-        return op == Ops.DATA && h != null && !drain.refuses(op) ? h.handle(payload, false) : null;
+        if (op == Ops.DATA && h != null) {
+            return h.handle(payload, false);
+        }
+        return op == Ops.REPLICATE && !store.durable() ? cluster.applyReplicated(payload).join() : null;
     }
 
     /** After a quarantine: the node joins as a new, empty node at a new position. */
