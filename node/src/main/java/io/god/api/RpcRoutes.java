@@ -11,8 +11,8 @@ import java.util.function.Supplier;
 
 /**
  * Mounts the god JSON contract: {@code POST /rpc/:method} on a Vert.x router, handled on a worker
- * thread (writes may wait for an fsync, routed calls for a peer), except the point reads and writes
- * of a node alone with an in-memory store, which never wait ({@link JsonRpc#answersOnEventLoop}). Any Accept header and chunked bodies are accepted; a body
+ * thread (writes may wait for an fsync, routed calls for a peer), except the point reads of a node
+ * alone in its ring, which never wait ({@link JsonRpc#answersOnEventLoop}). Any Accept header and chunked bodies are accepted; a body
  * over {@code god.limits.body-size} is a 400.
  */
 @ApplicationScoped
