@@ -141,10 +141,13 @@ rb() { # name args...
 
 B="--endpoints $SINGLE:9191 --redundancy 1 --keys $MEM_KEYS"
 H="--target http --endpoints $SINGLE:9192 --keys $MEM_KEYS"
+W="--target wire --endpoints $SINGLE:9191 --keys $MEM_KEYS"
 loadgen single-binary-put $B --mix put=1
+loadgen single-wire-put $W --mix put=1
 loadgen single-http-put $H --mix put=1
 rb set -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t set
 loadgen single-binary-get $B --mix get=1
+loadgen single-wire-get $W --mix get=1
 loadgen single-http-get $H --mix get=1
 rb get -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t get
 loadgen single-binary-subput $B --mix subput=1 --preload-subs 20000
@@ -210,7 +213,10 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   echo "Every run: $CONC clients with one request in flight each (\`redis-benchmark -c $CONC\`, no pipelining),"
   echo "${VALUE}-byte values, 16-byte keys; god runs ${WARMUP} s warm-up + ${DURATION} s measured per line."
   echo "The load generator (a JVM) and redis-benchmark (C) share the 2 cores with the server, so the"
-  echo "generator's own cost weighs on god's figures more than redis-benchmark's on Redis'. SubPut writes"
+  echo "generator's own cost weighs on god's figures more than redis-benchmark's on Redis'. \"binary\" runs"
+  echo "drive god through \`GodClient\` (a client and a connection per worker thread); \"light generator\" runs"
+  echo "send the same binary data calls from one NIO thread over $CONC connections, built like redis-benchmark"
+  echo "(\`LoadGen --target wire\`): the node's ceiling without the Java client's cost. SubPut writes"
   echo "random sub keys into two sub trees (their intersection is the set expression), ZADD into one sorted"
   echo "set; SliceLen 100 and ZRANGE read the first 100 entries with their values (scores). Each Redis run"
   echo "directly follows the god runs it is compared with (the background load drifts over minutes)."
@@ -220,6 +226,8 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   table_head
   row "binary Put" single-binary-put put set SET
   row "binary Get" single-binary-get get get GET
+  row "binary Put, light generator" single-wire-put put set SET
+  row "binary Get, light generator" single-wire-get get get GET
   row "HTTP JSON Put" single-http-put put set SET
   row "HTTP JSON Get" single-http-get get get GET
   row "binary SubPut" single-binary-subput subput zadd ZADD

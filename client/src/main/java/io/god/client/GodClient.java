@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.god.wire.Call;
+import io.god.wire.DataCall;
+import io.god.wire.Ops;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,7 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * The Java client of god over the binary protocol (port 9191, {@link io.god.wire.Ops#CALL}).
+ * The Java client of god over the binary protocol (port 9191). Get, Put, Del, SubGet, SubPut and SubDel
+ * travel as binary {@link DataCall}s ({@link io.god.wire.Ops#DATA}: raw key and value bytes, no JSON);
+ * every other method as a god JSON-contract {@link Call} ({@link io.god.wire.Ops#CALL}).
  *
  * <p><b>Ring-aware mode</b> (default): the client caches the ring ({@code Nodes} of any node), refreshed
  * every {@link Builder#ringRefresh} and (in the background) after any failed attempt. Keyed calls go to the key's owner
@@ -251,7 +254,7 @@ public final class GodClient implements AutoCloseable {
 
     /** @param sync return only after every replica confirmed the write (503 → retried, then unavailable) */
     public void put(byte[] key, byte[] value, boolean sync) {
-        keyed("Put", key, body().put("Key", key).put("Value", value).put("Sync", sync));
+        write(DataCall.PUT, key, null, value, sync);
     }
 
     public void del(byte[] key) {
@@ -259,7 +262,7 @@ public final class GodClient implements AutoCloseable {
     }
 
     public void del(byte[] key, boolean sync) {
-        keyed("Del", key, body().put("Key", key).put("Sync", sync));
+        write(DataCall.DEL, key, null, null, sync);
     }
 
     public void subPut(byte[] key, byte[] subKey, byte[] value) {
@@ -267,7 +270,7 @@ public final class GodClient implements AutoCloseable {
     }
 
     public void subPut(byte[] key, byte[] subKey, byte[] value, boolean sync) {
-        keyed("SubPut", key, body().put("Key", key).put("SubKey", subKey).put("Value", value).put("Sync", sync));
+        write(DataCall.SUB_PUT, key, subKey, value, sync);
     }
 
     public void subDel(byte[] key, byte[] subKey) {
@@ -275,7 +278,7 @@ public final class GodClient implements AutoCloseable {
     }
 
     public void subDel(byte[] key, byte[] subKey, boolean sync) {
-        keyed("SubDel", key, body().put("Key", key).put("SubKey", subKey).put("Sync", sync));
+        write(DataCall.SUB_DEL, key, subKey, null, sync);
     }
 
     public void subClear(byte[] key) {
@@ -303,15 +306,13 @@ public final class GodClient implements AutoCloseable {
 
     /** The newest value among the key's replicas (a newer delete wins); an empty value exists. */
     public Value get(byte[] key) {
-        JsonNode n = newest("Get", key, body().put("Key", key));
-        return new Value(key, n.path("Exists").asBoolean() ? orEmpty(bytes(n.get("Value"))) : null,
-                n.path("Exists").asBoolean(), n.path("Timestamp").asLong(0));
+        DataCall.Reply r = newestData(DataCall.GET, key, null);
+        return new Value(key, r.value(), r.exists(), r.timestamp());
     }
 
     public SubValue subGet(byte[] key, byte[] subKey) {
-        JsonNode n = newest("SubGet", key, body().put("Key", key).put("SubKey", subKey));
-        boolean exists = n.path("Exists").asBoolean();
-        return new SubValue(key, subKey, exists ? orEmpty(bytes(n.get("Value"))) : null, 0, exists);
+        DataCall.Reply r = newestData(DataCall.SUB_GET, key, subKey);
+        return new SubValue(key, subKey, r.value(), 0, r.exists());
     }
 
     /** The first key after {@code key} on the whole ring (asked of every node). */
@@ -582,13 +583,23 @@ public final class GodClient implements AutoCloseable {
 
     // ------------------------------------------------------------------ routing core
 
-    private interface Attempt {
+    private interface Attempt<T> {
         /** @param budget this attempt's timeout: the attempt timeout, or what is left of the deadline */
-        JsonNode run(int attempt, Duration budget) throws GodException;
+        T run(int attempt, Duration budget) throws GodException;
+    }
+
+    /** One attempt at one node (a JSON or a binary data call), in two steps: send, then wait for the answer. */
+    private interface AtNode<T> {
+        Sent<T> send(String address, Duration budget) throws GodException;
+    }
+
+    /** A request sent by this thread; {@link #answer} waits for (and decodes) its reply on this thread. */
+    private interface Sent<T> {
+        T answer() throws GodException;
     }
 
     /** Bounded retries with exponential backoff inside the deadline. */
-    private JsonNode retrying(String method, Attempt a) {
+    private <T> T retrying(String method, Attempt<T> a) {
         long end = System.nanoTime() + deadline.toNanos();
         GodException last = null;
         for (int i = 0; i < attempts; i++) {
@@ -664,16 +675,44 @@ public final class GodClient implements AutoCloseable {
         });
     }
 
-    /** Every replica in parallel (Stamped); the newest timestamp wins (ties: owner first), tombstones included. */
-    private JsonNode newest(String method, byte[] key, ObjectNode body) {
+    /**
+     * A binary write: to the key's owner (which routes it again if its view differs), failing over to
+     * the next replicas, which execute it (as {@link #keyed}); in gateway mode to any endpoint.
+     */
+    private void write(int kind, byte[] key, byte[] subKey, byte[] value, boolean sync) {
+        String method = DataCall.methodOf(kind);
         if (gateway) {
-            return anyNode(method, body);
+            retrying(method, (i, budget) -> data(nextSeed(), new DataCall(kind, key, subKey, value, sync, authorization(),
+                    0, Call.ROUTE, 0), budget));
+            return;
         }
-        ObjectNode stamped = body.put("Stamped", true); // every caller passes a body of its own
-        JsonNode best = null;
-        for (JsonNode n : fromReplicas(method, key, stamped)) {
-            if (best == null || newer(n, best)) {
-                best = n;
+        retrying(method, (i, budget) -> {
+            List<Member> reps = replicas(key);
+            if (reps.isEmpty()) {
+                throw new GodUnavailableException("no ring known yet", null);
+            }
+            int r = i % reps.size();
+            return data(reps.get(r).address(), new DataCall(kind, key, subKey, value, sync, authorization(), 0,
+                    r == 0 ? Call.ROUTE : Call.EXECUTE, 0), budget);
+        });
+    }
+
+    /**
+     * A binary Get/SubGet: every replica in parallel, the newest timestamp wins (ties: a tombstone, then
+     * the larger value; {@link #newer}), tombstones included. Gateway mode: the node routes it.
+     */
+    private DataCall.Reply newestData(int kind, byte[] key, byte[] subKey) {
+        String method = DataCall.methodOf(kind);
+        if (gateway) {
+            return retrying(method, (i, budget) -> data(nextSeed(), new DataCall(kind, key, subKey, null, false, null,
+                    0, Call.ROUTE, 0), budget));
+        }
+        DataCall call = new DataCall(kind, key, subKey, null, false, null, 0, Call.EXECUTE, 0);
+        DataCall.Reply best = null;
+        for (DataCall.Reply r : fromReplicas(method, key, (address, budget) -> sendData(address, call, budget))) {
+            if (best == null || newer(r.timestamp(), !r.exists(), r.value(), best.timestamp(), !best.exists(),
+                    best.value())) {
+                best = r;
             }
         }
         return best;
@@ -684,44 +723,61 @@ public final class GodClient implements AutoCloseable {
      * tombstone beats a value, otherwise the larger value bytes win.
      */
     static boolean newer(JsonNode a, JsonNode b) {
-        long ta = a.path("Timestamp").asLong(0);
-        long tb = b.path("Timestamp").asLong(0);
+        return newer(a.path("Timestamp").asLong(0), !a.path("Exists").asBoolean(), bytes(a.get("Value")),
+                b.path("Timestamp").asLong(0), !b.path("Exists").asBoolean(), bytes(b.get("Value")));
+    }
+
+    static boolean newer(long ta, boolean deadA, byte[] valueA, long tb, boolean deadB, byte[] valueB) {
         if (ta != tb) {
             return ta > tb;
         }
-        boolean deadA = !a.path("Exists").asBoolean();
-        boolean deadB = !b.path("Exists").asBoolean();
         if (deadA != deadB) {
             return deadA;
         }
-        return Arrays.compareUnsigned(orEmpty(bytes(a.get("Value"))), orEmpty(bytes(b.get("Value")))) > 0;
+        return Arrays.compareUnsigned(orEmpty(valueA), orEmpty(valueB)) > 0;
     }
 
     /** The answers of the replicas that answered (a majority of them, else retried), asked in parallel. */
     private List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
-        JsonNode all = retrying(method, (i, budget) -> {
+        return fromReplicas(method, key, (address, budget) -> sendOnce(address, method, body, Call.EXECUTE, budget));
+    }
+
+    private <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call) {
+        return retrying(method, (i, budget) -> {
             List<Member> reps = replicas(key);
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
-            // The other replicas are asked on the async pool, the first on this thread: a JFR profile of
-            // a Get-heavy load showed the pool hand-off costing a third of the client's CPU.
-            List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
-            for (Member m : reps.subList(1, reps.size())) {
-                calls.add(CompletableFuture.supplyAsync(() -> once(m.address(), method, body, Call.EXECUTE, budget), async));
-            }
-            calls.add(0, inline(() -> once(reps.get(0).address(), method, body, Call.EXECUTE, budget)));
-            com.fasterxml.jackson.databind.node.ArrayNode answers = JSON.createArrayNode();
-            GodException failure = null;
-            for (CompletableFuture<JsonNode> c : calls) {
+            // Every replica is asked from this thread: all requests are sent first, then the answers
+            // read one after the other (they travel in parallel). JFR profiles of Get-heavy loads showed
+            // hand-offs to a pool costing a third of the client's CPU.
+            List<Object> sent = new ArrayList<>(reps.size()); // a Sent, or the GodException of its send
+            for (Member m : reps) {
                 try {
-                    answers.add(c.join());
-                } catch (java.util.concurrent.CompletionException e) {
-                    if (e.getCause() instanceof GodRequestException r) {
-                        throw r;
-                    }
-                    failure = e.getCause() instanceof GodException g ? g : new GodUnavailableException(e.getMessage(), e);
+                    sent.add(call.send(m.address(), budget));
+                } catch (GodException e) {
+                    sent.add(e);
                 }
+            }
+            List<T> answers = new ArrayList<>(reps.size());
+            GodException failure = null;
+            GodRequestException refused = null;
+            for (Object o : sent) {
+                try {
+                    if (o instanceof GodException e) {
+                        throw e;
+                    }
+                    @SuppressWarnings("unchecked")
+                    Sent<T> s = (Sent<T>) o;
+                    answers.add(s.answer()); // every sent request is awaited, so none is left pending
+                } catch (GodRequestException e) {
+                    refused = refused == null ? e : refused;
+                } catch (GodException e) {
+                    failure = e;
+                }
+            }
+            if (refused != null) {
+                throw refused;
             }
             if (answers.isEmpty()) {
                 throw failure;
@@ -735,18 +791,6 @@ public final class GodClient implements AutoCloseable {
             }
             return answers;
         });
-        List<JsonNode> out = new ArrayList<>();
-        all.forEach(out::add);
-        return out;
-    }
-
-    /** A call run on this thread, as a completed future (its failure as a CompletionException, like join). */
-    private static CompletableFuture<JsonNode> inline(java.util.function.Supplier<JsonNode> call) {
-        try {
-            return CompletableFuture.completedFuture(call.get());
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 
     /**
@@ -889,9 +933,9 @@ public final class GodClient implements AutoCloseable {
             if (candidate == null) {
                 return new SubValue(key, null, null, 0, false);
             }
-            JsonNode v = newest("SubGet", key, body().put("Key", key).put("SubKey", candidate));
-            if (v.path("Exists").asBoolean()) {
-                return new SubValue(key, candidate, orEmpty(bytes(v.get("Value"))), 0, true);
+            DataCall.Reply v = newestData(DataCall.SUB_GET, key, candidate);
+            if (v.exists()) {
+                return new SubValue(key, candidate, v.value(), 0, true);
             }
             method = up ? "SubNext" : "SubPrev";
             cursor = candidate;
@@ -902,18 +946,20 @@ public final class GodClient implements AutoCloseable {
 
     /** Broadcasts and any-node calls: the node routes; fails over to other members. */
     private JsonNode anyNode(String method, ObjectNode body) {
-        return retrying(method, (i, budget) -> {
-            List<String> targets = new ArrayList<>();
-            if (gateway || ring.isEmpty()) {
-                targets.addAll(seeds);
-            } else {
-                for (Member m : ring) {
-                    targets.add(m.address());
-                }
-            }
-            String t = targets.get(Math.floorMod(spread.getAndIncrement(), targets.size()));
-            return once(t, method, body, Call.ROUTE, budget);
-        });
+        return retrying(method, (i, budget) -> once(nextSeed(), method, body, Call.ROUTE, budget));
+    }
+
+    /** The next node of the seeds (gateway mode, or no ring yet) or of the ring, round robin. */
+    private String nextSeed() {
+        List<Member> r = ring;
+        if (gateway || r.isEmpty()) {
+            return seeds.get(Math.floorMod(spread.getAndIncrement(), seeds.size()));
+        }
+        return r.get(Math.floorMod(spread.getAndIncrement(), r.size())).address();
+    }
+
+    private String authorization() {
+        return token == null ? null : "Bearer " + token;
     }
 
     private JsonNode at(String address, String method, ObjectNode body) {
@@ -922,35 +968,27 @@ public final class GodClient implements AutoCloseable {
 
     /** One attempt at one node within the attempt timeout. */
     private JsonNode once(String address, String method, ObjectNode body, int mode, Duration budget) {
-        NodeConnection c;
-        try {
-            c = connection(address);
-        } catch (IOException e) {
-            throw new GodUnavailableException(address + ": " + e.getMessage(), e);
-        }
+        return sendOnce(address, method, body, mode, budget).answer();
+    }
+
+    private Sent<JsonNode> sendOnce(String address, String method, ObjectNode body, int mode, Duration budget) {
         byte[] json;
         try {
             json = JSON.writeValueAsBytes(body);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        CompletableFuture<Call.Reply> f = c.call(new Call(SERVICE + method, json,
-                token == null ? null : "Bearer " + token, 0, mode));
+        Sent<byte[]> sent = exchange(address, method, Ops.CALL,
+                new Call(SERVICE + method, json, authorization(), 0, mode).encode(), budget);
+        return () -> json(address, sent.answer());
+    }
+
+    private static JsonNode json(String address, byte[] payload) {
         Call.Reply r;
         try {
-            r = f.get(budget.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            c.forget(f);
-            throw new GodUnavailableException(address + " did not answer " + method + " within "
-                    + budget.toMillis() + " ms", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof NodeConnection.AuthException) {
-                throw new GodRequestException(401, e.getCause().getMessage());
-            }
-            throw new GodUnavailableException(address + ": " + e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new GodUnavailableException("interrupted", e);
+            r = Call.Reply.decode(payload);
+        } catch (RuntimeException e) {
+            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
         }
         String text = new String(r.body(), StandardCharsets.UTF_8);
         if (r.status() >= 400 && r.status() < 500) {
@@ -963,6 +1001,62 @@ public final class GodClient implements AutoCloseable {
             return JSON.readTree(r.body());
         } catch (IOException e) {
             throw new GodUnavailableException("malformed JSON from " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** One binary data call at one node within the budget: its 200 reply, or the error (4xx: not retried). */
+    private DataCall.Reply data(String address, DataCall call, Duration budget) {
+        return sendData(address, call, budget).answer();
+    }
+
+    private Sent<DataCall.Reply> sendData(String address, DataCall call, Duration budget) {
+        Sent<byte[]> sent = exchange(address, call.method(), Ops.DATA, call.encode(), budget);
+        return () -> dataReply(address, sent.answer());
+    }
+
+    private static DataCall.Reply dataReply(String address, byte[] payload) {
+        DataCall.Reply r;
+        try {
+            r = DataCall.Reply.decode(payload);
+        } catch (RuntimeException e) {
+            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
+        }
+        if (r.status() >= 400 && r.status() < 500) {
+            throw new GodRequestException(r.status(), r.message());
+        }
+        if (r.status() != 200) {
+            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null);
+        }
+        return r;
+    }
+
+    /** Sends one request on a pooled connection; its answer is the reply payload, awaited within the budget. */
+    private Sent<byte[]> exchange(String address, String method, int op, byte[] request, Duration budget) {
+        NodeConnection c;
+        NodeConnection.Waiter w;
+        try {
+            c = connection(address);
+            w = c.send(op, request, budget.toNanos());
+        } catch (IOException e) {
+            throw new GodUnavailableException(address + ": " + e.getMessage(), e);
+        }
+        return () -> answer(c, w, address, method, budget);
+    }
+
+    private static byte[] answer(NodeConnection c, NodeConnection.Waiter w, String address, String method,
+                                 Duration budget) {
+        try {
+            return c.await(w);
+        } catch (TimeoutException e) {
+            throw new GodUnavailableException(address + " did not answer " + method + " within "
+                    + budget.toMillis() + " ms", e);
+        } catch (NodeConnection.AuthException e) {
+            throw new GodRequestException(401, e.getMessage());
+        } catch (java.io.InterruptedIOException e) {
+            Thread.currentThread().interrupt();
+            throw new GodUnavailableException("interrupted", e);
+        } catch (IOException e) {
+            throw new GodUnavailableException(address + ": " + e.getMessage(), e);
         }
     }
 

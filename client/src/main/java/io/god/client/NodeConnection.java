@@ -1,6 +1,5 @@
 package io.god.client;
 
-import io.god.wire.Call;
 import io.god.wire.Frame;
 import io.god.wire.FrameDecoder;
 import io.god.wire.Ops;
@@ -9,17 +8,26 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One pipelined TCP connection to a node's binary port (9191): a hello with the token, then any number
- * of outstanding {@link Ops#CALL} requests matched to their responses by id. A reader thread completes
- * the futures; when the connection breaks every outstanding call fails with an {@link IOException} and
- * the connection reports itself {@link #broken()} so the pool opens a new one.
+ * of outstanding requests ({@link Ops#CALL}, {@link Ops#DATA}) matched to their responses by id.
+ *
+ * <p>There is no reader thread: a caller waiting for its reply reads the socket itself when no other
+ * caller does (leader/followers), handing every reply it reads to its waiter, and stops once its own
+ * reply is in; when it leaves while others still wait it wakes one of them to read on. With one caller
+ * per connection (the usual closed loop) a request costs a write and a read on the caller's thread and
+ * no thread hand-off — a JFR profile showed the reader thread's wake-up and the caller's unpark as the
+ * client's largest cost. When the connection breaks every outstanding call fails with an
+ * {@link IOException} and the connection reports itself {@link #broken()} so the pool opens a new one.
  */
 final class NodeConnection implements AutoCloseable {
 
@@ -27,10 +35,29 @@ final class NodeConnection implements AutoCloseable {
 
     private final String address;
     private final Socket socket;
+    private final InputStream in;
     private final OutputStream out;
-    private final Map<Long, CompletableFuture<Call.Reply>> pending = new ConcurrentHashMap<>();
+    private final Map<Long, Waiter> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong(1);
+    private final ReentrantLock reading = new ReentrantLock();
+    private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME); // guarded by reading
+    private final byte[] buf = new byte[64 * 1024]; // guarded by reading
     private volatile boolean broken;
+
+    /** One outstanding call, awaited by the thread that sent it; completed by whichever caller reads its reply. */
+    static final class Waiter {
+        final long id;
+        final long deadline;
+        final Thread thread = Thread.currentThread();
+        volatile byte[] reply;
+        volatile IOException error;
+        volatile boolean done;
+
+        Waiter(long id, long deadline) {
+            this.id = id;
+            this.deadline = deadline;
+        }
+    }
 
     NodeConnection(String address, String token, int connectTimeoutMillis) throws IOException {
         this.address = address;
@@ -43,6 +70,7 @@ final class NodeConnection implements AutoCloseable {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(address.substring(0, colon),
                     Integer.parseInt(address.substring(colon + 1))), connectTimeoutMillis);
+            in = socket.getInputStream();
             out = socket.getOutputStream();
             byte[] hello = token == null ? new byte[0] : token.getBytes(StandardCharsets.UTF_8);
             out.write(new Frame(0, Frame.HELLO, Ops.HELLO, hello).encode());
@@ -51,9 +79,6 @@ final class NodeConnection implements AutoCloseable {
             socket.close();
             throw e;
         }
-        Thread reader = new Thread(this::read, "god-client-" + address);
-        reader.setDaemon(true);
-        reader.start();
     }
 
     String address() {
@@ -64,61 +89,132 @@ final class NodeConnection implements AutoCloseable {
         return broken;
     }
 
-    CompletableFuture<Call.Reply> call(Call call) {
-        CompletableFuture<Call.Reply> f = new CompletableFuture<>();
+    /**
+     * Sends one request and waits up to {@code timeoutNanos} for its reply payload.
+     *
+     * @throws TimeoutException no reply in time (a late one is dropped)
+     * @throws IOException the connection broke, the node refused the hello ({@link AuthException}) or
+     *                     answered with an error frame ({@link NodeErrorException})
+     */
+    byte[] call(int op, byte[] payload, long timeoutNanos) throws IOException, TimeoutException {
+        return await(send(op, payload, timeoutNanos));
+    }
+
+    /**
+     * Sends one request without waiting: the same thread must {@link #await} it (several requests to
+     * several nodes can so be in flight from one thread).
+     */
+    Waiter send(int op, byte[] payload, long timeoutNanos) throws IOException {
         if (broken) {
-            f.completeExceptionally(new IOException("connection to " + address + " is closed"));
-            return f;
+            throw new IOException("connection to " + address + " is closed");
         }
-        long id = ids.getAndIncrement();
-        pending.put(id, f);
-        byte[] bytes = Frame.request(id, Ops.CALL, call.encode()).encode();
+        Waiter w = new Waiter(ids.getAndIncrement(), System.nanoTime() + timeoutNanos);
+        pending.put(w.id, w);
+        byte[] bytes = Frame.request(w.id, op, payload).encode();
         try {
             synchronized (out) {
                 out.write(bytes);
                 out.flush();
             }
         } catch (IOException e) {
-            pending.remove(id);
+            pending.remove(w.id);
             fail(e);
-            f.completeExceptionally(e);
+            throw e;
         }
-        return f;
+        return w;
     }
 
-    /** Forgets a call whose deadline passed (its late answer is dropped). */
-    void forget(CompletableFuture<Call.Reply> f) {
-        pending.values().remove(f);
+    /** The reply payload of a sent request, waiting at most until its deadline (then it is forgotten). */
+    byte[] await(Waiter w) throws IOException, TimeoutException {
+        try {
+            return awaitReply(w, w.deadline);
+        } finally {
+            pending.remove(w.id);
+        }
     }
 
-    private void read() {
-        FrameDecoder decoder = new FrameDecoder(MAX_FRAME);
-        byte[] buf = new byte[64 * 1024];
-        try (InputStream in = socket.getInputStream()) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                for (Frame f : decoder.feed(buf, 0, n)) {
-                    if (f.kind() == Frame.ERROR && f.id() == 0) {
-                        throw new AuthException(address + " refused the connection: " + f.errorMessage());
-                    }
-                    CompletableFuture<Call.Reply> p = pending.remove(f.id());
-                    if (p == null) {
-                        continue;
-                    }
-                    if (f.kind() == Frame.RESPONSE) {
-                        try {
-                            p.complete(Call.Reply.decode(f.payload()));
-                        } catch (RuntimeException e) {
-                            p.completeExceptionally(new IOException("malformed reply from " + address + ": " + e.getMessage()));
-                        }
-                    } else {
-                        p.completeExceptionally(new NodeErrorException(address + ": " + f.errorMessage()));
-                    }
+    private byte[] awaitReply(Waiter w, long deadline) throws IOException, TimeoutException {
+        while (true) {
+            if (w.done) {
+                if (w.error != null) {
+                    throw w.error;
+                }
+                return w.reply;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException("no reply from " + address);
+            }
+            if (reading.tryLock()) {
+                try {
+                    readUntil(w, deadline);
+                } finally {
+                    reading.unlock();
+                }
+                wakeAReader();
+            } else {
+                LockSupport.parkNanos(this, left);
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new java.io.InterruptedIOException("interrupted waiting for " + address);
                 }
             }
-            fail(new IOException("connection to " + address + " closed by the node"));
+        }
+    }
+
+    /** Reads replies (completing their waiters) until w's is in, the deadline passes or the socket fails. */
+    private void readUntil(Waiter w, long deadline) {
+        try {
+            while (!w.done) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, (left + 999_999) / 1_000_000)));
+                int n;
+                try {
+                    n = in.read(buf);
+                } catch (SocketTimeoutException e) {
+                    return;
+                }
+                if (n < 0) {
+                    fail(new IOException("connection to " + address + " closed by the node"));
+                    return;
+                }
+                for (Frame f : decoder.feed(buf, 0, n)) {
+                    deliver(f);
+                }
+            }
         } catch (IOException | RuntimeException e) {
             fail(e instanceof IOException io ? io : new IOException(e.getMessage(), e));
+        }
+    }
+
+    private void deliver(Frame f) throws AuthException {
+        if (f.kind() == Frame.ERROR && f.id() == 0) {
+            throw new AuthException(address + " refused the connection: " + f.errorMessage());
+        }
+        Waiter p = pending.remove(f.id());
+        if (p == null) {
+            return; // the hello's answer, or a call that gave up
+        }
+        if (f.kind() == Frame.RESPONSE) {
+            p.reply = f.payload();
+        } else {
+            p.error = new NodeErrorException(address + ": " + f.errorMessage());
+        }
+        p.done = true;
+        if (p.thread != Thread.currentThread()) {
+            LockSupport.unpark(p.thread);
+        }
+    }
+
+    /** After a reader leaves: a waiting caller takes over reading (a spurious wake-up is harmless). */
+    private void wakeAReader() {
+        for (Waiter o : pending.values()) {
+            if (!o.done && o.thread != Thread.currentThread()) {
+                LockSupport.unpark(o.thread);
+                return;
+            }
         }
     }
 
@@ -130,9 +226,11 @@ final class NodeConnection implements AutoCloseable {
             // closing anyway
         }
         for (Long id : pending.keySet()) {
-            CompletableFuture<Call.Reply> p = pending.remove(id);
+            Waiter p = pending.remove(id);
             if (p != null) {
-                p.completeExceptionally(e);
+                p.error = e;
+                p.done = true;
+                LockSupport.unpark(p.thread);
             }
         }
     }

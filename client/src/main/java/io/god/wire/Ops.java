@@ -42,6 +42,12 @@ public final class Ops {
      */
     public static final int COLLECTED = 18;
 
+    /**
+     * A hot data operation in binary form: {@link DataCall} → {@link DataCall.Reply} (Get, Put, Del,
+     * SubGet, SubPut, SubDel without JSON; everything else goes through {@link #CALL}).
+     */
+    public static final int DATA = 19;
+
     public static String name(int op) {
         return switch (op) {
             case HELLO -> "Hello";
@@ -57,6 +63,7 @@ public final class Ops {
             case OWNED -> "DHash.Owned";
             case LEAVE -> "Discord.Leave";
             case COLLECTED -> "DHash.CollectedUpTo";
+            case DATA -> "DHash.Data";
             default -> "op" + op;
         };
     }

@@ -1,7 +1,7 @@
 package io.god.wire;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -11,14 +11,40 @@ import java.util.List;
  */
 public final class WireWriter {
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    // a plain growable array: ByteArrayOutputStream's synchronized write per byte showed in client profiles
+    private byte[] out;
+    private int size;
+
+    public WireWriter() {
+        this(64);
+    }
+
+    /** @param capacity the expected encoded size (grown as needed) */
+    public WireWriter(int capacity) {
+        out = new byte[Math.max(16, capacity)];
+    }
+
+    private void write(int b) {
+        if (size == out.length) {
+            out = Arrays.copyOf(out, out.length * 2);
+        }
+        out[size++] = (byte) b;
+    }
+
+    private void writeBytes(byte[] b) {
+        if (out.length - size < b.length) {
+            out = Arrays.copyOf(out, Math.max(out.length * 2, size + b.length));
+        }
+        System.arraycopy(b, 0, out, size, b.length);
+        size += b.length;
+    }
 
     public WireWriter varint(long v) {
         while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
+            write((int) ((v & 0x7F) | 0x80));
             v >>>= 7;
         }
-        out.write((int) v);
+        write((int) v);
         return this;
     }
 
@@ -27,12 +53,12 @@ public final class WireWriter {
     }
 
     public WireWriter bool(boolean b) {
-        out.write(b ? 1 : 0);
+        write(b ? 1 : 0);
         return this;
     }
 
     public WireWriter u8(int b) {
-        out.write(b);
+        write(b);
         return this;
     }
 
@@ -41,12 +67,12 @@ public final class WireWriter {
             return varint(0);
         }
         varint(b.length + 1L);
-        out.writeBytes(b);
+        writeBytes(b);
         return this;
     }
 
     public WireWriter raw(byte[] b) {
-        out.writeBytes(b);
+        writeBytes(b);
         return this;
     }
 
@@ -63,6 +89,6 @@ public final class WireWriter {
     }
 
     public byte[] toBytes() {
-        return out.toByteArray();
+        return size == out.length ? out : Arrays.copyOf(out, size);
     }
 }

@@ -125,6 +125,38 @@ public final class Cluster {
      * write again, not a newer one.
      */
     public Call.Reply route(String method, byte[] body, String authorization, int hops, byte[] key, long stamp) {
+        Forwarded f = forward(key, hops, Ops.CALL,
+                mode -> new Call(method, body, authorization, hops + 1, mode, stamp).encode());
+        if (f == null) {
+            return null;
+        }
+        return f.reply() != null ? Call.Reply.decode(f.reply()) : new Call.Reply(f.status(), json(f.message()));
+    }
+
+    /** Whether a call for {@code key} that has made {@code hops} forwards executes here without forwarding. */
+    public boolean executesHere(byte[] key, int hops) {
+        Ring r = ring();
+        if (r.size() <= 1 || hops >= MAX_HOPS) {
+            return true;
+        }
+        Member owner = r.successor(key);
+        return owner == null || owner.address().equals(address);
+    }
+
+    /**
+     * The outcome of {@link #forward}: the reply payload of the replica that answered, or (reply null)
+     * the status and message of a failure: 500 when a replica faulted, 503 when none answered.
+     */
+    public record Forwarded(byte[] reply, int status, String message) {
+    }
+
+    /**
+     * Forwards a key's call to its owner, failing over to the next replicas (which execute it); null
+     * when this node should execute it (alone, out of hops, or the first live replica in line).
+     *
+     * @param encode the request payload for a mode ({@link Call#ROUTE} to the owner, else EXECUTE)
+     */
+    public Forwarded forward(byte[] key, int hops, int op, java.util.function.IntFunction<byte[]> encode) {
         Ring r = ring();
         if (r.size() <= 1 || hops >= MAX_HOPS) {
             return null;
@@ -137,10 +169,9 @@ public final class Cluster {
             if (m.address().equals(address)) {
                 return null;
             }
-            Call call = new Call(method, body, authorization, hops + 1, i == 0 ? Call.ROUTE : Call.EXECUTE, stamp);
             try {
-                byte[] reply = await(transport.call(m.address(), Ops.CALL, call.encode(), timeout));
-                return Call.Reply.decode(reply);
+                return new Forwarded(await(transport.call(m.address(), op,
+                        encode.apply(i == 0 ? Call.ROUTE : Call.EXECUTE), timeout)), 200, null);
             } catch (TransportException e) {
                 // a peer that faults (or has just left the ring and refuses calls) is failed over like
                 // one that is down: the next replica executes the call under the same LWW rule
@@ -150,10 +181,10 @@ public final class Cluster {
             }
         }
         if (remoteFault) {
-            return new Call.Reply(500, json("forwarding failed at every replica (" + lastError + ")"));
+            return new Forwarded(null, 500, "forwarding failed at every replica (" + lastError + ")");
         }
-        return new Call.Reply(503, json("no replica of the key answered within " + timeout.toMillis() + " ms ("
-                + lastError + ")"));
+        return new Forwarded(null, 503, "no replica of the key answered within " + timeout.toMillis() + " ms ("
+                + lastError + ")");
     }
 
     /**

@@ -122,7 +122,8 @@ public final class Drain extends RepairTask {
     public boolean refuses(int op) {
         Phase p = progress.phase();
         return (p == Phase.LEFT_RING || p == Phase.DONE)
-                && (op == Ops.REPLICATE || op == Ops.SYNC_EXCHANGE || op == Ops.SYNC_META || op == Ops.CALL);
+                && (op == Ops.REPLICATE || op == Ops.SYNC_EXCHANGE || op == Ops.SYNC_META || op == Ops.CALL
+                || op == Ops.DATA);
     }
 
     /** One pass; true once the node has left and dropped its data. Never throws. */

@@ -62,6 +62,17 @@ public final class GodNode implements AutoCloseable {
         Call.Reply handle(Call call);
     }
 
+    /**
+     * Executes binary data calls ({@link Ops#DATA}; installed by the JSON handler, which owns auth and
+     * limits). {@code mayBlock} false: called on a network event loop, it answers only what needs no
+     * waiting (a local read, an in-memory asynchronous write, an error) and returns null otherwise; the
+     * call is then handed to the handler pool and made again with {@code mayBlock} true.
+     */
+    @FunctionalInterface
+    public interface DataHandler {
+        byte[] handle(byte[] payload, boolean mayBlock);
+    }
+
     private final NodeSettings settings;
     private final NanoClock clock;
     private final Store store;
@@ -86,6 +97,7 @@ public final class GodNode implements AutoCloseable {
     private volatile boolean initialSync;
     private final java.util.concurrent.ScheduledExecutorService syncs;
     private final AtomicReference<CallHandler> callHandler = new AtomicReference<>();
+    private final AtomicReference<DataHandler> dataHandler = new AtomicReference<>();
     private volatile State state = State.JOINING;
     private volatile boolean closed;
     private final Object timestampLock = new Object();
@@ -204,7 +216,7 @@ public final class GodNode implements AutoCloseable {
                     positionChosen(p);
                     return true;
                 }, runtime.awaiter());
-        transport.serve(this::serve);
+        transport.serve(this::serve, this::serveInline);
         tick();
         long every = c.ringInterval().toNanos();
         timers.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
@@ -253,8 +265,30 @@ public final class GodNode implements AutoCloseable {
                 }
                 yield CompletableFuture.completedFuture(h.handle(Call.decode(payload)).encode());
             }
+            case Ops.DATA -> {
+                DataHandler h = dataHandler.get();
+                if (h == null) {
+                    yield CompletableFuture.failedFuture(new IllegalStateException("not serving calls yet"));
+                }
+                yield CompletableFuture.completedFuture(h.handle(payload, true));
+            }
             default -> CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
         };
+    }
+
+    /**
+     * The reply of a request answered on the network thread, or null to hand it to the handler pool:
+     * data calls that need no waiting, and replicated writes to an in-memory store.
+     */
+    private byte[] serveInline(int op, byte[] payload) {
+        if (drain.refuses(op)) {
+            return null;
+        }
+        DataHandler h = dataHandler.get();
+        if (op == Ops.DATA && h != null) {
+            return h.handle(payload, false);
+        }
+        return op == Ops.REPLICATE && !store.durable() ? cluster.applyReplicated(payload).join() : null;
     }
 
     /** After a quarantine: the node joins as a new, empty node at a new position. */
@@ -267,6 +301,11 @@ public final class GodNode implements AutoCloseable {
     private void positionChosen(byte[] p) {
         position = p.clone();
         store.metadata().ifPresent(m -> m.put(POSITION, p));
+    }
+
+    /** Installs the handler of binary data calls, unless one is installed already. */
+    public void installDataHandler(DataHandler h) {
+        dataHandler.compareAndSet(null, h);
     }
 
     /** Installs the handler of calls forwarded by other nodes, unless one is installed already. */

@@ -22,6 +22,21 @@ public final class Timestamps {
         return last.accumulateAndGet(now, (prev, n) -> Math.max(n, prev + 1));
     }
 
+    /**
+     * The timestamp of a write that another node may have stamped already ({@code given}, 0 = none): a
+     * fresh stamp, unless the given one is more than {@code window} ns old — the call arrived late, its
+     * forwarder may have failed over and seen newer writes meanwhile — then the given one, so a late
+     * copy can only repeat that write, never overtake what came after it.
+     */
+    public long forWrite(long given, long window) {
+        if (given <= 0) {
+            return next();
+        }
+        advanceTo(given);
+        long fresh = next();
+        return fresh - given <= window ? fresh : given;
+    }
+
     /** The newest stamp handed out (0 = none). */
     public long last() {
         return last.get();

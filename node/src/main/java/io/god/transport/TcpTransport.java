@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * client connection per peer address (opened on first use, re-opened after it breaks). Every call
  * has a deadline; a connection that breaks fails its outstanding calls as UNREACHABLE. A peer that
  * sends a malformed or oversized frame gets its connection closed (logged); the node stays up.
- * Requests are handled on {@code handlers} (they may block), never on the event loop.
+ * Requests are handled on {@code handlers} (they may block), except those the {@link InlineHandler}
+ * answers on the event loop (non-blocking local data calls: no thread hop); the replies to the
+ * requests of one read are written together.
  */
 public final class TcpTransport implements Transport {
 
@@ -75,8 +77,13 @@ public final class TcpTransport implements Transport {
 
     @Override
     public void serve(Handler handler) {
+        serve(handler, (op, payload) -> null);
+    }
+
+    @Override
+    public void serve(Handler handler, InlineHandler inline) {
         NetServer s = vertx.createNetServer(new NetServerOptions().setHost(bindHost).setPort(port).setTcpNoDelay(true));
-        s.connectHandler(socket -> new ServerConnection(socket, handler));
+        s.connectHandler(socket -> new ServerConnection(socket, handler, inline));
         try {
             s.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -210,12 +217,14 @@ public final class TcpTransport implements Transport {
     private final class ServerConnection {
         private final NetSocket socket;
         private final Handler handler;
+        private final InlineHandler inline;
         private final FrameDecoder decoder = new FrameDecoder(maxFrame);
         private volatile boolean authenticated = token == null;
 
-        ServerConnection(NetSocket socket, Handler handler) {
+        ServerConnection(NetSocket socket, Handler handler, InlineHandler inline) {
             this.socket = socket;
             this.handler = handler;
+            this.inline = inline;
             socket.handler(this::received);
             socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "peer " + socket.remoteAddress() + ": " + e));
         }
@@ -230,6 +239,7 @@ public final class TcpTransport implements Transport {
                 socket.close();
                 return;
             }
+            Buffer replies = null; // inline answers of this read, written at once
             for (Frame f : frames) {
                 switch (f.kind()) {
                     case Frame.HELLO -> {
@@ -249,13 +259,37 @@ public final class TcpTransport implements Transport {
                                     .onComplete(v -> socket.close());
                             return;
                         }
-                        handlers.execute(() -> handle(f));
+                        byte[] answer = answerInline(f);
+                        if (answer == null) {
+                            handlers.execute(() -> handle(f));
+                        } else {
+                            replies = replies == null ? Buffer.buffer(answer) : replies.appendBytes(answer);
+                        }
                     }
                     default -> {
                         // responses are not expected on a server connection: ignore
                     }
                 }
             }
+            if (replies != null) {
+                socket.write(replies);
+            }
+        }
+
+        /** The encoded reply frame when the inline handler answers on this thread, else null. */
+        private byte[] answerInline(Frame f) {
+            byte[] r;
+            try {
+                r = inline.handle(f.op(), f.payload());
+            } catch (RuntimeException e) {
+                return f.error(InMemoryNetwork.messageOf(e)).encode();
+            }
+            return r == null ? null : bounded(f, f.response(r).encode());
+        }
+
+        private byte[] bounded(Frame f, byte[] bytes) {
+            return bytes.length - 4 > maxFrame
+                    ? f.error("reply of " + bytes.length + " bytes exceeds the frame limit").encode() : bytes;
         }
 
         private void handle(Frame f) {
@@ -272,11 +306,7 @@ public final class TcpTransport implements Transport {
                 } else {
                     out = f.error(InMemoryNetwork.messageOf(e));
                 }
-                byte[] bytes = out.encode();
-                if (bytes.length - 4 > maxFrame) {
-                    bytes = f.error("reply of " + bytes.length + " bytes exceeds the frame limit").encode();
-                }
-                socket.write(Buffer.buffer(bytes));
+                socket.write(Buffer.buffer(bounded(f, out.encode())));
             });
         }
     }

@@ -16,11 +16,28 @@ public interface Transport extends AutoCloseable {
         CompletableFuture<byte[]> handle(int op, byte[] payload);
     }
 
+    /**
+     * Answers a request on the network thread when that needs no waiting: the reply payload, or null to
+     * hand the request to {@link Handler} on the handler pool. Must not block.
+     */
+    @FunctionalInterface
+    interface InlineHandler {
+        byte[] handle(int op, byte[] payload);
+    }
+
     /** The address peers reach this node at ({@code host:port}). */
     String address();
 
     /** Starts serving requests with {@code handler} (once). */
     void serve(Handler handler);
+
+    /**
+     * As {@link #serve(Handler)}, trying {@code inline} first on the network thread (transports without
+     * one, like the in-memory network, ignore it: every request then goes to {@code handler}).
+     */
+    default void serve(Handler handler, InlineHandler inline) {
+        serve(handler);
+    }
 
     /**
      * Sends one request. The future fails with a {@link TransportException}: UNREACHABLE, TIMEOUT when

@@ -36,6 +36,13 @@ final class ClientRings implements AutoCloseable {
         return this;
     }
 
+    /** Starts node i with a data directory (a durable store), seeded by node 0. */
+    GodNode startDurable(int i, java.nio.file.Path dir) {
+        GodNode n = rings.start(i, dir, address(0));
+        await().atMost(Duration.ofSeconds(20)).until(rings::converged);
+        return n;
+    }
+
     GodNode byAddress(String address) {
         return nodes.stream().filter(n -> n.address().equals(address)).findFirst().orElseThrow();
     }

@@ -27,11 +27,12 @@ import picocli.CommandLine.Option;
         description = "Drives god with a mix of operations and reports ops/s, p50/p99/p999 and errors.")
 public final class LoadGen implements Callable<Integer> {
 
-    enum Protocol { BINARY, HTTP }
+    enum Protocol { BINARY, HTTP, WIRE }
 
     enum KeyOrder { HASHED, ORDERED }
 
-    @Option(names = "--target", description = "binary (GodClient) or http (JSON contract); default ${DEFAULT-VALUE}")
+    @Option(names = "--target", description = "binary (GodClient), http (JSON contract) or wire (binary data calls "
+            + "from one NIO thread, like redis-benchmark: the node's ceiling; put, get, subput); default ${DEFAULT-VALUE}")
     Protocol target = Protocol.BINARY;
 
     @Option(names = "--endpoints", split = ",", required = true,
@@ -77,8 +78,10 @@ public final class LoadGen implements Callable<Integer> {
     @Option(names = "--slice-len", description = "entries per slice and set-expression result; default ${DEFAULT-VALUE}")
     int sliceLen = 100;
 
-    @Option(names = "--connections", description = "binary: pipelined connections per node; default ${DEFAULT-VALUE}")
-    int connections = 4;
+    @Option(names = "--connections", description = "binary: 0 = a client and connection per worker (no "
+            + "pipelining, like redis-benchmark -c); N = one shared client with N pipelined connections per node; "
+            + "default ${DEFAULT-VALUE}")
+    int connections = 0;
 
     @Option(names = "--redundancy", description = "binary: replicas per key, as the ring's god.redundancy; default ${DEFAULT-VALUE}")
     int redundancy = 3;
@@ -102,6 +105,9 @@ public final class LoadGen implements Callable<Integer> {
         validate();
         OpMix ops = OpMix.parse(mix);
         KeySpace space = new KeySpace(keys, distribution, zipfTheta, keyOrder == KeyOrder.HASHED);
+        if (target == Protocol.WIRE) {
+            return wire(ops, space);
+        }
         try (Target.Factory factory = target == Protocol.BINARY
                 ? BinaryTarget.factory(endpoints, connections, redundancy, token)
                 : HttpTarget.factory(endpoints, token)) {
@@ -137,6 +143,22 @@ public final class LoadGen implements Callable<Integer> {
                 targets.forEach(Target::close);
             }
         }
+    }
+
+    /** --target wire: one NIO thread, no GodClient (see {@link WireLoad}). */
+    private int wire(OpMix ops, KeySpace space) throws java.io.IOException {
+        require(!preload && preloadSubs == 0, "--target wire does not preload (preload with --target binary)");
+        Report report = new Report().setting("target", "binary data calls from one NIO thread, " + concurrency
+                        + " connections to " + endpoints).setting("mix", ops).setting("keys", space.describe())
+                .setting("value size", valueSize).setting("concurrency", concurrency).setting("warm-up s", warmup)
+                .setting("duration s", duration);
+        new WireLoad(endpoints, token, concurrency, ops, space, value(new SplittableRandom(seed)), seed)
+                .run(warmup, duration, report);
+        System.out.print(report.text());
+        if (json != null) {
+            Files.writeString(json, report.json());
+        }
+        return 0;
     }
 
     private void validate() {

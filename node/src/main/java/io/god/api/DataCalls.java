@@ -1,0 +1,133 @@
+package io.god.api;
+
+import io.god.cluster.Cluster;
+import io.god.node.GodNode;
+import io.god.persist.Record;
+import io.god.ring.Membership;
+import io.god.tree.Item;
+import io.god.tree.TreeState;
+import io.god.wire.Call;
+import io.god.wire.DataCall;
+import io.god.wire.Ops;
+import io.god.wire.WireException;
+import java.util.List;
+
+/**
+ * The binary data calls ({@link Ops#DATA}: Get, Put, Del, SubGet, SubPut, SubDel as {@link DataCall}s)
+ * with the JSON contract's semantics ({@link JsonRpc}): token for writes, size limits, 503 while
+ * joining or after leaving, routing to the owner with fail-over ({@link Cluster#forward}), the write
+ * stamp chosen by the first node ({@link io.god.node.Timestamps#forWrite}), replication, Sync. Errors
+ * are {@link DataCall.Reply} statuses with a message (a malformed call is a 400), and change nothing.
+ *
+ * <p>Called on the network event loop first ({@code mayBlock} false): it answers there what needs no
+ * waiting — reads this node executes (a tree version is immutable), asynchronous writes to an
+ * in-memory store, and errors — and hands the rest (forwarding, Sync writes, durable stores whose log
+ * may wait for the disk) back to the handler pool.
+ */
+final class DataCalls implements GodNode.DataHandler {
+
+    private static final System.Logger LOG = System.getLogger(DataCalls.class.getName());
+    private static final byte[] EMPTY = new byte[0];
+
+    private final GodNode node;
+    private final Auth auth;
+    private final JsonRpc.Observer observer;
+
+    DataCalls(GodNode node, Auth auth, JsonRpc.Observer observer) {
+        this.node = node;
+        this.auth = auth;
+        this.observer = observer;
+    }
+
+    @Override
+    public byte[] handle(byte[] payload, boolean mayBlock) {
+        long start = System.nanoTime();
+        DataCall c;
+        try {
+            c = DataCall.decode(payload);
+        } catch (WireException e) {
+            return done("unknown", DataCall.Reply.error(400, "malformed DHash.Data call: " + e.getMessage()), start);
+        }
+        DataCall.Reply r;
+        try {
+            r = handle(c, mayBlock);
+        } catch (JsonRpc.ClientError e) {
+            r = DataCall.Reply.error(e.status(), e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "DHash." + c.method() + " (binary) failed", e);
+            r = DataCall.Reply.error(500, "internal error: " + e);
+        }
+        return r == null ? null : done(c.method(), r, start);
+    }
+
+    private byte[] done(String method, DataCall.Reply r, long start) {
+        observer.completed(method, r.status(), System.nanoTime() - start);
+        return r.encode();
+    }
+
+    /** The reply, or null when it needs the handler pool and {@code mayBlock} is false. */
+    private DataCall.Reply handle(DataCall c, boolean mayBlock) {
+        checkLimits(c);
+        if (c.writes() && !auth.allows(c.authorization())) {
+            throw new JsonRpc.ClientError(401, "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
+        }
+        if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
+            throw new JsonRpc.ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
+        }
+        if (node.membership() != null && node.membership().state() == Membership.State.LEFT) {
+            throw new JsonRpc.ClientError(503, "this node has left the ring (/admin/leave); call a ring member");
+        }
+        Cluster cluster = node.cluster();
+        boolean local = c.mode() == Call.EXECUTE || cluster == null || cluster.executesHere(c.key(), c.hops());
+        if (!mayBlock && (!local || c.writes() && (c.sync() || node.store().durable()))) {
+            return null;
+        }
+        long stamp = c.writes() ? node.timestamps().forWrite(c.stamp(), node.settings().cluster().rpcTimeout().toNanos())
+                : 0;
+        if (!local) {
+            Cluster.Forwarded f = cluster.forward(c.key(), c.hops(), Ops.DATA, mode -> c.forwarded(mode, stamp).encode());
+            if (f != null) {
+                return f.reply() != null ? DataCall.Reply.decode(f.reply()) : DataCall.Reply.error(f.status(), f.message());
+            }
+        }
+        return switch (c.kind()) {
+            case DataCall.GET -> found(node.store().state().get(c.key()));
+            case DataCall.SUB_GET -> found(node.store().state().sub(c.key()).get(c.subKey()));
+            case DataCall.PUT -> write(Record.put(c.key(), c.value(), stamp), c.sync());
+            case DataCall.DEL -> write(Record.delete(c.key(), stamp), c.sync());
+            case DataCall.SUB_PUT -> write(Record.subPut(c.key(), c.subKey(), c.value(), stamp), c.sync());
+            default -> write(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
+        };
+    }
+
+    private void checkLimits(DataCall c) {
+        long keySize = node.settings().keySize();
+        limit("Key", c.key(), keySize, "god.limits.key-size");
+        limit("SubKey", c.subKey(), keySize, "god.limits.key-size");
+        limit("Value", c.value(), node.settings().valueSize(), "god.limits.value-size");
+    }
+
+    private static void limit(String field, byte[] b, long max, String setting) {
+        if (b != null && b.length > max) {
+            throw new JsonRpc.ClientError(400, field + " of " + b.length + " bytes exceeds " + setting + " (" + max
+                    + " bytes)");
+        }
+    }
+
+    private static DataCall.Reply found(Item i) {
+        return DataCall.Reply.found(i.exists(), i.timestamp(), i.exists() ? i.value() : EMPTY);
+    }
+
+    private DataCall.Reply write(Record r, boolean sync) {
+        node.store().apply(r);
+        Cluster cluster = node.cluster();
+        if (cluster != null && !cluster.alone()) {
+            try {
+                cluster.replicate(List.of(r), r.key(), sync);
+            } catch (Cluster.ReplicationException e) {
+                return DataCall.Reply.error(503, e.getMessage());
+            }
+        }
+        return DataCall.Reply.ok();
+    }
+}
