@@ -179,7 +179,8 @@ public final class GodNode implements AutoCloseable {
         Scheduler scheduler = Scheduler.of(timers);
         long forgetTicks = Math.max(1, c.forgetAfter().toNanos() / c.ringInterval().toNanos());
         membership = new Membership(new Membership.Config(settings.advertise(), settings.seeds(), position,
-                clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks), transport,
+                clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks, c.ringNeighbours(), c.ringFanout(),
+                c.ringProbes()), transport,
                 new Random(runtime.seeds().getAsLong()), events, this::positionChosen);
         Retry retry = new Retry(transport, scheduler, clock, c.rpcAttempts(), Duration.ofMillis(
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
