@@ -19,9 +19,14 @@ final class BigRing {
                 Simulation.Fault.JITTER));
         Simulation sim = new Simulation(c);
         Simulation.Result r = sim.run();
-        return String.format("%d nodes (seed %d): ring converged %d ms (simulated) after the last fault healed; "
-                        + "%d messages, %d events, %d s wall", nodes, seed, r.quiescedAfterNanos() / 1_000_000,
-                r.messages(), r.events(), (System.nanoTime() - t0) / 1_000_000_000);
+        double nodeTicks = (double) nodes * r.simulatedNanos() / Simulation.RING_INTERVAL;
+        return String.format("%d nodes (seed %d): ring converged %d ms = %d rounds (simulated) after the last fault "
+                        + "healed; %d messages in %d s simulated (%.1f per node per round, %.1f of them membership); "
+                        + "after convergence %.1f per node per round (%.1f membership); %d events, %d s wall",
+                nodes, seed, r.convergedNanos() / 1_000_000, r.convergedNanos() / Simulation.RING_INTERVAL,
+                r.messages(), r.simulatedNanos() / 1_000_000_000, r.messages() / nodeTicks,
+                Simulation.ringMessages(sim.network.messagesByOp()) / nodeTicks, r.steadyAll(), r.steadyRing(),
+                r.events(), (System.nanoTime() - t0) / 1_000_000_000);
     }
 
     public static void main(String[] args) {
