@@ -296,12 +296,8 @@ public final class GodNode implements AutoCloseable {
      * sample for {@link io.god.time.TimeNet}). Runs every ring interval.
      */
     private void sampleTime() {
-        var members = membership.ring().members();
-        if (members.size() < 2) {
-            return;
-        }
-        var peer = members.get(timeRandom.nextInt(members.size()));
-        if (peer.address().equals(settings.advertise())) {
+        var peer = membership.randomPeer(timeRandom); // O(1): no per-tick copy of a 1 000-member ring
+        if (peer == null) {
             return;
         }
         long before = timeNet.actual();
@@ -310,8 +306,12 @@ public final class GodNode implements AutoCloseable {
                 timeNet.sample(peer.address(), before, java.nio.ByteBuffer.wrap(r).getLong(), timeNet.actual());
             }
         });
-        timeNet.retain(members.stream().map(io.god.ring.Member::address).collect(java.util.stream.Collectors.toSet()));
+        if (++timeSamples % 64 == 0) { // forget peers that left the ring, now and then
+            timeNet.retain(membership::isMember);
+        }
     }
+
+    private long timeSamples;
 
     public io.god.time.TimeNet timeNet() {
         return timeNet;

@@ -162,6 +162,20 @@ public final class Membership {
         listeners.add(listener);
     }
 
+    /** Whether an address is in this node's view. */
+    public synchronized boolean isMember(String address) {
+        return view.contains(address);
+    }
+
+    /** A random other member of the view (null when there is none); O(1), without building the ring. */
+    public synchronized Member randomPeer(Random r) {
+        if (view.size() < 2) {
+            return null;
+        }
+        Member m = view.random(r);
+        return m.address().equals(config.address()) ? null : m;
+    }
+
     /** Members that pinged this node while it was joining (asked on the next join attempt). */
     public synchronized List<String> probers() {
         return List.copyOf(probers);
@@ -198,14 +212,13 @@ public final class Membership {
                 int known = view.size() + down.size();
                 listBudget = Math.min(listBudget + LIST_MEMBERS_PER_TICK,
                         2L * Math.max(LIST_MEMBERS_PER_TICK, known));
-                Ring r = view.ring();
-                for (String a : PingTargets.pick(r, self, config.neighbours(), config.fanout(), random)) {
+                for (String a : PingTargets.pick(view, self, config.neighbours(), config.fanout(), random)) {
                     if (inFlight.add(a)) {
                         toPing.add(a);
                     }
                 }
                 boolean small = known - 1 <= 2 * config.neighbours() + config.fanout();
-                for (String a : down.toProbe(small, config.probes(), r.size(), random)) {
+                for (String a : down.toProbe(small, config.probes(), view.size(), random)) {
                     if (inFlight.add(a)) {
                         toPing.add(a);
                     }
@@ -324,7 +337,7 @@ public final class Membership {
                         Member callee = readMember(r);
                         String hash = r.string();
                         Listing listing = r.bool() ? readListing(r) : null;
-                        List<Rumors.Rumor> news = Rumors.read(r, MAX_RUMORS);
+                        List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
                         r.end();
                         alive(callee);
                         news.forEach(this::learn);
@@ -388,6 +401,7 @@ public final class Membership {
     private Member removeLive(String address) {
         failures.remove(address);
         heard.remove(address);
+        refute.remove(address);
         return view.remove(address);
     }
 
@@ -616,7 +630,7 @@ public final class Membership {
                     WireReader r = new WireReader(payload);
                     Member caller = readMember(r);
                     String hash = r.string();
-                    List<Rumors.Rumor> news = Rumors.read(r, MAX_RUMORS);
+                    List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
                     r.end();
                     if (state != State.ACTIVE) {
                         // a member probing us knows the ring: join through it too (the seeds may all be

@@ -1,7 +1,6 @@
 package io.god.ring;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
@@ -21,28 +20,29 @@ final class PingTargets {
     }
 
     /** The addresses self pings this interval, neighbours first (deterministic for a seeded random). */
-    static List<String> pick(Ring ring, Member self, int neighbours, int fanout, Random random) {
-        List<Member> members = ring.members();
-        int n = members.size();
-        int at = Collections.binarySearch(members, self);
+    static List<String> pick(View view, Member self, int neighbours, int fanout, Random random) {
+        int n = view.size();
         Set<String> out = new LinkedHashSet<>();
-        if (at < 0 || n - 1 <= 2 * neighbours + fanout) {
-            for (Member m : members) {
+        if (!view.contains(self.address()) || n - 1 <= 2 * neighbours + fanout) {
+            for (Member m : view.ring().members()) {
                 if (!m.address().equals(self.address())) {
                     out.add(m.address());
                 }
             }
             return new ArrayList<>(out);
         }
+        Member up = self;
+        Member down = self;
         for (int i = 1; i <= neighbours; i++) {
-            out.add(members.get((at + i) % n).address());
-            out.add(members.get(((at - i) % n + n) % n).address());
+            up = view.after(up);
+            down = view.before(down);
+            out.add(up.address());
+            out.add(down.address());
         }
-        out.remove(self.address());
         int wanted = out.size() + fanout;
         int tries = 0;
         while (out.size() < wanted && tries++ < 4 * fanout) {
-            Member m = members.get(random.nextInt(n));
+            Member m = view.random(random);
             if (!m.address().equals(self.address())) {
                 out.add(m.address());
             }

@@ -18,6 +18,9 @@ final class View {
     private final Map<String, Member> byAddress = new HashMap<>();
     private final Map<String, long[]> hashes = new HashMap<>();
     private final TreeSet<Member> sorted = new TreeSet<>();
+    /** The members in no order, for O(1) random picks (a removal moves the last one into the gap). */
+    private final java.util.ArrayList<Member> any = new java.util.ArrayList<>();
+    private final Map<String, Integer> slot = new HashMap<>();
     private long lo;
     private long hi;
     private volatile Ring ring = new Ring(List.of());
@@ -49,6 +52,8 @@ final class View {
         byAddress.put(m.address(), m);
         hashes.put(m.address(), h);
         sorted.add(m);
+        slot.put(m.address(), any.size());
+        any.add(m);
         lo += h[0];
         hi += h[1];
         ring = null;
@@ -62,6 +67,12 @@ final class View {
         }
         long[] h = hashes.remove(address);
         sorted.remove(old);
+        int i = slot.remove(address);
+        Member last = any.remove(any.size() - 1);
+        if (i < any.size()) {
+            any.set(i, last);
+            slot.put(last.address(), i);
+        }
         lo -= h[0];
         hi -= h[1];
         ring = null;
@@ -72,9 +83,28 @@ final class View {
         byAddress.clear();
         hashes.clear();
         sorted.clear();
+        any.clear();
+        slot.clear();
         lo = 0;
         hi = 0;
         ring = null;
+    }
+
+    /** A uniformly random member. */
+    Member random(java.util.Random random) {
+        return any.get(random.nextInt(any.size()));
+    }
+
+    /** The next member after m in ring order (wrapping), without building the ring. */
+    Member after(Member m) {
+        Member next = sorted.higher(m);
+        return next != null ? next : sorted.first();
+    }
+
+    /** The member before m in ring order (wrapping). */
+    Member before(Member m) {
+        Member prev = sorted.lower(m);
+        return prev != null ? prev : sorted.last();
     }
 
     /** The ring hash of the current members (equals {@code ring().hash()}), without building the ring. */
