@@ -11,11 +11,12 @@ import java.util.Map;
 /**
  * Membership changes waiting to be piggybacked on pings and ping replies (SWIM-style dissemination):
  * "this entry is alive" (a join, a restart, a move, a refutation) and "this entry is dead" (a death
- * notice). Each message carries at most {@link #PER_MESSAGE} of them, the least sent first (new ones
- * go to the front, sent ones to the back); a rumor is dropped after {@code LAMBDA · ⌈log2(n + 1)⌉}
- * sends, by which time it has reached every member with high probability (an epidemic). A newer
- * rumor about an address replaces the older one. At most {@link #MAX} are kept: beyond that the most
- * sent go first (the member-list exchange on a hash mismatch repairs whatever is lost).
+ * notice). Each message carries at most {@link #PER_MESSAGE} of them, the least sent first (so a new
+ * rumor goes out in the very next messages even when many older ones wait); a rumor is dropped after
+ * {@code LAMBDA · ⌈log2(n + 1)⌉} sends, by which time it has reached every member with high
+ * probability (an epidemic). A newer rumor about an address replaces the older one. At most
+ * {@link #MAX} are kept: beyond that the most sent go first (the member-list exchange on a hash
+ * mismatch repairs whatever is lost).
  */
 final class Rumors {
 
@@ -37,21 +38,32 @@ final class Rumors {
         }
     }
 
-    private final ArrayDeque<Slot> queue = new ArrayDeque<>();
+    /** Slots by times sent (index), oldest first within one count; superseded slots are skipped. */
+    private final List<ArrayDeque<Slot>> bySent = new ArrayList<>();
     private final Map<String, Slot> byAddress = new HashMap<>();
 
+    private ArrayDeque<Slot> sent(int times) {
+        while (bySent.size() <= times) {
+            bySent.add(new ArrayDeque<>());
+        }
+        return bySent.get(times);
+    }
+
     void add(Rumor r) {
-        Slot old = byAddress.put(r.member().address(), null);
+        Slot old = byAddress.remove(r.member().address());
         if (old != null) {
             old.superseded = true;
         }
         Slot s = new Slot(r);
         byAddress.put(r.member().address(), s);
-        queue.addFirst(s);
-        while (byAddress.size() > MAX) {
-            Slot last = queue.pollLast();
-            if (!last.superseded) {
-                byAddress.remove(last.rumor.member().address());
+        sent(0).addLast(s);
+        for (int i = bySent.size() - 1; byAddress.size() > MAX && i >= 0; i--) {
+            ArrayDeque<Slot> q = bySent.get(i);
+            while (byAddress.size() > MAX && !q.isEmpty()) {
+                Slot drop = q.pollFirst();
+                if (!drop.superseded) {
+                    byAddress.remove(drop.rumor.member().address());
+                }
             }
         }
     }
@@ -61,7 +73,7 @@ final class Rumors {
     }
 
     void clear() {
-        queue.clear();
+        bySent.clear();
         byAddress.clear();
     }
 
@@ -69,21 +81,23 @@ final class Rumors {
     List<Rumor> take(int members) {
         int limit = LAMBDA * (64 - Long.numberOfLeadingZeros(members + 1L));
         List<Rumor> out = new ArrayList<>();
-        List<Slot> again = new ArrayList<>();
-        while (out.size() < PER_MESSAGE && !queue.isEmpty()) {
-            Slot s = queue.pollFirst();
-            if (s.superseded) {
-                continue;
+        List<Slot> taken = new ArrayList<>();
+        for (int i = 0; i < bySent.size() && out.size() < PER_MESSAGE; i++) {
+            ArrayDeque<Slot> q = bySent.get(i);
+            while (out.size() < PER_MESSAGE && !q.isEmpty()) {
+                Slot s = q.pollFirst();
+                if (!s.superseded) {
+                    out.add(s.rumor);
+                    taken.add(s);
+                }
             }
-            out.add(s.rumor);
+        }
+        for (Slot s : taken) {
             if (++s.sent < limit) {
-                again.add(s);
+                sent(s.sent).addLast(s);
             } else {
                 byAddress.remove(s.rumor.member().address());
             }
-        }
-        for (Slot s : again) {
-            queue.addLast(s);
         }
         return out;
     }

@@ -23,6 +23,7 @@ final class BigRing {
     static String run(long seed, int nodes) {
         long t0 = System.nanoTime();
         Simulation sim = new Simulation(config(seed, nodes, 20_000));
+        sim.progress(10_000 * Simulation.MS);
         Simulation.Result r = sim.run();
         double nodeTicks = (double) nodes * r.simulatedNanos() / Simulation.RING_INTERVAL;
         return String.format("%d nodes (seed %d): ring converged %d ms = %d rounds (simulated) after the last fault "

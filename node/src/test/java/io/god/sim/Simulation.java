@@ -323,12 +323,25 @@ final class Simulation {
         if (DEBUG_RING) {
             debugRing();
         }
-        if (invariants.ringConverged()) {
+        boolean allBack = nodes.stream().allMatch(n -> n.up() || n.killed); // a restart at this very time
+        if (allBack && invariants.ringConverged()) {
             convergedAt = loop.now();
             trace.note("ring converged " + (convergedAt - settled) / MS + " ms after the last fault healed");
         } else {
             loop.at(RING_INTERVAL, SimLoop.Kind.QUICK, this::pollConvergence);
         }
+    }
+
+    /** Prints the simulated time, live nodes and messages every {@code everyNanos} (long runs; before run()). */
+    void progress(long everyNanos) {
+        long wall = System.nanoTime();
+        Runnable[] report = new Runnable[1];
+        report[0] = () -> {
+            System.out.printf("  t=%d s: %d nodes up, %d messages, %d s wall%n", (loop.now() - SimLoop.EPOCH) / 1_000_000_000,
+                    up().size(), network.messages(), (System.nanoTime() - wall) / 1_000_000_000);
+            loop.at(everyNanos, SimLoop.Kind.QUICK, report[0]);
+        };
+        loop.at(everyNanos, SimLoop.Kind.QUICK, report[0]);
     }
 
     /** {@code -Dgod.sim.debugring=true}: print how the views differ while polling convergence. */
@@ -390,6 +403,9 @@ final class Simulation {
         }
         quiescedAfterNanos = loop.now() - from;
         trace.note("ring converged after " + quiescedAfterNanos / MS + " ms");
+        if (DEBUG_RING) {
+            System.out.println("DEBUG quiesce: converged after " + quiescedAfterNanos / MS + " ms");
+        }
         // migrations may still move positions: quiet means quiesceSyncs sync intervals without a ring change
         long[] before0 = network.messagesByOp();
         long all0 = network.messages();
