@@ -214,22 +214,13 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         }
         // default: 3, or N - 1 when more, so every replica holder pings the other holders itself
         String n1 = get.apply(RING_NEIGHBOURS);
-        long neighbours = n1 == null ? Math.max(3, redundancy - 1) : number(RING_NEIGHBOURS, n1);
-        if (neighbours < 1 || neighbours > 64) {
-            throw invalid(RING_NEIGHBOURS, "must be between 1 and 64, was " + neighbours);
-        }
+        long neighbours = n1 == null ? Math.max(3, redundancy - 1) : between(RING_NEIGHBOURS, n1, 1, 64);
         if (neighbours < Math.min(redundancy - 1, 64)) {
             throw invalid(RING_NEIGHBOURS, "must be at least god.redundancy - 1 (" + (redundancy - 1)
                     + ": every replica holder watches the others), was " + neighbours);
         }
-        long fanout = number(RING_FANOUT, get.apply(RING_FANOUT));
-        if (fanout < 0 || fanout > 64) {
-            throw invalid(RING_FANOUT, "must be between 0 and 64, was " + fanout);
-        }
-        long probes = number(RING_PROBES, get.apply(RING_PROBES));
-        if (probes < 1 || probes > 1000) {
-            throw invalid(RING_PROBES, "must be between 1 and 1000, was " + probes);
-        }
+        long fanout = between(RING_FANOUT, get.apply(RING_FANOUT), 0, 64);
+        long probes = between(RING_PROBES, get.apply(RING_PROBES), 1, 1000);
         Duration rpcTimeout = duration(RPC_TIMEOUT, get.apply(RPC_TIMEOUT));
         if (rpcTimeout.compareTo(Duration.ofMillis(10)) < 0) {
             throw invalid(RPC_TIMEOUT, "must be at least 10ms, was " + Durations.format(rpcTimeout));
@@ -292,6 +283,14 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         } catch (NumberFormatException e) {
             throw invalid(key, "not an integer: '" + v + "'");
         }
+    }
+
+    private static long between(String key, String v, long min, long max) {
+        long n = number(key, v);
+        if (n < min || n > max) {
+            throw invalid(key, "must be between " + min + " and " + max + ", was " + n);
+        }
+        return n;
     }
 
     private static int port(String key, String v, boolean zeroAllowed) {

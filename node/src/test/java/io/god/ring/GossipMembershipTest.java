@@ -104,14 +104,7 @@ class GossipMembershipTest {
     }
 
     static boolean converged(List<Membership> group) {
-        Set<String> hashes = new HashSet<>();
-        for (Membership m : group) {
-            if (m.state() != Membership.State.ACTIVE || m.ring().size() != group.size()) {
-                return false;
-            }
-            hashes.add(m.ring().hash());
-        }
-        return hashes.size() == 1;
+        return MembershipTest.converged(group);
     }
 
     int roundsUntil(BooleanSupplier done, int max) {
