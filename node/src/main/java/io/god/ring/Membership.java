@@ -1,5 +1,12 @@
 package io.god.ring;
 
+import static io.god.ring.MemberCodec.encodeLeave;
+import static io.god.ring.MemberCodec.encodeMembers;
+import static io.god.ring.MemberCodec.readMember;
+import static io.god.ring.MemberCodec.readMembers;
+import static io.god.ring.MemberCodec.writeMember;
+import static io.god.ring.MemberCodec.writeMembers;
+
 import io.god.events.Event;
 import io.god.events.EventBus;
 import io.god.transport.Transport;
@@ -85,7 +92,6 @@ public final class Membership {
     /** Members (and notices) a node may list in full per tick, on average (hash-mismatch exchanges). */
     static final int LIST_MEMBERS_PER_TICK = 64;
     private static final System.Logger LOG = System.getLogger(Membership.class.getName());
-    private static final int MAX_MEMBERS = 100_000;
     private static final int MAX_RUMORS = 64;
     private static final int MAX_PROBERS = 8;
 
@@ -710,55 +716,9 @@ public final class Membership {
 
     // ------------------------------------------------------------------ encoding
 
-    /** A LEAVE request: the leaving entry (and an empty hash, the layout of a ping's start). */
-    static byte[] encodeLeave(Member self) {
-        WireWriter w = new WireWriter();
-        writeMember(w, self);
-        return w.string("").toBytes();
-    }
-
-    static void writeMember(WireWriter w, Member m) {
-        w.raw(m.position()).string(m.address()).signed(m.incarnation());
-    }
-
-    static Member readMember(WireReader r) {
-        byte[] p = r.raw(Positions.SIZE);
-        String a = r.string();
-        long inc = r.signed();
-        if (a == null) {
-            throw new io.god.wire.WireException("member without an address");
-        }
-        return new Member(p, a, inc);
-    }
-
-    static void writeMembers(WireWriter w, java.util.Collection<Member> ms) {
-        w.varint(ms.size());
-        for (Member m : ms) {
-            writeMember(w, m);
-        }
-    }
-
-    static List<Member> readMembers(WireReader r) {
-        int n = r.count(MAX_MEMBERS);
-        List<Member> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(readMember(r));
-        }
-        return out;
-    }
-
-    static byte[] encodeMembers(java.util.Collection<Member> ms) {
-        WireWriter w = new WireWriter();
-        writeMembers(w, ms);
-        return w.toBytes();
-    }
-
-    /** A JOIN reply: the members list. */
+    /** A JOIN reply: the members list (see {@link MemberCodec}). */
     public static List<Member> decodeMembers(byte[] payload) {
-        WireReader r = new WireReader(payload);
-        List<Member> out = readMembers(r);
-        r.end();
-        return out;
+        return MemberCodec.decodeMembers(payload);
     }
 
     /** Counts of pings in flight (tests). */

@@ -106,7 +106,7 @@ final class Rumors {
         w.varint(rumors.size());
         for (Rumor r : rumors) {
             w.bool(r.dead());
-            Membership.writeMember(w, r.member());
+            MemberCodec.writeMember(w, r.member());
         }
     }
 
@@ -115,7 +115,7 @@ final class Rumors {
         List<Rumor> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             boolean dead = r.bool();
-            out.add(new Rumor(dead, Membership.readMember(r)));
+            out.add(new Rumor(dead, MemberCodec.readMember(r)));
         }
         return out;
     }

@@ -217,20 +217,20 @@ class GossipMembershipTest {
         long before = b.incarnation();
         // b pings a, and a notice about b's current entry (from some other member) rides along
         WireWriter w = new WireWriter();
-        Membership.writeMember(w, b);
+        MemberCodec.writeMember(w, b);
         w.string(a.ring().hash());
         Rumors.write(w, List.of(new Rumors.Rumor(true, b)));
         byte[] reply = a.handle(Ops.PING, w.toBytes()).join();
         assertThat(a.ring().byAddress(b.address())).as("direct contact wins").isNotNull();
         WireReader r = new WireReader(reply);
-        Member from = Membership.readMember(r);
+        Member from = MemberCodec.readMember(r);
         r.string();
         assertThat(r.bool()).as("same hash: no members list").isFalse();
         List<Rumors.Rumor> told = Rumors.read(r, 64);
         assertThat(told).as("a tells b about the notice").contains(new Rumors.Rumor(true, b));
         // b hears of it (a's next ping carries the same): it refutes with a higher incarnation
         WireWriter next = new WireWriter();
-        Membership.writeMember(next, from);
+        MemberCodec.writeMember(next, from);
         next.string("");
         Rumors.write(next, told);
         nodes.get(1).handle(Ops.PING, next.toBytes()).join();
@@ -255,12 +255,12 @@ class GossipMembershipTest {
         Membership a = nodes.get(0);
         // a members list and an "alive" rumor that still carry the old entry
         WireWriter list = new WireWriter();
-        Membership.writeMembers(list, List.of(left));
-        Membership.writeMembers(list, List.of());
+        MemberCodec.writeMembers(list, List.of(left));
+        MemberCodec.writeMembers(list, List.of());
         a.handle(Ops.GOSSIP, list.toBytes()).join();
         Member other = nodes.get(4).self();
         WireWriter ping = new WireWriter();
-        Membership.writeMember(ping, other);
+        MemberCodec.writeMember(ping, other);
         ping.string("");
         Rumors.write(ping, List.of(new Rumors.Rumor(false, left)));
         a.handle(Ops.PING, ping.toBytes()).join();
@@ -271,7 +271,7 @@ class GossipMembershipTest {
         assertThat(converged(without(3))).isTrue();
         // the node restarts (a new process: a higher incarnation) and pings a: it is back
         WireWriter back = new WireWriter();
-        Membership.writeMember(back, new Member(left.position(), left.address(), left.incarnation() + 100));
+        MemberCodec.writeMember(back, new Member(left.position(), left.address(), left.incarnation() + 100));
         back.string("");
         Rumors.write(back, List.of());
         a.handle(Ops.PING, back.toBytes()).join();
