@@ -24,7 +24,8 @@ import java.util.function.Supplier;
 /**
  * Migration (reference §7.3, with its fixes): a node owning much more than its successor moves its
  * position back, handing the top of its range to the successor. Each {@link #pass()} (one per sync
- * loop iteration) checks: the ring view unchanged for {@link #QUIET_PASSES} passes and as many passes
+ * loop iteration) checks: this node's neighbourhood in the ring (its predecessor, itself and its
+ * successor: the two ranges a move touches) unchanged for {@link #QUIET_PASSES} passes and as many passes
  * since the last move (the quiet period); this node owns more than {@link #MIN_ENTRIES} markers and
  * more than {@link #HYSTERESIS} times its successor's count. The new position is the key of the marker
  * that leaves (mine − succ)/2 markers to the successor, truncated or right-padded with zero bytes to
@@ -94,13 +95,17 @@ public final class Migrator {
     public synchronized byte[] pass() {
         Ring r = ring.get();
         sinceMove++;
-        if (!r.hash().equals(lastRing)) {
-            lastRing = r.hash();
+        Member me = r.byAddress(address);
+        // only the neighbourhood must be calm: on a 1 000-node ring some member moves or restarts
+        // every few passes, and waiting for the whole ring to be quiet serialised every migration
+        String around = me == null || r.size() < 2 ? r.hash()
+                : r.predecessorOf(me) + " " + me + " " + r.successorOf(me);
+        if (!around.equals(lastRing)) {
+            lastRing = around;
             quiet = 0;
             return null;
         }
         quiet++;
-        Member me = r.byAddress(address);
         if (me == null || r.size() < 2 || quiet < QUIET_PASSES || sinceMove < QUIET_PASSES) {
             return null;
         }

@@ -191,7 +191,8 @@ public final class GodNode implements AutoCloseable {
         Scheduler scheduler = Scheduler.of(timers);
         long forgetTicks = Math.max(1, c.forgetAfter().toNanos() / c.ringInterval().toNanos());
         membership = new Membership(new Membership.Config(settings.advertise(), settings.seeds(), position,
-                clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks), transport,
+                clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks, c.ringNeighbours(), c.ringFanout(),
+                c.ringProbes()), transport,
                 new Random(runtime.seeds().getAsLong()), events, this::positionChosen);
         Retry retry = new Retry(transport, scheduler, clock, c.rpcAttempts(), Duration.ofMillis(
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
@@ -334,12 +335,8 @@ public final class GodNode implements AutoCloseable {
      * sample for {@link io.god.time.TimeNet}). Runs every ring interval.
      */
     private void sampleTime() {
-        var members = membership.ring().members();
-        if (members.size() < 2) {
-            return;
-        }
-        var peer = members.get(timeRandom.nextInt(members.size()));
-        if (peer.address().equals(settings.advertise())) {
+        var peer = membership.randomPeer(timeRandom); // O(1): no per-tick copy of a 1 000-member ring
+        if (peer == null) {
             return;
         }
         long before = timeNet.actual();
@@ -348,8 +345,12 @@ public final class GodNode implements AutoCloseable {
                 timeNet.sample(peer.address(), before, java.nio.ByteBuffer.wrap(r).getLong(), timeNet.actual());
             }
         });
-        timeNet.retain(members.stream().map(io.god.ring.Member::address).collect(java.util.stream.Collectors.toSet()));
+        if (++timeSamples % 64 == 0) { // forget peers that left the ring, now and then
+            timeNet.retain(membership::isMember);
+        }
     }
+
+    private long timeSamples;
 
     public io.god.time.TimeNet timeNet() {
         return timeNet;

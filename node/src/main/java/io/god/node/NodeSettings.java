@@ -49,10 +49,21 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
      * @param replicationQueue async replication messages in flight at most (more are dropped)
      * @param syncInterval pause between anti-entropy rounds
      * @param syncBudget differing regions exchanged with one successor per round at most
+     * @param ringNeighbours successors and predecessors a member pings every interval
+     * @param ringFanout random other members a member pings every interval
+     * @param ringProbes down members a member probes per interval at most
      */
     public record Cluster(String bindHost, Duration ringInterval, int ringFailures, Duration forgetAfter,
                           Duration rpcTimeout, int rpcAttempts, int replicationQueue, Duration syncInterval,
-                          int syncBudget) {
+                          int syncBudget, int ringNeighbours, int ringFanout, int ringProbes) {
+
+        /** With the default ring neighbours, fanout and probes. */
+        public Cluster(String bindHost, Duration ringInterval, int ringFailures, Duration forgetAfter,
+                       Duration rpcTimeout, int rpcAttempts, int replicationQueue, Duration syncInterval,
+                       int syncBudget) {
+            this(bindHost, ringInterval, ringFailures, forgetAfter, rpcTimeout, rpcAttempts, replicationQueue,
+                    syncInterval, syncBudget, 3, 2, 2);
+        }
 
         public Cluster(String bindHost, Duration ringInterval, int ringFailures, Duration forgetAfter,
                        Duration rpcTimeout, int rpcAttempts, int replicationQueue) {
@@ -65,6 +76,9 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String RING_INTERVAL = "god.ring.interval";
     public static final String RING_FAILURES = "god.ring.failures";
     public static final String RING_FORGET_AFTER = "god.ring.forget-after";
+    public static final String RING_NEIGHBOURS = "god.ring.neighbours";
+    public static final String RING_FANOUT = "god.ring.fanout";
+    public static final String RING_PROBES = "god.ring.probes";
     public static final String RPC_TIMEOUT = "god.rpc.timeout";
     public static final String RPC_ATTEMPTS = "god.rpc.attempts";
     public static final String REPLICATION_QUEUE = "god.replication.queue";
@@ -102,6 +116,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             Map.entry(RING_INTERVAL, "1s"),
             Map.entry(RING_FAILURES, "3"),
             Map.entry(RING_FORGET_AFTER, "1h"),
+            Map.entry(RING_FANOUT, "2"),
+            Map.entry(RING_PROBES, "2"),
             Map.entry(RPC_TIMEOUT, "2s"),
             Map.entry(RPC_ATTEMPTS, "3"),
             Map.entry(REPLICATION_QUEUE, "10000"),
@@ -196,6 +212,15 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         if (forget.compareTo(ringInterval) < 0) {
             throw invalid(RING_FORGET_AFTER, "must be at least god.ring.interval, was " + Durations.format(forget));
         }
+        // default: 3, or N - 1 when more, so every replica holder pings the other holders itself
+        String n1 = get.apply(RING_NEIGHBOURS);
+        long neighbours = n1 == null ? Math.max(3, redundancy - 1) : between(RING_NEIGHBOURS, n1, 1, 64);
+        if (neighbours < Math.min(redundancy - 1, 64)) {
+            throw invalid(RING_NEIGHBOURS, "must be at least god.redundancy - 1 (" + (redundancy - 1)
+                    + ": every replica holder watches the others), was " + neighbours);
+        }
+        long fanout = between(RING_FANOUT, get.apply(RING_FANOUT), 0, 64);
+        long probes = between(RING_PROBES, get.apply(RING_PROBES), 1, 1000);
         Duration rpcTimeout = duration(RPC_TIMEOUT, get.apply(RPC_TIMEOUT));
         if (rpcTimeout.compareTo(Duration.ofMillis(10)) < 0) {
             throw invalid(RPC_TIMEOUT, "must be at least 10ms, was " + Durations.format(rpcTimeout));
@@ -221,7 +246,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             throw invalid(QUARANTINE_KEEP, "must be between 1 and 1000, was " + keep);
         }
         Cluster cluster = new Cluster(bindHost, ringInterval, (int) failures, forget, rpcTimeout, (int) attempts,
-                (int) queue, syncInterval, (int) syncBudget);
+                (int) queue, syncInterval, (int) syncBudget, (int) neighbours, (int) fanout, (int) probes);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep);
     }
@@ -258,6 +283,14 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         } catch (NumberFormatException e) {
             throw invalid(key, "not an integer: '" + v + "'");
         }
+    }
+
+    private static long between(String key, String v, long min, long max) {
+        long n = number(key, v);
+        if (n < min || n > max) {
+            throw invalid(key, "must be between " + min + " and " + max + ", was " + n);
+        }
+        return n;
     }
 
     private static int port(String key, String v, boolean zeroAllowed) {

@@ -1,5 +1,12 @@
 package io.god.ring;
 
+import static io.god.ring.MemberCodec.encodeLeave;
+import static io.god.ring.MemberCodec.encodeMembers;
+import static io.god.ring.MemberCodec.readMember;
+import static io.god.ring.MemberCodec.readMembers;
+import static io.god.ring.MemberCodec.writeMember;
+import static io.god.ring.MemberCodec.writeMembers;
+
 import io.god.events.Event;
 import io.god.events.EventBus;
 import io.god.transport.Transport;
@@ -31,15 +38,24 @@ import java.util.function.Consumer;
  * seed is a member, only the first seed (or a node without seeds) founds a new ring; every other node
  * tries again next tick.
  *
- * <p><b>Maintenance</b>: every tick an ACTIVE node pings every member of its view with its ring hash
- * (a full routing table, as in the reference, so routing is O(1); failure detection is direct, so it
- * is O(n²) messages per interval: fine for tens of nodes). A ping answers with the callee's own entry
- * and hash, plus its members list when the hashes differ; the caller merges that list and, if the
- * hashes still differ, pushes its own list ({@code GOSSIP}). A member that fails
- * {@code god.ring.failures} pings in a row is removed from the view and put on a "down" list that is
- * probed every tick (so partitions heal and restarted nodes come back) and forgotten after
- * {@code god.ring.forget-after}; gossip never re-adds a member this node saw go down, only a direct
- * answer does. Being pinged by a node adds it (a direct contact).
+ * <p><b>Maintenance</b> (SWIM-like; every node still holds the full view, so routing stays O(1)):
+ * every tick an ACTIVE node pings a bounded set ({@link PingTargets}: its {@code neighbours} nearest
+ * successors and predecessors and {@code fanout} random members — everyone on a small ring) and probes
+ * a bounded, rotating share of its down members ({@link Notices#toProbe}). Pings and their replies
+ * carry the ring hash and a few {@link Rumors} (entries that joined, restarted, moved or died). When
+ * the hashes differ, the callee adds its whole members list and death notices, and the caller pushes
+ * its own ({@code GOSSIP}) if they still differ; both within a budget of {@link #LIST_MEMBERS_PER_TICK}
+ * listed members per tick, so a 1 000-member ring does not ship 1 000 entries in every message while
+ * rumors do the bulk of the spreading.
+ *
+ * <p><b>Failures</b>: a member that fails {@code god.ring.failures} pings in a row is removed and a
+ * death notice (its entry: address and incarnation) is recorded and spread. A notice removes the live
+ * entry of the same or an older incarnation — unless this node had a direct answer from it within the
+ * last {@code god.ring.failures} ticks: it then keeps it and hands the notice to the member on its
+ * next ping. A member that learns of a notice about itself refutes it: it takes a higher incarnation
+ * and spreads that (a restarted node has a higher one anyway). Down members are probed so partitions
+ * heal; a probe carries the notice, so the answering member refutes it. Notices are forgotten after
+ * {@code god.ring.forget-after}. Being pinged by a node, or answered by it, adds it (direct contact).
  *
  * <p><b>Leaving</b>: {@link #leave()} tells every member ({@code LEAVE}) that this node has left; they
  * drop it at once and gossip never re-adds that entry (only a direct contact from a newer incarnation,
@@ -50,13 +66,34 @@ public final class Membership {
 
     public enum State { JOINING, ACTIVE, LEFT }
 
-    /** Everything the state machine needs to know about its node. */
+    /**
+     * Everything the state machine needs to know about its node.
+     *
+     * @param neighbours successors and predecessors pinged every tick
+     * @param fanout random other members pinged every tick
+     * @param probes down members probed per tick at most
+     */
     public record Config(String address, List<String> seeds, byte[] position, long incarnation,
-                         Duration rpcTimeout, int failuresToRemove, long forgetAfterTicks) {
+                         Duration rpcTimeout, int failuresToRemove, long forgetAfterTicks,
+                         int neighbours, int fanout, int probes) {
+
+        public static final int NEIGHBOURS = 3;
+        public static final int FANOUT = 2;
+        public static final int PROBES = 2;
+
+        /** With the default neighbours, fanout and probes. */
+        public Config(String address, List<String> seeds, byte[] position, long incarnation,
+                      Duration rpcTimeout, int failuresToRemove, long forgetAfterTicks) {
+            this(address, seeds, position, incarnation, rpcTimeout, failuresToRemove, forgetAfterTicks,
+                    NEIGHBOURS, FANOUT, PROBES);
+        }
     }
 
+    /** Members (and notices) a node may list in full per tick, on average (hash-mismatch exchanges). */
+    static final int LIST_MEMBERS_PER_TICK = 64;
     private static final System.Logger LOG = System.getLogger(Membership.class.getName());
-    private static final int MAX_MEMBERS = 100_000;
+    private static final int MAX_RUMORS = 64;
+    private static final int MAX_PROBERS = 8;
 
     private final Config config;
     private final Transport transport;
@@ -66,21 +103,30 @@ public final class Membership {
 
     private State state = State.JOINING;
     private Member self;
-    private final Map<String, Member> live = new HashMap<>();
+    private final View view = new View();
     private final Map<String, Integer> failures = new HashMap<>();
-    private final Map<String, Down> down = new HashMap<>();
+    private final Notices down = new Notices();
     /** Members that announced their leave: address → (entry, tick); gossip must not bring them back. */
     private final Map<String, Down> left = new HashMap<>();
+    /** Tick of the last direct contact (ping or answer) with each member of the view. */
+    private final Map<String, Long> heard = new HashMap<>();
+    /** Notices about members this node kept (recent direct contact): told to the member itself. */
+    private final Map<String, Member> refute = new HashMap<>();
+    private final Rumors rumors = new Rumors();
+    private long listBudget = LIST_MEMBERS_PER_TICK;
     private byte[] startPosition;
     private final Set<String> inFlight = new HashSet<>();
     private boolean joinInFlight;
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
     private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
-    private volatile Ring ring = new Ring(List.of());
     private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private record Down(Member member, long since) {
+    }
+
+    /** A members list with death notices: a hash-mismatch exchange. */
+    private record Listing(List<Member> members, List<Member> notices) {
     }
 
     /**
@@ -109,11 +155,31 @@ public final class Membership {
 
     /** The current view (empty while joining). */
     public Ring ring() {
-        return ring;
+        Ring r = view.cached();
+        if (r != null) {
+            return r;
+        }
+        synchronized (this) {
+            return view.ring();
+        }
     }
 
     public void onChange(Consumer<Ring> listener) {
         listeners.add(listener);
+    }
+
+    /** Whether an address is in this node's view. */
+    public synchronized boolean isMember(String address) {
+        return view.contains(address);
+    }
+
+    /** A random other member of the view (null when there is none); O(1), without building the ring. */
+    public synchronized Member randomPeer(Random r) {
+        if (view.size() < 2) {
+            return null;
+        }
+        Member m = view.random(r);
+        return m.address().equals(config.address()) ? null : m;
     }
 
     /** Members that pinged this node while it was joining (asked on the next join attempt). */
@@ -121,9 +187,14 @@ public final class Membership {
         return List.copyOf(probers);
     }
 
-    /** Addresses currently considered down (probed each tick). */
+    /** Addresses currently considered down (death notices: probed, forgotten after forget-after). */
     public synchronized Set<String> down() {
-        return Set.copyOf(down.keySet());
+        return down.addresses();
+    }
+
+    /** Rumors waiting to be piggybacked (tests). */
+    synchronized int rumors() {
+        return rumors.size();
     }
 
     // ------------------------------------------------------------------ tick
@@ -142,14 +213,18 @@ public final class Membership {
                     toPing = null;
                 }
             } else {
-                down.entrySet().removeIf(e -> ticks - e.getValue().since() > config.forgetAfterTicks());
+                down.expire(ticks, config.forgetAfterTicks());
                 left.entrySet().removeIf(e -> ticks - e.getValue().since() > config.forgetAfterTicks());
-                for (String a : live.keySet()) {
-                    if (!a.equals(config.address()) && inFlight.add(a)) {
+                int known = view.size() + down.size();
+                listBudget = Math.min(listBudget + LIST_MEMBERS_PER_TICK,
+                        2L * Math.max(LIST_MEMBERS_PER_TICK, known));
+                for (String a : PingTargets.pick(view, self, config.neighbours(), config.fanout(), random)) {
+                    if (inFlight.add(a)) {
                         toPing.add(a);
                     }
                 }
-                for (String a : down.keySet()) {
+                boolean small = known - 1 <= 2 * config.neighbours() + config.fanout();
+                for (String a : down.toProbe(small, config.probes(), view.size(), random)) {
                     if (inFlight.add(a)) {
                         toPing.add(a);
                     }
@@ -212,11 +287,11 @@ public final class Membership {
         });
     }
 
-    private void becomeActive(List<Member> view) {
+    private void becomeActive(List<Member> members) {
         byte[] position = startPosition;
         if (position == null) {
             List<byte[]> positions = new ArrayList<>();
-            for (Member m : new Ring(view).members()) {
+            for (Member m : new Ring(members).members()) {
                 if (!m.address().equals(config.address())) {
                     positions.add(m.position());
                 }
@@ -225,15 +300,16 @@ public final class Membership {
             positionChosen.accept(position);
         }
         self = new Member(position, config.address(), config.incarnation());
-        live.put(self.address(), self);
-        for (Member m : view) {
+        view.put(self);
+        for (Member m : members) {
             if (!m.address().equals(config.address())) {
-                live.put(m.address(), m);
+                view.put(m);
             }
         }
+        rumors.add(new Rumors.Rumor(false, self));
         state = State.ACTIVE;
         LOG.log(System.Logger.Level.INFO, config.address() + " joined the ring at " + self.hex() + " with "
-                + (live.size() - 1) + " other member(s)");
+                + (view.size() - 1) + " other member(s)");
     }
 
     // ------------------------------------------------------------------ pings
@@ -241,13 +317,19 @@ public final class Membership {
     private void ping(String address) {
         byte[] req;
         Member me;
+        Member dest;
         synchronized (this) {
             me = self;
-            req = encodePing(self, ring.hash());
+            dest = view.get(address);
+            WireWriter w = new WireWriter();
+            writeMember(w, self);
+            w.string(view.hash());
+            Rumors.write(w, outgoing(address));
+            req = w.toBytes();
         }
-        publishComm(me, address, "Discord.Ping");
+        publishComm(me, address, dest, "Discord.Ping");
         transport.call(address, Ops.PING, req, config.rpcTimeout()).whenComplete((reply, error) -> {
-            boolean push = false;
+            byte[] push = null;
             synchronized (this) {
                 inFlight.remove(address);
                 if (state == State.LEFT) {
@@ -260,43 +342,73 @@ public final class Membership {
                         WireReader r = new WireReader(reply);
                         Member callee = readMember(r);
                         String hash = r.string();
-                        List<Member> list = r.bool() ? readMembers(r) : null;
+                        Listing listing = r.bool() ? readListing(r) : null;
+                        List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
                         r.end();
                         alive(callee);
-                        if (list != null) {
-                            merge(list);
+                        news.forEach(this::learn);
+                        if (listing != null) {
+                            merge(listing);
                         }
-                        push = !recompute().equals(hash);
+                        if (!view.hash().equals(hash) && mayList()) {
+                            push = encodeListing();
+                        }
                     } catch (RuntimeException e) {
                         LOG.log(System.Logger.Level.WARNING, "bad ping reply from " + address + ": " + e);
                     }
                 }
             }
             publishIfChanged();
-            if (push) {
-                byte[] gossip;
-                synchronized (this) {
-                    gossip = encodeMembers(live.values());
-                }
-                transport.call(address, Ops.GOSSIP, gossip, config.rpcTimeout());
+            if (push != null) {
+                transport.call(address, Ops.GOSSIP, push, config.rpcTimeout());
             }
         });
     }
 
+    /** The rumors for a message to {@code to}: first any death notice about {@code to} itself. */
+    private List<Rumors.Rumor> outgoing(String to) {
+        List<Rumors.Rumor> out = new ArrayList<>();
+        Member notice = refute.remove(to);
+        if (notice == null) {
+            Notices.Notice n = down.get(to);
+            notice = n == null ? null : n.member();
+        }
+        if (notice != null) {
+            out.add(new Rumors.Rumor(true, notice));
+        }
+        out.addAll(rumors.take(view.size()));
+        return out;
+    }
+
+    /** Whether the list budget allows one members list now (and spends it). */
+    private boolean mayList() {
+        long cost = view.size() + down.size();
+        if (listBudget < cost) {
+            return false;
+        }
+        listBudget -= cost;
+        return true;
+    }
+
     private void failed(String address, TransportException e) {
-        if (down.containsKey(address)) {
-            return;
+        if (!view.contains(address) || address.equals(config.address())) {
+            return; // a probe of a down member, or a member already gone
         }
         int n = failures.merge(address, 1, Integer::sum);
         if (n >= config.failuresToRemove()) {
-            Member gone = live.remove(address);
-            failures.remove(address);
-            if (gone != null) {
-                down.put(address, new Down(gone, ticks));
-                LOG.log(System.Logger.Level.INFO, config.address() + " removed " + gone + " after " + n
-                        + " failed pings: " + e.getMessage());
-            }
+            Member gone = removeLive(address);
+            down.put(gone, ticks);
+            rumors.add(new Rumors.Rumor(true, gone));
+            LOG.log(System.Logger.Level.INFO, config.address() + " removed " + gone + " after " + n
+                    + " failed pings: " + e.getMessage());
         }
+    }
+
+    private Member removeLive(String address) {
+        failures.remove(address);
+        heard.remove(address);
+        refute.remove(address);
+        return view.remove(address);
     }
 
     /** A direct answer or request from m: it is alive and its entry is authoritative. */
@@ -309,33 +421,78 @@ public final class Membership {
             return; // a late message of a node that has left
         }
         left.remove(m.address());
-        down.remove(m.address());
         failures.remove(m.address());
-        Member old = live.get(m.address());
-        if (old == null || old.incarnation() <= m.incarnation()) {
-            live.put(m.address(), m);
+        heard.put(m.address(), ticks);
+        Notices.Notice notice = down.remove(m.address());
+        if (notice != null && notice.member().incarnation() >= m.incarnation()) {
+            refute.put(m.address(), notice.member()); // it must outbid the notice others still spread
+        }
+        Member old = view.get(m.address());
+        if (old == null || old.incarnation() < m.incarnation()) {
+            view.put(m);
+            rumors.add(new Rumors.Rumor(false, m));
         }
     }
 
-    private void merge(List<Member> list) {
-        for (Member m : list) {
-            if (m.address().equals(config.address()) || down.containsKey(m.address())
-                    || left.containsKey(m.address()) && left.get(m.address()).member().incarnation() >= m.incarnation()) {
-                continue;
-            }
-            Member old = live.get(m.address());
-            if (old == null || old.incarnation() < m.incarnation()) {
-                live.put(m.address(), m);
-            }
+    /** A rumor or a listed entry from another member. */
+    private void learn(Rumors.Rumor rumor) {
+        if (rumor.dead()) {
+            notice(rumor.member());
+        } else {
+            heardOf(rumor.member());
         }
     }
 
-    /** Rebuilds the ring from the live map; returns its hash. */
-    private String recompute() {
-        if (!live.isEmpty() && !new Ring(live.values()).hash().equals(ring.hash())) {
-            ring = new Ring(live.values());
+    /** Second-hand news that m is alive: the newest incarnation wins, notices and leaves win ties. */
+    private void heardOf(Member m) {
+        String a = m.address();
+        if (a.equals(config.address()) || down.covers(m)
+                || left.containsKey(a) && left.get(a).member().incarnation() >= m.incarnation()) {
+            return;
         }
-        return ring.hash();
+        down.remove(a); // an older incarnation died: this one (a restart) replaces it
+        Member old = view.get(a);
+        if (old == null || old.incarnation() < m.incarnation()) {
+            view.put(m);
+            rumors.add(new Rumors.Rumor(false, m));
+        }
+    }
+
+    /** A death notice of entry m. */
+    private void notice(Member m) {
+        String a = m.address();
+        if (a.equals(config.address())) {
+            if (state == State.ACTIVE && m.incarnation() >= self.incarnation()) {
+                self = new Member(self.position(), a, m.incarnation() + 1);
+                view.put(self);
+                rumors.add(new Rumors.Rumor(false, self));
+                LOG.log(System.Logger.Level.INFO, a + " refuted a death notice about itself");
+            }
+            return;
+        }
+        Notices.Notice have = down.get(a);
+        if (have != null && have.member().incarnation() >= m.incarnation() || left.containsKey(a)) {
+            return;
+        }
+        Member old = view.get(a);
+        if (old != null && old.incarnation() > m.incarnation()) {
+            return; // a notice of an older incarnation: that node has restarted since
+        }
+        Long last = heard.get(a);
+        if (old != null && last != null && ticks - last <= config.failuresToRemove()) {
+            refute.put(a, m); // direct contact wins here; the member will outbid the notice
+            return;
+        }
+        if (old != null) {
+            removeLive(a);
+        }
+        down.put(m, ticks);
+        rumors.add(new Rumors.Rumor(true, m));
+    }
+
+    private void merge(Listing listing) {
+        listing.members().forEach(this::heardOf);
+        listing.notices().forEach(this::notice);
     }
 
     private String published = "";
@@ -351,7 +508,8 @@ public final class Membership {
                 return false;
             }
             self = new Member(position.clone(), config.address(), self.incarnation() + 1);
-            live.put(self.address(), self);
+            view.put(self);
+            rumors.add(new Rumors.Rumor(false, self));
         }
         publishIfChanged();
         return true;
@@ -382,19 +540,21 @@ public final class Membership {
                 return others;
             }
             me = self;
-            for (Member m : live.values()) {
+            for (Member m : view.members()) {
                 if (!m.address().equals(config.address())) {
                     others.add(m);
                 }
             }
             state = State.LEFT;
-            live.clear();
+            view.clear();
             down.clear();
             failures.clear();
-            ring = new Ring(List.of());
-            published = ring.hash();
+            heard.clear();
+            refute.clear();
+            rumors.clear();
+            published = view.hash();
         }
-        byte[] payload = encodePing(me, "");
+        byte[] payload = encodeLeave(me);
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         for (Member m : others) {
             calls.add(transport.call(m.address(), Ops.LEAVE, payload, config.rpcTimeout()));
@@ -420,15 +580,22 @@ public final class Membership {
     }
 
     private void publishIfChanged() {
-        Ring r;
+        Ring r = null;
+        Member me;
         synchronized (this) {
-            recompute();
-            r = ring;
-            if (r.hash().equals(published) || r.isEmpty()) {
+            String h = view.hash();
+            if (view.isEmpty() || h.equals(published)) {
                 return;
             }
-            published = r.hash();
+            published = h;
             changedAtTick = ticks;
+            me = self;
+            if (!listeners.isEmpty() || events != null && events.hasListeners()) {
+                r = view.ring();
+            }
+        }
+        if (r == null) {
+            return;
         }
         for (Consumer<Ring> l : listeners) {
             l.accept(r);
@@ -438,16 +605,14 @@ public final class Membership {
             for (Member m : r.members()) {
                 refs.add(new Event.NodeRef(m.position(), m.address()));
             }
-            Member me = self();
             events.publish(new Event.RingChange(new Event.NodeRef(me.position(), me.address()), refs));
         }
     }
 
-    private void publishComm(Member me, String to, String op) {
+    private void publishComm(Member me, String to, Member dest, String op) {
         if (events == null || !events.hasListeners() || me == null) {
             return;
         }
-        Member dest = ring.byAddress(to);
         events.publish(new Event.Comm(new Event.NodeRef(me.position(), me.address()),
                 dest == null ? new Event.NodeRef(new byte[Positions.SIZE], to)
                         : new Event.NodeRef(dest.position(), dest.address()), null, null, op));
@@ -455,7 +620,7 @@ public final class Membership {
 
     // ------------------------------------------------------------------ incoming
 
-    /** Handles JOIN, PING and GOSSIP; other operations are not membership's. */
+    /** Handles JOIN, PING, GOSSIP and LEAVE; other operations are not membership's. */
     public CompletableFuture<byte[]> handle(int op, byte[] payload) {
         byte[] reply;
         synchronized (this) {
@@ -465,34 +630,37 @@ public final class Membership {
                         return CompletableFuture.failedFuture(new IllegalStateException(
                                 config.address() + " is not a ring member yet"));
                     }
-                    reply = encodeMembers(live.values());
+                    reply = encodeMembers(view.members());
                 }
                 case Ops.PING -> {
                     WireReader r = new WireReader(payload);
                     Member caller = readMember(r);
                     String hash = r.string();
+                    List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
                     r.end();
                     if (state != State.ACTIVE) {
                         // a member probing us knows the ring: join through it too (the seeds may all be
                         // restarting themselves, and a ring whose live members are no seeds must still
                         // take us back; found by the simulation, seed 1170)
-                        if (!caller.address().equals(config.address())) {
+                        if (!caller.address().equals(config.address()) && probers.size() < MAX_PROBERS) {
                             probers.add(caller.address());
                         }
                         return CompletableFuture.failedFuture(new IllegalStateException(
                                 config.address() + " is not a ring member yet"));
                     }
                     alive(caller);
-                    String mine = recompute();
+                    news.forEach(this::learn);
+                    String mine = view.hash();
                     WireWriter w = new WireWriter();
                     writeMember(w, self);
                     w.string(mine);
-                    if (!mine.equals(hash)) {
+                    if (!mine.equals(hash) && mayList()) {
                         w.bool(true);
-                        writeMembers(w, live.values());
+                        writeListing(w);
                     } else {
                         w.bool(false);
                     }
+                    Rumors.write(w, outgoing(caller.address()));
                     reply = w.toBytes();
                 }
                 case Ops.LEAVE -> {
@@ -500,11 +668,10 @@ public final class Membership {
                     Member gone = readMember(r);
                     r.string();
                     r.end();
-                    Member current = live.get(gone.address());
+                    Member current = view.get(gone.address());
                     if (current != null && current.incarnation() <= gone.incarnation()
                             && !gone.address().equals(config.address())) {
-                        live.remove(gone.address());
-                        failures.remove(gone.address());
+                        removeLive(gone.address());
                         LOG.log(System.Logger.Level.INFO, config.address() + ": " + gone + " left the ring");
                     }
                     if (!gone.address().equals(config.address())) {
@@ -513,9 +680,11 @@ public final class Membership {
                     reply = new byte[0];
                 }
                 case Ops.GOSSIP -> {
-                    List<Member> list = decodeMembers(payload);
+                    WireReader r = new WireReader(payload);
+                    Listing listing = readListing(r);
+                    r.end();
                     if (state == State.ACTIVE) {
-                        merge(list);
+                        merge(listing);
                     }
                     reply = new byte[0];
                 }
@@ -528,56 +697,28 @@ public final class Membership {
         return CompletableFuture.completedFuture(reply);
     }
 
-    // ------------------------------------------------------------------ encoding
+    private void writeListing(WireWriter w) {
+        writeMembers(w, view.members());
+        List<Member> notices = new ArrayList<>();
+        down.all().forEach(n -> notices.add(n.member()));
+        writeMembers(w, notices);
+    }
 
-    static byte[] encodePing(Member self, String hash) {
+    private byte[] encodeListing() {
         WireWriter w = new WireWriter();
-        writeMember(w, self);
-        return w.string(hash).toBytes();
-    }
-
-    static void writeMember(WireWriter w, Member m) {
-        w.raw(m.position()).string(m.address()).signed(m.incarnation());
-    }
-
-    static Member readMember(WireReader r) {
-        byte[] p = r.raw(Positions.SIZE);
-        String a = r.string();
-        long inc = r.signed();
-        if (a == null) {
-            throw new io.god.wire.WireException("member without an address");
-        }
-        return new Member(p, a, inc);
-    }
-
-    static void writeMembers(WireWriter w, java.util.Collection<Member> ms) {
-        w.varint(ms.size());
-        for (Member m : ms) {
-            writeMember(w, m);
-        }
-    }
-
-    static List<Member> readMembers(WireReader r) {
-        int n = r.count(MAX_MEMBERS);
-        List<Member> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(readMember(r));
-        }
-        return out;
-    }
-
-    static byte[] encodeMembers(java.util.Collection<Member> ms) {
-        WireWriter w = new WireWriter();
-        writeMembers(w, ms);
+        writeListing(w);
         return w.toBytes();
     }
 
-    /** A JOIN reply: the members list. */
+    private static Listing readListing(WireReader r) {
+        return new Listing(readMembers(r), readMembers(r));
+    }
+
+    // ------------------------------------------------------------------ encoding
+
+    /** A JOIN reply: the members list (see {@link MemberCodec}). */
     public static List<Member> decodeMembers(byte[] payload) {
-        WireReader r = new WireReader(payload);
-        List<Member> out = readMembers(r);
-        r.end();
-        return out;
+        return MemberCodec.decodeMembers(payload);
     }
 
     /** Counts of pings in flight (tests). */

@@ -24,12 +24,37 @@ public final class Ring {
     public Ring(Collection<Member> members) {
         TreeSet<Member> sorted = new TreeSet<>(members);
         this.members = List.copyOf(sorted);
-        Hasher h = Hashing.murmur3_128().newHasher();
+        long lo = 0;
+        long hi = 0;
         for (Member m : this.members) {
-            h.putString(m.hex(), StandardCharsets.UTF_8).putByte((byte) 0)
-                    .putString(m.address(), StandardCharsets.UTF_8).putByte((byte) 0);
+            long[] h = memberHash(m);
+            lo += h[0];
+            hi += h[1];
         }
-        this.hash = h.hash().toString();
+        this.hash = hashText(lo, hi);
+    }
+
+    /** A ring of members already in ring order (no duplicates) with their precomputed {@link #hash}. */
+    Ring(List<Member> sorted, String hash) {
+        this.members = List.copyOf(sorted);
+        this.hash = hash;
+    }
+
+    /**
+     * murmur3-128 of one member (position and address) as two longs. The ring hash is their sum
+     * (mod 2^64 per half): it depends only on the set of members, so {@link View} keeps it up to date
+     * in O(1) per change instead of rehashing the whole ring.
+     */
+    static long[] memberHash(Member m) {
+        Hasher h = Hashing.murmur3_128().newHasher();
+        h.putBytes(m.raw()).putString(m.address(), StandardCharsets.UTF_8);
+        byte[] b = h.hash().asBytes();
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b);
+        return new long[] {buf.getLong(), buf.getLong()};
+    }
+
+    static String hashText(long lo, long hi) {
+        return String.format("%016x%016x", hi, lo);
     }
 
     public List<Member> members() {
@@ -44,7 +69,7 @@ public final class Ring {
         return members.isEmpty();
     }
 
-    /** murmur3-128 (hex) over positions and addresses in ring order: equal views, equal hashes. */
+    /** The sum of the members' murmur3-128 hashes (hex): equal views, equal hashes. */
     public String hash() {
         return hash;
     }

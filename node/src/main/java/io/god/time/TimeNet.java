@@ -131,8 +131,13 @@ public final class TimeNet {
 
     /** Forgets peers that are no longer ring members. */
     public synchronized void retain(Set<String> peers) {
-        latencies.keySet().retainAll(peers);
-        errors.keySet().retainAll(peers);
+        retain(peers::contains);
+    }
+
+    /** Forgets the samples of peers that fail {@code keep}. */
+    public synchronized void retain(java.util.function.Predicate<String> keep) {
+        latencies.keySet().removeIf(keep.negate());
+        errors.keySet().removeIf(keep.negate());
     }
 
     /** Folds dilations that are fully applied into the offset. */

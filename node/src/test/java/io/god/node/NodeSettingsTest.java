@@ -118,6 +118,23 @@ class NodeSettingsTest {
         invalid("god.rpc.timeout", "1ms", "god.rpc.timeout: must be at least 10ms, was 1ms");
         invalid("god.rpc.attempts", "0", "god.rpc.attempts: must be between 1 and 20, was 0");
         invalid("god.replication.queue", "0", "god.replication.queue: must be between 1 and 10000000, was 0");
+        invalid("god.ring.neighbours", "0", "god.ring.neighbours: must be between 1 and 64, was 0");
+        invalid("god.ring.neighbours", "few", "god.ring.neighbours: not an integer: 'few'");
+        invalid("god.ring.fanout", "-1", "god.ring.fanout: must be between 0 and 64, was -1");
+        invalid("god.ring.probes", "0", "god.ring.probes: must be between 1 and 1000, was 0");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.redundancy", "5", "god.ring.neighbours", "3")))
+                .hasMessage("god.ring.neighbours: must be at least god.redundancy - 1 (4: every replica holder"
+                        + " watches the others), was 3");
+    }
+
+    @Test
+    void theRingPingSetIsConfigurable() {
+        NodeSettings.Cluster c = NodeSettings.of(Map.of()).cluster();
+        assertThat(List.of(c.ringNeighbours(), c.ringFanout(), c.ringProbes())).isEqualTo(List.of(3, 2, 2));
+        assertThat(NodeSettings.of(Map.of("god.redundancy", "6")).cluster().ringNeighbours())
+                .as("default: every replica holder pings the others").isEqualTo(5);
+        c = NodeSettings.of(Map.of("god.ring.neighbours", "4", "god.ring.fanout", "0", "god.ring.probes", "9")).cluster();
+        assertThat(List.of(c.ringNeighbours(), c.ringFanout(), c.ringProbes())).isEqualTo(List.of(4, 0, 9));
     }
 
     @Test

@@ -74,7 +74,7 @@ class MembershipTest {
         time.advance(Duration.ofMillis(20));
     }
 
-    boolean converged(List<Membership> group) {
+    static boolean converged(List<Membership> group) {
         Set<String> hashes = new HashSet<>();
         for (Membership m : group) {
             if (m.state() != Membership.State.ACTIVE || m.ring().size() != group.size()) {

@@ -28,7 +28,10 @@ final class SimNetwork {
     private final SimLoop loop;
     private final Random random;
     private final Map<String, Endpoint> endpoints = new HashMap<>();
-    private final Set<String> blocked = new HashSet<>();
+    /** Active partitions: pairs of sides that cannot talk (a heal ends them all). */
+    private final java.util.List<Set<String>[]> partitions = new java.util.ArrayList<>();
+    /** Messages (requests and replies) per operation code. */
+    private final long[] byOp = new long[64];
     private Faults faults = Faults.NONE;
     /** Scripted slow links: the next {@code count} requests of {@code op} to {@code to} arrive late. */
     private static final class Hold {
@@ -70,17 +73,27 @@ final class SimNetwork {
         return new Endpoint(address);
     }
 
+    /** Messages sent so far per operation code (requests and replies). */
+    long[] messagesByOp() {
+        return byOp.clone();
+    }
+
+    @SuppressWarnings("unchecked")
     void partition(Set<String> side, Set<String> rest) {
-        for (String a : side) {
-            for (String b : rest) {
-                blocked.add(a + "|" + b);
-                blocked.add(b + "|" + a);
-            }
-        }
+        partitions.add(new Set[] {new HashSet<>(side), new HashSet<>(rest)});
     }
 
     void heal() {
-        blocked.clear();
+        partitions.clear();
+    }
+
+    private boolean blocked(String from, String to) {
+        for (Set<String>[] p : partitions) {
+            if (p[0].contains(from) ? p[1].contains(to) : p[1].contains(from) && p[0].contains(to)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Delivers the next {@code count} requests of {@code op} to {@code to} {@code nanos} late (past deadlines). */
@@ -99,19 +112,20 @@ final class SimNetwork {
     }
 
     boolean partitioned() {
-        return !blocked.isEmpty();
+        return !partitions.isEmpty();
     }
 
     /** Sends one message: schedules its delivery (maybe twice, maybe never). */
-    private void send(String from, String to, int size, SimLoop.Kind kind, Runnable delivery) {
-        send(from, to, size, kind, 0, delivery);
+    private void send(String from, String to, int op, int size, SimLoop.Kind kind, Runnable delivery) {
+        send(from, to, op, size, kind, 0, delivery);
     }
 
-    private void send(String from, String to, int size, SimLoop.Kind kind, long extra, Runnable delivery) {
+    private void send(String from, String to, int op, int size, SimLoop.Kind kind, long extra, Runnable delivery) {
         messages++;
+        byOp[op & 63]++;
         bytes += size;
         Faults f = faults;
-        if (blocked.contains(from + "|" + to) || (f.loss() > 0 && random.nextDouble() < f.loss())) {
+        if (!partitions.isEmpty() && blocked(from, to) || (f.loss() > 0 && random.nextDouble() < f.loss())) {
             return;
         }
         loop.at(extra + delay(f), kind, delivery);
@@ -157,7 +171,7 @@ final class SimNetwork {
             Scheduler.Cancellable timer = loop.scheduler().schedule(deadline.toNanos(), () -> result.completeExceptionally(
                     new TransportException(TransportException.Reason.TIMEOUT, "no answer from " + to)));
             result.whenComplete((r, e) -> timer.cancel());
-            send(address, to, payload.length, op == Ops.CALL ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, held(op, to), () -> {
+            send(address, to, op, payload.length, op == Ops.CALL ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, held(op, to), () -> {
                 if (endpoints.get(to) != target) {
                     return;
                 }
@@ -167,7 +181,7 @@ final class SimNetwork {
                 } catch (RuntimeException e) {
                     reply = CompletableFuture.failedFuture(e);
                 }
-                reply.whenComplete((r, e) -> send(to, address, r == null ? 0 : r.length, SimLoop.Kind.QUICK, () -> {
+                reply.whenComplete((r, e) -> send(to, address, op, r == null ? 0 : r.length, SimLoop.Kind.QUICK, () -> {
                     if (closed) {
                         return;
                     }

@@ -174,16 +174,22 @@ final class Simulation {
             loop.runUntil(start);
             schedule.accept(start);
             long end = start + config.workloadMillis() * MS;
+            settled = Math.max(settled, (config.nodes() - 1) * 50 * MS + SimLoop.EPOCH);
+            loop.at(settled - loop.now(), SimLoop.Kind.QUICK, this::pollConvergence);
             while (loop.now() < end) {
                 loop.runUntil(Math.min(end, loop.now() + SYNC_INTERVAL));
                 invariants.checkTimestamps();
                 noteRing();
             }
             quiesce(end + 5_000 * MS);
+            if (convergedAt < 0) {
+                convergedAt = loop.now(); // the quiesce phase converged it (and kept it quiet)
+            }
             invariants.checkAll();
             trace.note("ok messages " + network.messages() + " events " + loop.executed());
             return new Result(config.seed(), trace.hash(), network.messages(), loop.executed(),
-                    quiescedAfterNanos, lostReplicas);
+                    quiescedAfterNanos, lostReplicas, loop.now() - SimLoop.EPOCH, steadyRing, steadyAll,
+                    Math.max(0, convergedAt - settled));
         } catch (RuntimeException | AssertionError e) {
             throw new InvariantViolation("simulation seed " + config.seed() + " failed: " + e.getMessage()
                     + "\nreplay: -Dgod.sim.seed=" + config.seed() + " -Dgod.sim.faults="
@@ -198,8 +204,29 @@ final class Simulation {
         }
     }
 
-    record Result(long seed, String traceHash, long messages, long events, long quiescedAfterNanos, int lostReplicas) {
+    /**
+     * @param simulatedNanos simulated time of the whole run
+     * @param steadyRing membership messages (join, ping, gossip, leave; requests and replies) per live
+     *                   node per ring interval after the ring converged (the quiet phase)
+     * @param steadyAll all messages per live node per ring interval in the quiet phase
+     * @param convergedNanos from the last fault's end (a heal, a restart, the last join) until every
+     *                       live node had the same view of exactly the live members
+     */
+    record Result(long seed, String traceHash, long messages, long events, long quiescedAfterNanos, int lostReplicas,
+                  long simulatedNanos, double steadyRing, double steadyAll, long convergedNanos) {
     }
+
+    /** When the last scheduled fault ends (heal, restart) or the last node starts (absolute sim time). */
+    private long settled = SimLoop.EPOCH;
+    private long convergedAt = -1;
+
+    static long ringMessages(long[] byOp) {
+        return byOp[io.god.wire.Ops.JOIN] + byOp[io.god.wire.Ops.PING] + byOp[io.god.wire.Ops.GOSSIP]
+                + byOp[io.god.wire.Ops.LEAVE];
+    }
+
+    private double steadyRing;
+    private double steadyAll;
 
     private SimNetwork.Faults faultsOfRun() {
         Set<Fault> f = config.faults();
@@ -216,7 +243,9 @@ final class Simulation {
         int maxLost = config.redundancy() - 1;
         for (int j = 0; j < config.joiners(); j++) {
             SimNode n = nodes.get(config.nodes() + j);
-            loop.at(start - loop.now() + (long) (random.nextDouble() * span * 0.7), SimLoop.Kind.QUICK, n::start);
+            long at = start - loop.now() + (long) (random.nextDouble() * span * 0.7);
+            settled = Math.max(settled, loop.now() + at);
+            loop.at(at, SimLoop.Kind.QUICK, n::start);
         }
         for (Fault kind : List.of(Fault.CRASH, Fault.WIPE, Fault.KILL, Fault.PARTITION)) {
             if (!f.contains(kind)) {
@@ -225,6 +254,9 @@ final class Simulation {
             for (int i = 0; i < config.faultEvents(); i++) {
                 long at = start - loop.now() + (long) (random.nextDouble() * span * 0.7);
                 long downFor = (1_000 + random.nextInt(2_000)) * MS;
+                if (kind != Fault.KILL) {
+                    settled = Math.max(settled, loop.now() + at + downFor);
+                }
                 loop.at(at, SimLoop.Kind.QUICK, () -> inject(kind, downFor, maxLost));
             }
         }
@@ -280,6 +312,69 @@ final class Simulation {
         }
     }
 
+    /**
+     * From the last join or fault's end, every ring interval until the views agree (an event, as
+     * nested waits may run the world far ahead of the outer loop): when did the ring converge?
+     */
+    private void pollConvergence() {
+        if (convergedAt >= 0 || loop.now() > settled + 600_000 * MS) {
+            return;
+        }
+        if (DEBUG_RING) {
+            debugRing();
+        }
+        boolean allBack = nodes.stream().allMatch(n -> n.up() || n.killed); // a restart at this very time
+        if (allBack && invariants.ringConverged()) {
+            convergedAt = loop.now();
+            trace.note("ring converged " + (convergedAt - settled) / MS + " ms after the last fault healed");
+        } else {
+            loop.at(RING_INTERVAL, SimLoop.Kind.QUICK, this::pollConvergence);
+        }
+    }
+
+    /** Prints the simulated time, live nodes and messages every {@code everyNanos} (long runs; before run()). */
+    void progress(long everyNanos) {
+        long wall = System.nanoTime();
+        Runnable[] report = new Runnable[1];
+        report[0] = () -> {
+            System.out.printf("  t=%d s: %d nodes up, %d messages, %d s wall%n", (loop.now() - SimLoop.EPOCH) / 1_000_000_000,
+                    up().size(), network.messages(), (System.nanoTime() - wall) / 1_000_000_000);
+            loop.at(everyNanos, SimLoop.Kind.QUICK, report[0]);
+        };
+        loop.at(everyNanos, SimLoop.Kind.QUICK, report[0]);
+    }
+
+    /** {@code -Dgod.sim.debugring=true}: print how the views differ while polling convergence. */
+    private static final boolean DEBUG_RING = Boolean.getBoolean("god.sim.debugring");
+
+    private void debugRing() {
+        Set<String> upSet = new java.util.TreeSet<>();
+        up().forEach(n -> upSet.add(n.address));
+        Map<String, Integer> hashes = new HashMap<>();
+        StringBuilder sb = new StringBuilder();
+        int inactive = 0;
+        for (SimNode n : up()) {
+            if (n.node.state() != io.god.node.GodNode.State.ACTIVE) {
+                inactive++;
+                continue;
+            }
+            var r = n.node.membership().ring();
+            hashes.merge(r.hash(), 1, Integer::sum);
+            Set<String> seen = new java.util.TreeSet<>();
+            r.members().forEach(m -> seen.add(m.address()));
+            if (!seen.equals(upSet) && sb.length() < 600) {
+                Set<String> extra = new java.util.TreeSet<>(seen);
+                extra.removeAll(upSet);
+                Set<String> missing = new java.util.TreeSet<>(upSet);
+                missing.removeAll(seen);
+                sb.append(" | ").append(n.address).append(" +").append(extra).append(" -").append(missing)
+                        .append(" down=").append(n.node.membership().down().size());
+            }
+        }
+        System.out.println("DEBUG t=" + (loop.now() - settled) / MS + " inactive=" + inactive + " hashes="
+                + hashes.values() + sb);
+    }
+
     private String lastRing = "";
 
     /** Traces each new ring (as the first live node sees it): joins, failures, migrations. */
@@ -308,7 +403,13 @@ final class Simulation {
         }
         quiescedAfterNanos = loop.now() - from;
         trace.note("ring converged after " + quiescedAfterNanos / MS + " ms");
+        if (DEBUG_RING) {
+            System.out.println("DEBUG quiesce: converged after " + quiescedAfterNanos / MS + " ms");
+        }
         // migrations may still move positions: quiet means quiesceSyncs sync intervals without a ring change
+        long[] before0 = network.messagesByOp();
+        long all0 = network.messages();
+        long t0 = loop.now();
         int quiet = 0;
         long limit = loop.now() + 120_000 * MS;
         while (quiet < config.quiesceSyncs()) {
@@ -320,5 +421,8 @@ final class Simulation {
                 throw new InvariantViolation("the ring kept changing for 120 s after the faults healed");
             }
         }
+        double nodeTicks = (double) up().size() * (loop.now() - t0) / RING_INTERVAL;
+        steadyRing = (ringMessages(network.messagesByOp()) - ringMessages(before0)) / nodeTicks;
+        steadyAll = (network.messages() - all0) / nodeTicks;
     }
 }

@@ -132,7 +132,7 @@ class SimulationTest {
 
     @Test
     void unorderedReplicaWritesAreCaught() {
-        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 4, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "older write won");
+        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 7, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "older write won");
     }
 
     @Test
