@@ -41,12 +41,13 @@ public record AdminStatus(String state, String position, String address, String 
                         long handedOff, String lastError, String finishedAt) {
     }
 
-    /** Ring views that stayed unchanged this many intervals count as settled for {@code replicated}. */
+    /** Neighbourhoods that stayed unchanged this many intervals count as settled for {@code replicated}. */
     public static final int STABLE_TICKS = 5;
 
     /**
      * This node's status and ring view. {@code replicated}: true on a one-node ring, else when the
-     * node is ACTIVE, its view has not changed for {@link #STABLE_TICKS} ring intervals and the last
+     * node is ACTIVE, its neighbourhood in its view (the {@code god.ring.neighbours} nearest members on
+     * each side) has not changed for {@link #STABLE_TICKS} ring intervals and the last
      * anti-entropy round found no difference with any successor ({@code lastSyncAt}: when it ran).
      */
     public static AdminStatus of(GodNode node) {
@@ -64,7 +65,7 @@ public record AdminStatus(String state, String position, String address, String 
         }
         var ae = node.antiEntropy();
         boolean replicated = node.state() == GodNode.State.ACTIVE && (ring.size() == 1
-                || membership.stableTicks() >= STABLE_TICKS && ae != null && ae.lastSyncAt() != 0 && ae.replicated());
+                || membership.neighbourhoodStableTicks() >= STABLE_TICKS && ae != null && ae.lastSyncAt() != 0 && ae.replicated());
         long owned = s.realSize();
         var range = node.cluster() == null ? null : node.cluster().ownedRange();
         if (range != null) {

@@ -438,11 +438,11 @@ public final class GodNode implements AutoCloseable {
     }
 
     /**
-     * One cleaning pass (the sync loop runs it after each round once the ring view has been stable
-     * for a few intervals); returns the entries removed.
+     * One cleaning pass (the sync loop runs it after each round once this node's neighbourhood in the
+     * ring has been stable for a few intervals); returns the entries removed.
      */
     public long cleanPass() {
-        if (closed || cleaner == null || state != State.ACTIVE || membership.stableTicks() < 3) {
+        if (closed || cleaner == null || state != State.ACTIVE || membership.neighbourhoodStableTicks() < 3) {
             return 0;
         }
         try {

@@ -107,6 +107,27 @@ final class View {
         return prev != null ? prev : sorted.last();
     }
 
+    /**
+     * This member's neighbourhood: its {@code k} nearest predecessors and successors with itself, each
+     * with its position, address and incarnation (the whole view's hash on a ring of at most 2k + 1).
+     * Equal strings mean nothing changed around self, whatever happened elsewhere in the ring.
+     */
+    String around(Member self, int k) {
+        if (!contains(self.address()) || size() <= 2 * k + 1) {
+            return hash();
+        }
+        StringBuilder out = new StringBuilder();
+        Member m = self;
+        for (int i = 0; i < k; i++) {
+            m = before(m);
+        }
+        for (int i = 0; i <= 2 * k; i++) {
+            out.append(m).append('#').append(m.incarnation()).append(' ');
+            m = after(m);
+        }
+        return out.toString();
+    }
+
     /** The ring hash of the current members (equals {@code ring().hash()}), without building the ring. */
     String hash() {
         Ring r = ring;

@@ -278,6 +278,38 @@ class GossipMembershipTest {
         assertThat(a.ring().byAddress(left.address())).isNotNull();
     }
 
+    /** The index of the member at distance {@code steps} from member i in its own ring order. */
+    int around(int i, int steps) {
+        List<Member> order = nodes.get(i).ring().members();
+        int at = order.indexOf(nodes.get(i).ring().byAddress(addr(i)));
+        String a = order.get(Math.floorMod(at + steps, order.size())).address();
+        return Integer.parseInt(a.substring(1, a.indexOf(':')));
+    }
+
+    @Test
+    void aChangeFarAwayLeavesTheNeighbourhoodStableAChangeNextDoorDoesNot() {
+        ring(30);
+        roundsUntil(() -> nodes.get(0).neighbourhoodStableTicks() >= 5, 40);
+        int far = around(0, 15);
+        crash(far);
+        roundsUntil(() -> converged(without(far)), 30);
+        Membership a = nodes.get(0);
+        assertThat(a.ring().byAddress(addr(far))).as("the far member left a's view").isNull();
+        assertThat(a.stableTicks()).as("the whole view changed").isLessThan(20);
+        assertThat(a.neighbourhoodStableTicks()).as("its neighbourhood did not")
+                .isGreaterThan(a.stableTicks() + 2);
+        long beforeNear = a.neighbourhoodStableTicks();
+        int near = around(0, 1);
+        crash(near);
+        List<Membership> live = new ArrayList<>(nodes);
+        live.remove(nodes.get(far));
+        live.remove(nodes.get(near));
+        roundsUntil(() -> converged(live), 30);
+        assertThat(a.ring().byAddress(addr(near))).isNull();
+        assertThat(a.neighbourhoodStableTicks()).as("its successor went: the neighbourhood changed")
+                .isLessThan(beforeNear).isLessThanOrEqualTo(a.stableTicks());
+    }
+
     /** Pings per member per round over 20 rounds of a converged ring of n members. */
     static double pingRate(int n) {
         GossipMembershipTest t = new GossipMembershipTest();
