@@ -18,27 +18,19 @@ import io.god.setop.SetEntry;
 import io.god.setop.SetExpression;
 import io.god.setop.SetOp;
 import io.god.setop.SetOpException;
-import io.god.setop.SetOpSource;
 import io.god.setop.PagedSource;
 import io.god.setop.SetOps;
-import io.god.setop.SourceResolver;
-import io.god.setop.TreeSource;
 import io.god.wire.Call;
 import io.god.tree.Entry;
-import io.god.tree.Index;
-import io.god.tree.Item;
-import io.god.tree.SortedView;
 import io.god.tree.TreeState;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The god JSON contract (reference §2.2) as a framework-free handler: (method, body bytes,
@@ -116,6 +108,7 @@ public final class JsonRpc {
     private final Auth auth;
     private final ObjectMapper json;
     private final Observer observer;
+    private final SetSources setSources;
 
     public JsonRpc(GodNode node) {
         this(node, (m, s, n) -> { });
@@ -126,6 +119,7 @@ public final class JsonRpc {
         this.auth = new Auth(node.settings().authToken());
         this.observer = observer;
         this.json = mapper();
+        this.setSources = new SetSources(node, json);
         node.installCallHandler(c -> {
             Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode(), c.stamp());
             return new Call.Reply(r.status(), r.body());
@@ -438,7 +432,7 @@ public final class JsonRpc {
             Wire.SetExpressionReq q = read(body, Wire.SetExpressionReq.class, name);
             key = q.dest;
             if (key == null) {
-                key = hops > 0 ? null : largestSource(cluster, q, authorization);
+                key = hops > 0 ? null : setSources.largest(cluster, q, authorization);
                 if (key == null) {
                     return null;
                 }
@@ -450,61 +444,6 @@ public final class JsonRpc {
         }
         Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key, stamp);
         return r == null ? null : new Response(r.status(), r.body());
-    }
-
-    /**
-     * Data locality for a set expression without Dest: the raw source with the most entries (SubSize,
-     * asked of each source's owner); null when it lives here, or when the expression is invalid (the
-     * local execution then reports the error).
-     */
-    private byte[] largestSource(Cluster cluster, Wire.SetExpressionReq q, String authorization) {
-        SetOp op;
-        try {
-            op = q.op != null ? op(q.op, 1) : q.code != null ? SetExpression.of(q.code, null, null, null, false, false, 0,
-                    null).op() : null;
-        } catch (RuntimeException e) {
-            return null;
-        }
-        if (op == null) {
-            return null;
-        }
-        java.util.Map<String, byte[]> keys = new java.util.LinkedHashMap<>();
-        collectSources(op, keys);
-        byte[] best = null;
-        long bestSize = -1;
-        for (byte[] k : keys.values()) {
-            long size;
-            io.god.ring.Member owner = cluster.ring().successor(k);
-            if (owner == null || owner.address().equals(node.address())) {
-                size = store().state().sub(k).values().size();
-            } else {
-                Call.Reply r = cluster.route(SERVICE + "SubSize", write(java.util.Map.of("Key", k)), authorization, 0, k, 0);
-                try {
-                    size = r != null && r.status() == 200 ? json.readTree(r.body()).asLong() : -1;
-                } catch (java.io.IOException e) {
-                    size = -1;
-                }
-            }
-            if (size > bestSize) {
-                bestSize = size;
-                best = k;
-            }
-        }
-        if (best == null) {
-            return null;
-        }
-        io.god.ring.Member owner = cluster.ring().successor(best);
-        return owner == null || owner.address().equals(node.address()) ? null : best;
-    }
-
-    private static void collectSources(SetOp op, java.util.Map<String, byte[]> into) {
-        for (SetOpSource src : op.sources()) {
-            if (src.op() != null) {
-                collectSources(src.op(), into);
-            } else if (src.key() != null) {
-                into.putIfAbsent(java.util.HexFormat.of().formatHex(src.key()), src.key());
-            }
-        }
     }
 
     private Response broadcast(Cluster cluster, String name, byte[] body, String authorization) {
@@ -550,56 +489,6 @@ public final class JsonRpc {
         } catch (java.io.IOException e) {
             throw new IllegalStateException("bad reply from a ring member: " + e, e);
         }
-    }
-
-    /** Sources of a set expression: local sub trees, or owned elsewhere and read a page at a time. */
-    private SourceResolver sources(TreeState s, String authorization) {
-        Cluster cluster = node.cluster();
-        SourceResolver local = TreeSource.subTrees(s);
-        if (cluster == null || cluster.alone()) {
-            return local;
-        }
-        return name -> {
-            io.god.ring.Member owner = cluster.ring().successor(name);
-            if (owner == null || owner.address().equals(node.address())) {
-                return local.open(name);
-            }
-            return new PagedSource((min, inclusive, limit) -> {
-                Map<String, Object> req = new java.util.LinkedHashMap<>();
-                req.put("Key", name);
-                req.put("From", min);
-                req.put("FromInc", inclusive);
-                req.put("Len", limit);
-                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(req), authorization, 0, name, 0);
-                if (r == null) {
-                    return pageOf(local.open(name), min, inclusive, limit);
-                }
-                if (r.status() != 200) {
-                    throw new IllegalStateException("reading set source from its owner failed: " + new String(r.body(),
-                            StandardCharsets.UTF_8));
-                }
-                try {
-                    List<io.god.setop.SetEntry> page = new ArrayList<>();
-                    for (JsonNode n : json.readTree(r.body())) {
-                        page.add(io.god.setop.SetEntry.of(n.get("Key").binaryValue(),
-                                n.get("Value").isNull() ? EMPTY : n.get("Value").binaryValue()));
-                    }
-                    return page;
-                } catch (java.io.IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-        };
-    }
-
-    private static List<io.god.setop.SetEntry> pageOf(io.god.setop.SortedSource src, byte[] min, boolean inc, int limit) {
-        List<io.god.setop.SetEntry> out = new ArrayList<>();
-        io.god.setop.SetEntry e = min == null ? src.next() : src.skip(min, inc);
-        while (e != null && out.size() < limit) {
-            out.add(e);
-            e = src.next();
-        }
-        return out;
     }
 
     /** This node's part of Size/Owned on a ring: its owned range [predecessor, self). */
@@ -684,65 +573,18 @@ public final class JsonRpc {
                 store().apply(Record.clear(stamp()));
                 yield NOTHING;
             }
-            case "Get" -> {
-                Item i = s.get(orEmpty(q.key));
-                yield q.stamped ? stamped(q.key, null, i) : new Wire.ValueRes(q.key, i.exists() ? i.value() : null, i.exists());
-            }
-            case "Next" -> valueRes(s.values().ceiling(orEmpty(q.key), false));
-            case "Prev" -> valueRes(s.values().floor(orEmpty(q.key), false));
-            case "SubGet" -> {
-                Item i = s.sub(orEmpty(q.key)).get(orEmpty(q.subKey));
-                if (q.stamped) {
-                    yield stamped(q.key, q.subKey, i);
-                }
-                yield new Wire.SubValueRes(q.key, q.subKey, i.exists() ? i.value() : null, i.exists());
-            }
-            case "SubNext" -> subValueRes(sub(s, q).values().ceiling(orEmpty(q.subKey), false));
-            case "SubPrev" -> subValueRes(sub(s, q).values().floor(orEmpty(q.subKey), false));
-            case "SubMirrorNext" -> subValueRes(sub(s, q).mirror().ceiling(orEmpty(q.subKey), true));
-            case "SubMirrorPrev" -> subValueRes(sub(s, q).mirror().floor(orEmpty(q.subKey), false));
-            case "First" -> subValueRes(sub(s, q).values().first());
-            case "Last" -> subValueRes(sub(s, q).values().last());
-            case "MirrorFirst" -> subValueRes(sub(s, q).mirror().first());
-            case "MirrorLast" -> subValueRes(sub(s, q).mirror().last());
-            case "NextIndex" -> indexRes(sub(s, q).values(), q.index, 1);
-            case "PrevIndex" -> indexRes(sub(s, q).values(), q.index, -1);
-            case "MirrorNextIndex" -> indexRes(sub(s, q).mirror(), q.index, 1);
-            case "MirrorPrevIndex" -> indexRes(sub(s, q).mirror(), q.index, -1);
-            case "IndexOf" -> index(sub(s, q).values().indexOf(orEmpty(q.subKey)));
-            case "ReverseIndexOf" -> index(sub(s, q).values().reverseIndexOf(orEmpty(q.subKey)));
-            case "MirrorIndexOf" -> index(sub(s, q).mirror().indexOf(orEmpty(q.subKey)));
-            case "MirrorReverseIndexOf" -> index(sub(s, q).mirror().reverseIndexOf(orEmpty(q.subKey)));
-            case "Count" -> sub(s, q).values().count(q.min, q.minInc, q.max, q.maxInc);
-            case "MirrorCount" -> sub(s, q).mirror().count(q.min, q.minInc, q.max, q.maxInc);
-            case "Slice" -> q.stamped ? stampedSlice(sub(s, q), q.min, q.minInc, q.max, q.maxInc, -1, false)
-                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, false));
-            case "ReverseSlice" -> q.stamped ? stampedSlice(sub(s, q), q.max, q.maxInc, q.min, q.minInc, -1, true)
-                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, true));
-            case "MirrorSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, -1, false));
-            case "MirrorReverseSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, -1, true));
-            case "SliceIndex" -> list(sliceIndex(sub(s, q).values(), q, false));
-            case "ReverseSliceIndex" -> list(sliceIndex(sub(s, q).values(), q, true));
-            case "MirrorSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, false));
-            case "MirrorReverseSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, true));
-            case "SliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, false)
-                    : list(sliceLen(sub(s, q).values(), q, false));
-            case "ReverseSliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, true)
-                    : list(sliceLen(sub(s, q).values(), q, true));
-            case "MirrorSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, false));
-            case "MirrorReverseSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, true));
             case "Size" -> owned(s, false);
             case "Owned" -> owned(s, true);
-            case "SubSize" -> sub(s, q).values().size();
-            case "Configuration" -> new Wire.Conf(null, new TreeMap<>(s.configuration()), s.configurationTimestamp());
-            case "SubConfiguration" -> {
-                TreeState sub = sub(s, q);
-                yield new Wire.Conf(orEmpty(q.key), new TreeMap<>(sub.configuration()), sub.configurationTimestamp());
-            }
             case "Describe" -> describe(s);
             case "DescribeTree" -> describeTree(s);
             case "Nodes" -> nodes();
-            default -> throw new IllegalStateException("unhandled method " + name);
+            default -> {
+                Object read = TreeReads.read(name, s, q);
+                if (read == null) {
+                    throw new IllegalStateException("unhandled method " + name);
+                }
+                yield read;
+            }
         };
     }
 
@@ -762,117 +604,6 @@ public final class JsonRpc {
         } catch (Cluster.ReplicationException e) {
             throw new ClientError(503, e.getMessage());
         }
-    }
-
-    /** Get/SubGet with Stamped=true (the Java client's newest-of-replicas reads): tombstones carry their time. */
-    private static Map<String, Object> stamped(byte[] key, byte[] subKey, Item i) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("Key", key);
-        if (subKey != null) {
-            m.put("SubKey", subKey);
-        }
-        m.put("Value", i.exists() ? i.value() : null);
-        m.put("Exists", i.exists());
-        m.put("Timestamp", i.timestamp());
-        return m;
-    }
-
-    private static TreeState sub(TreeState s, Wire.Req q) {
-        return s.sub(orEmpty(q.key));
-    }
-
-    private static Wire.ValueRes valueRes(Item i) {
-        return i == null ? new Wire.ValueRes(null, null, false) : new Wire.ValueRes(i.key(), i.value(), true);
-    }
-
-    private static Wire.SubValueRes subValueRes(Item i) {
-        return i == null ? new Wire.SubValueRes(null, null, null, false)
-                : new Wire.SubValueRes(i.key(), null, i.value(), true);
-    }
-
-    private static Wire.SubValueIndexRes indexRes(SortedView view, long index, int step) {
-        long target = index + step;
-        boolean overflow = step > 0 ? target < index : target > index;
-        Item i = overflow || target < 0 ? null : view.at(target);
-        return i == null ? new Wire.SubValueIndexRes(null, null, null, 0, false)
-                : new Wire.SubValueIndexRes(i.key(), null, i.value(), target, true);
-    }
-
-    private static Wire.IndexRes index(Index i) {
-        return new Wire.IndexRes(i.n(), i.existed());
-    }
-
-    private static List<Wire.ValueRes> list(List<Item> items) {
-        List<Wire.ValueRes> out = new ArrayList<>(items.size());
-        for (Item i : items) {
-            out.add(new Wire.ValueRes(i.key(), i.value(), true));
-        }
-        return out;
-    }
-
-    private static List<Item> sliceIndex(SortedView view, Wire.Req q, boolean reverse) {
-        long from = q.minIndex == null ? 0 : q.minIndex;
-        long to = q.maxIndex == null ? Long.MAX_VALUE : q.maxIndex;
-        return view.sliceIndex(from, to, reverse);
-    }
-
-    /**
-     * Most tombstones one Stamped slice answer carries. An answer stops right after its
-     * {@value}th tombstone, so the caller (the Java client's merged slices) must treat an answer
-     * holding this many tombstones as truncated at its last key and ask again from there.
-     */
-    public static final int STAMPED_TOMBSTONE_CAP = 10_000;
-
-    private static List<Map<String, Object>> stampedSliceLen(TreeState sub, Wire.Req q, boolean reverse) {
-        if (q.len <= 0) {
-            return List.of();
-        }
-        return stampedSlice(sub, q.from, q.fromInc, null, false, q.len, reverse);
-    }
-
-    /**
-     * Slices with Stamped=true (the Java client's merged slices, reference §1.3 mergeRecent): every
-     * stored entry between start and end in walk order, tombstones included, each as
-     * {@code {Key, Value, Exists, Timestamp}}. Stops after len live entries (len < 0: no limit) or
-     * after {@link #STAMPED_TOMBSTONE_CAP} tombstones, whichever comes first.
-     */
-    private static List<Map<String, Object>> stampedSlice(TreeState sub, byte[] start, boolean startInc, byte[] end,
-                                                          boolean endInc, long len, boolean reverse) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        long live = 0;
-        int dead = 0;
-        for (java.util.Iterator<io.god.tree.Entry> it = sub.entries(start, startInc, reverse); it.hasNext(); ) {
-            io.god.tree.Entry e = it.next();
-            if (end != null) {
-                int c = Arrays.compareUnsigned(e.key(), end);
-                if (reverse ? (c < 0 || (c == 0 && !endInc)) : (c > 0 || (c == 0 && !endInc))) {
-                    break;
-                }
-            }
-            if (!e.hasValue() && !e.isTombstone()) {
-                continue;
-            }
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
-            m.put("Key", e.key());
-            m.put("Value", e.value());
-            m.put("Exists", e.hasValue());
-            m.put("Timestamp", e.timestamp());
-            out.add(m);
-            if (e.hasValue() ? len >= 0 && ++live >= len : ++dead >= STAMPED_TOMBSTONE_CAP) {
-                break;
-            }
-        }
-        return out;
-    }
-
-    /** Len ≤ 0 returns nothing (the original returned one item: a documented fix). */
-    private static List<Item> sliceLen(SortedView view, Wire.Req q, boolean reverse) {
-        if (q.len <= 0) {
-            return List.of();
-        }
-        int limit = (int) Math.min(q.len, Integer.MAX_VALUE);
-        return reverse ? view.slice(null, false, q.from, q.fromInc, limit, true)
-                : view.slice(q.from, q.fromInc, null, false, limit, false);
     }
 
     // ------------------------------------------------------------------ configuration
@@ -907,18 +638,18 @@ public final class JsonRpc {
         if (q.op == null && q.code == null) {
             throw new ClientError(400, "SetExpression needs Code or Op");
         }
-        SetOp op = q.op != null ? op(q.op, 1) : null;
+        SetOp op = q.op != null ? SetSources.op(q.op, 1) : null;
         int len = (int) Math.max(Math.min(q.len, Integer.MAX_VALUE), Integer.MIN_VALUE);
         SetExpression expr = SetExpression.of(q.code, op, q.min, q.max, q.minInc, q.maxInc, len, q.dest);
         TreeState s = store().state();
         if (q.dest == null) {
             List<Wire.SetOpResult> out = new ArrayList<>();
-            SetOps.each(expr, sources(s, authorization), e -> out.add(new Wire.SetOpResult(e.key(), e.values())));
+            SetOps.each(expr, setSources.resolver(s, authorization), e -> out.add(new Wire.SetOpResult(e.key(), e.values())));
             return out;
         }
         byte[] dest = key(q.dest, "Dest");
         SetOps.checkStorable(expr);
-        List<SetEntry> results = SetOps.evaluate(expr, sources(s, authorization));
+        List<SetEntry> results = SetOps.evaluate(expr, setSources.resolver(s, authorization));
         List<Record> writes = new ArrayList<>(results.size());
         for (SetEntry e : results) {
             writes.add(Record.subPut(dest, key(e.key(), "result key"), value(e.firstValue(), "result value"), stamp()));
@@ -928,29 +659,6 @@ public final class JsonRpc {
             replicate(writes, dest, false);
         }
         return null;
-    }
-
-    private static SetOp op(Wire.SetOpJson j, int depth) {
-        if (depth > SetOp.MAX_DEPTH) {
-            throw new ClientError(400, "SetOp nested deeper than " + SetOp.MAX_DEPTH + " levels");
-        }
-        if (j.sources == null || j.sources.isEmpty()) {
-            throw new ClientError(400, "SetOp without sources not allowed");
-        }
-        List<SetOpSource> sources = new ArrayList<>(j.sources.size());
-        for (Wire.SetOpSourceJson src : j.sources) {
-            if (src == null) {
-                throw new ClientError(400, "SetOp source must not be null");
-            }
-            sources.add(SetOpSource.of(src.setOp == null ? orEmptyIfNoOp(src) : null,
-                    src.setOp == null ? null : op(src.setOp, depth + 1), src.weight));
-        }
-        return SetOp.of(j.type, j.merge, sources);
-    }
-
-    /** A source with neither Key nor SetOp names the empty key (Go's nil key). */
-    private static byte[] orEmptyIfNoOp(Wire.SetOpSourceJson src) {
-        return src.key == null ? EMPTY : src.key;
     }
 
     // ------------------------------------------------------------------ node description

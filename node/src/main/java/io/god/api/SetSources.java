@@ -1,0 +1,175 @@
+package io.god.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.god.cluster.Cluster;
+import io.god.node.GodNode;
+import io.god.setop.PagedSource;
+import io.god.setop.SetExpression;
+import io.god.setop.SetOp;
+import io.god.setop.SetOpSource;
+import io.god.setop.SourceResolver;
+import io.god.setop.TreeSource;
+import io.god.tree.TreeState;
+import io.god.wire.Call;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a set expression's sources live: the JSON form of an operation tree turned into a
+ * {@link SetOp} (with the contract's 400s), the resolver that opens each source here or pages it from
+ * its owner ({@code SliceLen}), and the largest raw source (so an expression without Dest runs next to
+ * most of its data). {@link JsonRpc} evaluates and writes; this class only finds and reads sources.
+ */
+final class SetSources {
+
+    private static final byte[] EMPTY = new byte[0];
+    private static final String SERVICE = JsonRpc.SERVICE;
+
+    private final GodNode node;
+    private final ObjectMapper json;
+
+    SetSources(GodNode node, ObjectMapper json) {
+        this.node = node;
+        this.json = json;
+    }
+
+    private byte[] write(Object o) {
+        try {
+            return json.writeValueAsBytes(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + o.getClass(), e);
+        }
+    }
+
+    /**
+     * Data locality for a set expression without Dest: the raw source with the most entries (SubSize,
+     * asked of each source's owner); null when it lives here, or when the expression is invalid (the
+     * local execution then reports the error).
+     */
+    byte[] largest(Cluster cluster, Wire.SetExpressionReq q, String authorization) {
+        SetOp op;
+        try {
+            op = q.op != null ? op(q.op, 1) : q.code != null ? SetExpression.of(q.code, null, null, null, false, false, 0,
+                    null).op() : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (op == null) {
+            return null;
+        }
+        java.util.Map<String, byte[]> keys = new java.util.LinkedHashMap<>();
+        collectSources(op, keys);
+        byte[] best = null;
+        long bestSize = -1;
+        for (byte[] k : keys.values()) {
+            long size;
+            io.god.ring.Member owner = cluster.ring().successor(k);
+            if (owner == null || owner.address().equals(node.address())) {
+                size = node.store().state().sub(k).values().size();
+            } else {
+                Call.Reply r = cluster.route(SERVICE + "SubSize", write(java.util.Map.of("Key", k)), authorization, 0, k, 0);
+                try {
+                    size = r != null && r.status() == 200 ? json.readTree(r.body()).asLong() : -1;
+                } catch (java.io.IOException e) {
+                    size = -1;
+                }
+            }
+            if (size > bestSize) {
+                bestSize = size;
+                best = k;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        io.god.ring.Member owner = cluster.ring().successor(best);
+        return owner == null || owner.address().equals(node.address()) ? null : best;
+    }
+
+    static void collectSources(SetOp op, java.util.Map<String, byte[]> into) {
+        for (SetOpSource src : op.sources()) {
+            if (src.op() != null) {
+                collectSources(src.op(), into);
+            } else if (src.key() != null) {
+                into.putIfAbsent(java.util.HexFormat.of().formatHex(src.key()), src.key());
+            }
+        }
+    }
+
+    /** Sources of a set expression: local sub trees, or owned elsewhere and read a page at a time. */
+    SourceResolver resolver(TreeState s, String authorization) {
+        Cluster cluster = node.cluster();
+        SourceResolver local = TreeSource.subTrees(s);
+        if (cluster == null || cluster.alone()) {
+            return local;
+        }
+        return name -> {
+            io.god.ring.Member owner = cluster.ring().successor(name);
+            if (owner == null || owner.address().equals(node.address())) {
+                return local.open(name);
+            }
+            return new PagedSource((min, inclusive, limit) -> {
+                Map<String, Object> req = new java.util.LinkedHashMap<>();
+                req.put("Key", name);
+                req.put("From", min);
+                req.put("FromInc", inclusive);
+                req.put("Len", limit);
+                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(req), authorization, 0, name, 0);
+                if (r == null) {
+                    return pageOf(local.open(name), min, inclusive, limit);
+                }
+                if (r.status() != 200) {
+                    throw new IllegalStateException("reading set source from its owner failed: " + new String(r.body(),
+                            StandardCharsets.UTF_8));
+                }
+                try {
+                    List<io.god.setop.SetEntry> page = new ArrayList<>();
+                    for (JsonNode n : json.readTree(r.body())) {
+                        page.add(io.god.setop.SetEntry.of(n.get("Key").binaryValue(),
+                                n.get("Value").isNull() ? EMPTY : n.get("Value").binaryValue()));
+                    }
+                    return page;
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        };
+    }
+
+    private static List<io.god.setop.SetEntry> pageOf(io.god.setop.SortedSource src, byte[] min, boolean inc, int limit) {
+        List<io.god.setop.SetEntry> out = new ArrayList<>();
+        io.god.setop.SetEntry e = min == null ? src.next() : src.skip(min, inc);
+        while (e != null && out.size() < limit) {
+            out.add(e);
+            e = src.next();
+        }
+        return out;
+    }
+
+    static SetOp op(Wire.SetOpJson j, int depth) {
+        if (depth > SetOp.MAX_DEPTH) {
+            throw new JsonRpc.ClientError(400, "SetOp nested deeper than " + SetOp.MAX_DEPTH + " levels");
+        }
+        if (j.sources == null || j.sources.isEmpty()) {
+            throw new JsonRpc.ClientError(400, "SetOp without sources not allowed");
+        }
+        List<SetOpSource> sources = new ArrayList<>(j.sources.size());
+        for (Wire.SetOpSourceJson src : j.sources) {
+            if (src == null) {
+                throw new JsonRpc.ClientError(400, "SetOp source must not be null");
+            }
+            sources.add(SetOpSource.of(src.setOp == null ? orEmptyIfNoOp(src) : null,
+                    src.setOp == null ? null : op(src.setOp, depth + 1), src.weight));
+        }
+        return SetOp.of(j.type, j.merge, sources);
+    }
+
+    /** A source with neither Key nor SetOp names the empty key (Go's nil key). */
+    private static byte[] orEmptyIfNoOp(Wire.SetOpSourceJson src) {
+        return src.key == null ? EMPTY : src.key;
+    }
+}
