@@ -795,7 +795,7 @@ public final class GodClient implements AutoCloseable {
 
     /**
      * Most tombstones a node puts in one Stamped slice answer (the node's
-     * {@code JsonRpc.STAMPED_TOMBSTONE_CAP}); an answer holding this many is truncated at its last key.
+     * {@code TreeReads.STAMPED_TOMBSTONE_CAP}); an answer holding this many is truncated at its last key.
      */
     static final int STAMPED_TOMBSTONE_CAP = 10_000;
 
