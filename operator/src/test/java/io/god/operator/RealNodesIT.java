@@ -190,20 +190,25 @@ class RealNodesIT extends ScenarioSupport {
             assertThat(unreadable).as("acknowledged writes not readable at the end").isEmpty();
         }
 
+        // replicated turns true once an anti-entropy round after the workload's last writes finds no
+        // difference: a few sync intervals after the workload stops, not at once
         HttpNodeAdmin admin = new HttpNodeAdmin(Duration.ofSeconds(2), Ports.MANAGEMENT, Optional.empty());
-        List<NodeStatus> statuses = new ArrayList<>();
-        for (String pod : List.of("demo-0", "demo-1")) {
-            statuses.add(admin.status(nodes.ip(pod)).toCompletableFuture().get(5, TimeUnit.SECONDS));
-        }
-        assertThat(statuses).allSatisfy(s -> {
-            assertThat(s.state()).isEqualTo(NodeStatus.ACTIVE);
-            assertThat(s.ringSize()).isEqualTo(2);
-            assertThat(s.replicated()).isTrue();
-            assertThat(s.ringHash()).isEqualTo(statuses.get(0).ringHash());
-            assertThat(s.heldEntries()).as("N=3 on 2 members: each holds every key").isEqualTo(acked);
+        long held = acked;
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            List<NodeStatus> statuses = new ArrayList<>();
+            for (String pod : List.of("demo-0", "demo-1")) {
+                statuses.add(admin.status(nodes.ip(pod)).toCompletableFuture().get(5, TimeUnit.SECONDS));
+            }
+            assertThat(statuses).allSatisfy(s -> {
+                assertThat(s.state()).isEqualTo(NodeStatus.ACTIVE);
+                assertThat(s.ringSize()).isEqualTo(2);
+                assertThat(s.replicated()).isTrue();
+                assertThat(s.ringHash()).isEqualTo(statuses.get(0).ringHash());
+                assertThat(s.heldEntries()).as("N=3 on 2 members: each holds every key").isEqualTo(held);
+            });
+            assertThat(statuses.stream().mapToLong(NodeStatus::ownedEntries).sum())
+                    .as("owned ranges cover every key once").isEqualTo(held);
         });
-        assertThat(statuses.stream().mapToLong(NodeStatus::ownedEntries).sum()).as("owned ranges cover every key once")
-                .isEqualTo(acked);
         assertThat(nodes.running()).containsExactly(NS + "/demo-0", NS + "/demo-1");
         try (Stream<Path> dirs = Files.list(OUT.resolve("data").resolve(NS))) {
             assertThat(dirs.map(d -> d.getFileName().toString()).sorted())
