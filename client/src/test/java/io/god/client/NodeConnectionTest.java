@@ -76,8 +76,8 @@ class NodeConnectionTest {
                                 p[i] = p[p.length - 1 - i];
                                 p[p.length - 1 - i] = x;
                             }
+                            served.incrementAndGet(); // before the reply: its caller may check at once
                             out.write(h.response(p).encode());
-                            served.incrementAndGet();
                         }
                         held.clear();
                     }
