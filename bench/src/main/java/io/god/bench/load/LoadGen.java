@@ -92,6 +92,9 @@ public final class LoadGen implements Callable<Integer> {
     @Option(names = "--json", description = "also write the report as JSON to this file")
     Path json;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     /** The two sub trees of subput, slice (the first) and setexpr (their intersection). */
     static final byte[][] TREES = {"bencht0".getBytes(StandardCharsets.US_ASCII), "bencht1".getBytes(StandardCharsets.US_ASCII)};
     static final String SET_EXPRESSION = "(I bencht0 bencht1)";
@@ -167,11 +170,14 @@ public final class LoadGen implements Callable<Integer> {
         require(duration >= 0 && warmup >= 0, "--duration and --warmup must not be negative");
         require(sliceLen >= 1, "--slice-len must be at least 1");
         require(!endpoints.isEmpty(), "--endpoints needs at least one host:port");
+        require(keys >= 1, "--keys must be at least 1");
+        require(connections >= 0 && connections <= 64, "--connections must be 0..64");
+        require(redundancy >= 1 && redundancy <= 64, "--redundancy must be 1..64 (as god.redundancy)");
     }
 
-    private static void require(boolean ok, String message) {
+    private void require(boolean ok, String message) {
         if (!ok) {
-            throw new CommandLine.ParameterException(new CommandLine(new LoadGen()), message);
+            throw new CommandLine.ParameterException(spec.commandLine(), message); // printed with the usage
         }
     }
 

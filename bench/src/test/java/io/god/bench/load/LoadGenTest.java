@@ -46,6 +46,27 @@ class LoadGenTest {
         assertThatThrownBy(() -> OpMix.parse(" ")).hasMessageContaining("empty");
     }
 
+    /** Runs the command line, returning its exit code and what it printed to stderr. */
+    private static String[] run(String... args) {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = new picocli.CommandLine(new LoadGen()).setCaseInsensitiveEnumValuesAllowed(true).setErr(new java.io.PrintWriter(err)).execute(args);
+        return new String[] {String.valueOf(code), err.toString()};
+    }
+
+    @Test
+    void badOptionsAreRefusedWithAMessageBeforeAnyCall() {
+        String[] base = {"--target", "binary", "--endpoints", "127.0.0.1:1"};
+        for (String[] bad : new String[][] {{"--connections", "-1", "--connections must be 0..64"},
+                {"--redundancy", "0", "--redundancy must be 1..64"}, {"--keys", "0", "--keys must be at least 1"},
+                {"-c", "0", "--concurrency must be 1..4096"}}) {
+            String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(base),
+                    java.util.stream.Stream.of(bad[0], bad[1])).toArray(String[]::new);
+            String[] out = run(args);
+            assertThat(out[0]).as("exit code for %s %s", bad[0], bad[1]).isEqualTo("2");
+            assertThat(out[1]).contains(bad[2]);
+        }
+    }
+
     @Test
     void keysAreSixteenBytesOrderedOrHashed() {
         KeySpace ordered = new KeySpace(1000, KeySpace.Distribution.UNIFORM, 0.99, false);
