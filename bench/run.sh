@@ -7,7 +7,7 @@
 #
 # --memory-only: only the memory per key of god and Redis, printed (RESULTS.md is left alone).
 # --quick: 4 s runs after 2 s warm-up (a few minutes on 2 cores). --jfr: record the single node with
-# Java Flight Recorder (bench/out/<run>/single.jfr; see README "Benchmarks" for how to read it).
+# Java Flight Recorder (bench/out/<run>/single.jfr; see docs/benchmarks.md for how to read it).
 # Everything binds to 127.0.0.2x; teardown kills only the processes this script started.
 set -euo pipefail
 

@@ -101,7 +101,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String GC_BUDGET = "god.gc.budget";
     public static final String QUARANTINE_KEEP = "god.quarantine.keep";
 
-    /** Defaults, as documented in the README's configuration table. */
+    /** Defaults, as documented in docs/configuration.md. */
     public static final Map<String, String> DEFAULTS = Map.ofEntries(
             Map.entry(NODE_PORT, "9191"),
             Map.entry(REDUNDANCY, "3"),
