@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.cluster.Rings;
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -21,14 +22,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code POST/DELETE /admin/leave} and {@code GET /admin/status} over HTTP (the management routes on
  * a node's own Vert.x server) in a 3-node ring: a leave that cannot finish (a future holder is down)
  * is cancelled; the next one finishes with LEFT.
  */
-@Timeout(120)
+@ScaledTimeout(120)
 class AdminLeaveHttpTest {
 
     static final ObjectMapper JSON = new ObjectMapper();

@@ -4,12 +4,12 @@ import static io.god.client.GodClient.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.god.testing.ScaledTimeout;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** god.auth.token: the client's hello and Authorization carry it; a wrong token is a 401, not retried. */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientAuthTest {
 
     @Test

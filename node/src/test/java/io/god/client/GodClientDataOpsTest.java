@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
 import io.god.tree.Item;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
@@ -15,14 +16,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The binary data calls ({@link Ops#DATA}) end to end through {@link GodClient} and raw connections:
  * one node and 3-node rings over TCP on 127.0.0.x.
  */
-@Timeout(90)
+@ScaledTimeout(90)
 class GodClientDataOpsTest {
 
     private static String s(byte[] b) {

@@ -3,6 +3,7 @@ package io.god.client;
 import static io.god.client.GodClient.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.ScaledTimeout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,10 +15,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** Killing the owner of the keys being read mid-stream: zero failed reads, bounded latency. */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientFailoverTest {
 
     /** The latency bound a read may take across the owner's death (attempt timeout 300 ms + backoff + refresh). */

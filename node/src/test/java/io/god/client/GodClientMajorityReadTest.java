@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.node.GodNode;
+import io.god.testing.ScaledTimeout;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * A newest-of-replicas read trusts a majority of the key's replica set, never a lone replica: a member
  * that has just taken over a range may not hold the key yet, and its "not found" must not hide a
  * Sync=true write the other replicas hold.
  */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientMajorityReadTest {
 
     @Test

@@ -7,14 +7,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** GodClient against a real 4-node ring (TCP on 127.0.0.x, N = 3). */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientRingTest extends FourNodeRing {
 
 

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.god.api.AdminStatus;
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
 import io.god.tree.Entry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,11 +17,10 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Merkle anti-entropy between the replicas of 3-node rings (rounds driven by the test). */
-@Timeout(120)
+@ScaledTimeout(120)
 class AntiEntropyTest {
 
     static final Duration CONVERGE = Duration.ofSeconds(20);

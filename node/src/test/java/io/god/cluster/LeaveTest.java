@@ -9,6 +9,7 @@ import io.god.node.GodNode;
 import io.god.persist.Record;
 import io.god.ring.Member;
 import io.god.ring.Ring;
+import io.god.testing.ScaledTimeout;
 import io.god.tree.Entry;
 import io.god.tree.TreeState;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and failure detection is slowed down (1000 failed pings), so only the drain moves data and only its
  * LEAVE message removes the node from the others' views.
  */
-@Timeout(300)
+@ScaledTimeout(300)
 class LeaveTest {
 
     static final Duration WAIT = Duration.ofSeconds(60);

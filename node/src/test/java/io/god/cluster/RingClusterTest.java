@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.node.GodNode;
 import io.god.ring.Member;
+import io.god.testing.ScaledTimeout;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
 import java.nio.charset.StandardCharsets;
@@ -22,11 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Multi-node rings in one JVM over TCP on 127.0.0.x (and over the in-memory network for partitions). */
-@Timeout(120)
+@ScaledTimeout(120)
 class RingClusterTest {
 
     static final Duration CONVERGE = Duration.ofSeconds(20);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.ring.Member;
 import io.god.ring.Ring;
+import io.god.testing.ScaledTimeout;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * kill -9 with child processes of the packaged node: three nodes on 127.0.0.2-4 (N=2, so each key has
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * after {@code god.rpc.timeout} = 500 ms), both right after the kill and after the ring removed it.
  * Output of the children: {@code target/ring-kill-it/node-<i>.log}.
  */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@ScaledTimeout(value = 180, unit = TimeUnit.SECONDS)
 class RingKillIT {
 
     static final Duration BOUND = Duration.ofSeconds(2);

@@ -2,6 +2,7 @@ package io.god.persist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.ScaledTimeout;
 import io.god.tree.Tree;
 import io.god.tree.TreeState;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,7 +26,7 @@ class KillNineTest {
     private static final int RUNS = 5;
 
     @Test
-    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    @ScaledTimeout(value = 150, unit = TimeUnit.SECONDS)
     void killedWritersLoseNoAcknowledgedWrite(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("data");
         Random rnd = new Random(9);
