@@ -9,6 +9,7 @@ import io.god.cluster.Rings;
 import io.god.node.GodNode;
 import io.god.persist.Record;
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -32,14 +33,14 @@ import org.junit.jupiter.api.Test;
 class AdminLeaveHttpTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = TimeScale.seconds(30);
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+            .connectTimeout(TimeScale.seconds(5)).build();
     private String base;
 
     private HttpResponse<String> send(String method, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TimeScale.seconds(10))
                 .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }
 

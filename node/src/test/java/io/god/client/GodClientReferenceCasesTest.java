@@ -5,6 +5,7 @@ import static io.god.client.GodClient.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +24,7 @@ class GodClientReferenceCasesTest {
     @BeforeAll
     static void ring() throws Exception {
         rings = new ClientRings().start(4);
-        c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(Duration.ofMillis(500)).build();
+        c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(TimeScale.millis(500)).build();
     }
 
     @AfterAll

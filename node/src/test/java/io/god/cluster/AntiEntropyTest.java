@@ -9,6 +9,7 @@ import io.god.api.AdminStatus;
 import io.god.node.GodNode;
 import io.god.persist.Record;
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.tree.Entry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ScaledTimeout(120)
 class AntiEntropyTest {
 
-    static final Duration CONVERGE = Duration.ofSeconds(20);
+    static final Duration CONVERGE = TimeScale.seconds(20);
 
     @TempDir
     Path tmp;

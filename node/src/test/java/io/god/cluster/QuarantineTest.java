@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.god.api.AdminStatus;
 import io.god.node.GodNode;
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.time.NanoClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ScaledTimeout(180)
 class QuarantineTest {
 
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = TimeScale.seconds(30);
     static final long HOURS_2 = Duration.ofHours(2).toNanos();
 
     @TempDir
