@@ -3,6 +3,7 @@ package io.god.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.god.testing.ScaledTimeout;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -10,10 +11,9 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** A node that accepts connections and never answers: retries are bounded and the deadline holds. */
-@Timeout(20)
+@ScaledTimeout(20)
 class DeadlineTest {
 
     static final class BlackHole implements AutoCloseable {

@@ -3,6 +3,7 @@ package io.god.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.god.testing.ScaledTimeout;
 import io.god.wire.Frame;
 import io.god.wire.FrameDecoder;
 import io.god.wire.Ops;
@@ -21,14 +22,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The reader-less connection: callers sharing it read each other's replies (leader/followers), replies
  * arriving in any order reach their own callers, a silent node times a call out without breaking the
  * others, and a closed socket fails every waiting call.
  */
-@Timeout(30)
+@ScaledTimeout(30)
 class NodeConnectionTest {
 
     /** A fake node on 127.0.0.7: answers each request with its payload reversed, in shuffled batches. */

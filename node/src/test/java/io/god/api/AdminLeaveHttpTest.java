@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.cluster.Rings;
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -21,25 +23,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code POST/DELETE /admin/leave} and {@code GET /admin/status} over HTTP (the management routes on
  * a node's own Vert.x server) in a 3-node ring: a leave that cannot finish (a future holder is down)
  * is cancelled; the next one finishes with LEFT.
  */
-@Timeout(120)
+@ScaledTimeout(120)
 class AdminLeaveHttpTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = TimeScale.seconds(30);
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+            .connectTimeout(TimeScale.seconds(5)).build();
     private String base;
 
     private HttpResponse<String> send(String method, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TimeScale.seconds(10))
                 .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }
 

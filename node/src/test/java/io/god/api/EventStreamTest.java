@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.god.api.ws.EventRoutes;
 import io.god.events.Event;
+import io.god.testing.TimeScale;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
@@ -77,14 +78,14 @@ class EventStreamTest extends RpcTestSupport {
         }
 
         JsonNode next(String type, long seconds) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            long deadline = System.nanoTime() + TimeScale.seconds(seconds).toNanos();
             while (System.nanoTime() < deadline) {
                 JsonNode f = frames.poll(100, TimeUnit.MILLISECONDS);
                 if (f != null && f.get("type").asText().equals(type)) {
                     return f;
                 }
             }
-            throw new AssertionError("no " + type + " frame within " + seconds + " s");
+            throw new AssertionError("no " + type + " frame within " + TimeScale.seconds(seconds).toSeconds() + " s");
         }
 
         void close() {
@@ -93,7 +94,7 @@ class EventStreamTest extends RpcTestSupport {
     }
 
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeScale.seconds(10).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for " + what);

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.cluster.Rings;
 import io.god.node.GodNode;
+import io.god.testing.TimeScale;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ final class ClientRings implements AutoCloseable {
         port = rings.port;
         nodes = rings.nodes;
         extra = rings.extra;
-        extra.put("god.rpc.timeout", "300ms");
+        extra.put("god.rpc.timeout", TimeScale.setting("300ms"));
     }
 
     String address(int i) {
@@ -31,7 +32,7 @@ final class ClientRings implements AutoCloseable {
     ClientRings start(int n) {
         for (int i = 0; i < n; i++) {
             rings.start(i, null, address(0));
-            await().atMost(Duration.ofSeconds(20)).until(rings::converged);
+            await().atMost(TimeScale.seconds(20)).until(rings::converged);
         }
         return this;
     }
@@ -39,7 +40,7 @@ final class ClientRings implements AutoCloseable {
     /** Starts node i with a data directory (a durable store), seeded by node 0. */
     GodNode startDurable(int i, java.nio.file.Path dir) {
         GodNode n = rings.start(i, dir, address(0));
-        await().atMost(Duration.ofSeconds(20)).until(rings::converged);
+        await().atMost(TimeScale.seconds(20)).until(rings::converged);
         return n;
     }
 

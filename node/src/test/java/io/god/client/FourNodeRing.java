@@ -2,6 +2,7 @@ package io.god.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.TimeScale;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +18,7 @@ abstract class FourNodeRing {
     @BeforeAll
     static void ring() throws Exception {
         rings = new ClientRings().start(4);
-        client = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(Duration.ofMillis(500)).build();
+        client = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(TimeScale.millis(500)).build();
         assertThat(client.ring()).hasSize(4);
     }
 

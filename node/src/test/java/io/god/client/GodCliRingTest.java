@@ -3,6 +3,7 @@ package io.god.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.god.cli.GodCli;
+import io.god.testing.ScaledTimeout;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -12,10 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** god-cli in-process against a real 3-node ring: every command, output formats, exit codes. */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodCliRingTest {
 
     static ClientRings rings;

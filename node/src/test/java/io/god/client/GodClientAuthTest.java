@@ -4,12 +4,13 @@ import static io.god.client.GodClient.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** god.auth.token: the client's hello and Authorization carry it; a wrong token is a 401, not retried. */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientAuthTest {
 
     @Test
@@ -35,11 +36,11 @@ class GodClientAuthTest {
             assertThat(err.toString()).contains("(401)");
             long t0 = System.nanoTime();
             try (GodClient bad = GodClient.builder().endpoints(rings.address(0)).token("wrong").gateway(true)
-                    .deadline(Duration.ofSeconds(5)).build()) {
+                    .deadline(TimeScale.seconds(5)).build()) {
                 assertThatThrownBy(() -> bad.get(utf8("a"))).isInstanceOf(GodRequestException.class)
                         .satisfies(e -> assertThat(((GodRequestException) e).status()).isEqualTo(401));
             }
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2));
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(TimeScale.seconds(2));
         }
     }
 }

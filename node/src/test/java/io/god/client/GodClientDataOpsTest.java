@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.tree.Item;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
@@ -15,14 +17,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The binary data calls ({@link Ops#DATA}) end to end through {@link GodClient} and raw connections:
  * one node and 3-node rings over TCP on 127.0.0.x.
  */
-@Timeout(90)
+@ScaledTimeout(90)
 class GodClientDataOpsTest {
 
     private static String s(byte[] b) {
@@ -127,7 +128,7 @@ class GodClientDataOpsTest {
     void ringReplicatesSyncWritesAndReadsTheNewestReplica() throws Exception {
         try (ClientRings rings = new ClientRings()) {
             rings.start(3);
-            try (GodClient c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(Duration.ofMillis(500))
+            try (GodClient c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(TimeScale.millis(500))
                     .build()) {
                 for (int i = 0; i < 30; i++) {
                     c.put(utf8("r" + i), utf8("v" + i), true);

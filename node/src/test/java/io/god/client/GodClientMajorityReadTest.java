@@ -5,16 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.node.GodNode;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * A newest-of-replicas read trusts a majority of the key's replica set, never a lone replica: a member
  * that has just taken over a range may not hold the key yet, and its "not found" must not hide a
  * Sync=true write the other replicas hold.
  */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientMajorityReadTest {
 
     @Test
@@ -23,7 +24,7 @@ class GodClientMajorityReadTest {
             rings.extra.put("god.ring.failures", "1000"); // dead members stay in the ring for this test
             rings.start(3);
             try (GodClient client = GodClient.builder().endpoints(rings.address(0))
-                    .attemptTimeout(Duration.ofMillis(300)).deadline(Duration.ofMillis(1500)).build()) {
+                    .attemptTimeout(TimeScale.millis(300)).deadline(TimeScale.millis(1500)).build()) {
                 byte[] key = utf8("majority");
                 client.put(key, utf8("v"), true);
                 GodNode second = rings.byAddress(rings.address(1));

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Merged slices (reference §1.3 mergeRecent, §8.1 MergeItems): Slice, ReverseSlice, SliceLen and
  * ReverseSliceLen merge every replica's entries newest-first per key, against a real 4-node ring whose
  * replicas are made to diverge by writing straight into one node's store.
  */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientMergedSliceTest extends FourNodeRing {
 
 

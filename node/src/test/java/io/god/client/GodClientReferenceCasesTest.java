@@ -4,6 +4,8 @@ import static io.god.client.GodClient.hashed;
 import static io.god.client.GodClient.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,10 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** Reference §9.8 (dhash TestClient) through GodClient on a real 4-node ring, N = 3. */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientReferenceCasesTest {
 
     static ClientRings rings;
@@ -23,7 +24,7 @@ class GodClientReferenceCasesTest {
     @BeforeAll
     static void ring() throws Exception {
         rings = new ClientRings().start(4);
-        c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(Duration.ofMillis(500)).build();
+        c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(TimeScale.millis(500)).build();
     }
 
     @AfterAll

@@ -7,14 +7,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** GodClient against a real 4-node ring (TCP on 127.0.0.x, N = 3). */
-@Timeout(60)
+@ScaledTimeout(60)
 class GodClientRingTest extends FourNodeRing {
 
 
@@ -92,7 +93,7 @@ class GodClientRingTest extends FourNodeRing {
         assertThat(client.describe(rings.address(1))).contains(rings.address(1));
         assertThat(client.describeTree(null)).isNotNull();
         client.addConfiguration("x-client-test", "1");
-        await().atMost(Duration.ofSeconds(5)).until(() -> "1".equals(client.configuration().get("x-client-test")));
+        await().atMost(TimeScale.seconds(5)).until(() -> "1".equals(client.configuration().get("x-client-test")));
 
         // async forms
         client.putAsync(utf8("async"), utf8("a"), true).join();
@@ -204,6 +205,7 @@ class GodClientRingTest extends FourNodeRing {
                 .deadline(Duration.ofSeconds(2)).build()) {
             assertThatThrownBy(() -> dead.get(utf8("x"))).isInstanceOf(GodUnavailableException.class);
         }
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(3));
+        // the 2 s deadline, plus slack for a loaded machine
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2).plus(TimeScale.seconds(1)));
     }
 }

@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 import io.god.api.AdminStatus;
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.tree.Entry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,14 +18,13 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Merkle anti-entropy between the replicas of 3-node rings (rounds driven by the test). */
-@Timeout(120)
+@ScaledTimeout(120)
 class AntiEntropyTest {
 
-    static final Duration CONVERGE = Duration.ofSeconds(20);
+    static final Duration CONVERGE = TimeScale.seconds(20);
 
     @TempDir
     Path tmp;

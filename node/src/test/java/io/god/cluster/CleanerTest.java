@@ -9,6 +9,8 @@ import io.god.events.Event;
 import io.god.node.GodNode;
 import io.god.ring.Member;
 import io.god.ring.Ring;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.tree.Entry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -16,14 +18,13 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A node joins a loaded N=2 ring: it receives exactly its ranges and the old holders clean up. */
-@Timeout(120)
+@ScaledTimeout(120)
 class CleanerTest {
 
-    static final Duration CONVERGE = Duration.ofSeconds(20);
+    static final Duration CONVERGE = TimeScale.seconds(20);
 
     @TempDir
     Path tmp;

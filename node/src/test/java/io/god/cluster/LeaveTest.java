@@ -9,6 +9,8 @@ import io.god.node.GodNode;
 import io.god.persist.Record;
 import io.god.ring.Member;
 import io.god.ring.Ring;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.tree.Entry;
 import io.god.tree.TreeState;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +27,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,10 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and failure detection is slowed down (1000 failed pings), so only the drain moves data and only its
  * LEAVE message removes the node from the others' views.
  */
-@Timeout(300)
+@ScaledTimeout(300)
 class LeaveTest {
 
-    static final Duration WAIT = Duration.ofSeconds(60);
+    static final Duration WAIT = TimeScale.seconds(60);
 
     @TempDir
     Path tmp;
@@ -151,9 +152,11 @@ class LeaveTest {
                 "{\"Key\":\"a2V5\"}".getBytes(StandardCharsets.UTF_8), null);
         assertThat(reply.status()).isEqualTo(503);
         assertThat(reply.text()).contains("has left the ring");
-        // the others dropped it at once (failure detection would take 1000 intervals)
+        // the others dropped it at once (failure detection would take 1000 intervals = 20 s: the wait stays below that)
         List<GodNode> rest = active(rings);
-        await().atMost(Duration.ofSeconds(5)).until(() -> settled(rest, rest.size()));
+        Duration belowFailureDetection = TimeScale.seconds(5).compareTo(Duration.ofSeconds(15)) < 0
+                ? TimeScale.seconds(5) : Duration.ofSeconds(15);
+        await().atMost(belowFailureDetection).until(() -> settled(rest, rest.size()));
         for (GodNode n : rest) {
             assertThat(n.membership().ring().byAddress(node.address())).as(n.address()).isNull();
         }

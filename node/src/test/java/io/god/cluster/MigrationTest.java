@@ -9,20 +9,21 @@ import io.god.node.GodNode;
 import io.god.persist.Record;
 import io.god.ring.Member;
 import io.god.ring.Ring;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Reference §9.7 on a 5-node N=3 ring, the sync loop driven by the test: testSync, testClean, testMigrate. */
-@Timeout(120)
+@ScaledTimeout(120)
 class MigrationTest {
 
-    static final Duration CONVERGE = Duration.ofSeconds(20);
+    static final Duration CONVERGE = TimeScale.seconds(20);
 
     @TempDir
     Path tmp;

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.api.AdminStatus;
 import io.god.node.GodNode;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.time.NanoClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,10 +26,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Stale-data quarantine (DESIGN §7) with a clock the test moves: a tombstone window of 1 h passes in
  * one step, and the nodes' collection is driven by the test.
  */
-@Timeout(180)
+@ScaledTimeout(180)
 class QuarantineTest {
 
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = TimeScale.seconds(30);
     static final long HOURS_2 = Duration.ofHours(2).toNanos();
 
     @TempDir

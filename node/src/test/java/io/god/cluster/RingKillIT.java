@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.ring.Member;
 import io.god.ring.Ring;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -25,25 +27,24 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * kill -9 with child processes of the packaged node: three nodes on 127.0.0.2-4 (N=2, so each key has
  * one copy beside its owner), 300 keys written with Sync=true, then the node owning the most keys is
  * killed with SIGKILL. Every key stays readable through the HTTP API of both survivors, each call
  * answering within {@link #BOUND} (the owner's connection is refused at once, or the call fails over
- * after {@code god.rpc.timeout} = 500 ms), both right after the kill and after the ring removed it.
+ * after {@code god.rpc.timeout} = 500 ms × the time-scale factor), both right after the kill and after the ring removed it.
  * Output of the children: {@code target/ring-kill-it/node-<i>.log}.
  */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@ScaledTimeout(value = 180, unit = TimeUnit.SECONDS)
 class RingKillIT {
 
-    static final Duration BOUND = Duration.ofSeconds(2);
+    static final Duration BOUND = TimeScale.seconds(2);
     static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     static final Path OUT = Path.of("target", "ring-kill-it");
 
     final List<Process> children = new ArrayList<>();
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(TimeScale.seconds(2)).build();
     final ObjectMapper json = new ObjectMapper();
 
     @AfterEach
@@ -70,7 +71,7 @@ class RingKillIT {
                 "-Dquarkus.management.host=" + host, "-Dquarkus.management.port=" + mgmtPort,
                 "-Dgod.node.port=" + peerPort, "-Dgod.node.advertise=" + host + ":" + peerPort,
                 "-Dgod.seeds=" + seeds, "-Dgod.data-dir=" + data.toAbsolutePath(), "-Dgod.redundancy=2",
-                "-Dgod.ring.interval=100ms", "-Dgod.rpc.timeout=500ms",
+                "-Dgod.ring.interval=100ms", "-Dgod.rpc.timeout=" + TimeScale.setting("500ms"), TimeScale.jvmOption(),
                 "-jar", JAR.toAbsolutePath().toString())
                 .redirectErrorStream(true)
                 .redirectOutput(OUT.resolve("node-" + i + ".log").toFile())
@@ -89,7 +90,7 @@ class RingKillIT {
 
     HttpResponse<String> rpc(String base, String method, String body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(base + "/rpc/DHash." + method))
-                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                .timeout(TimeScale.seconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -115,7 +116,7 @@ class RingKillIT {
             base[i] = "http://" + hosts[i] + ":" + httpPort;
             startNode(i, hosts[i], peer[i], httpPort, freePort(hosts[i]), seeds.toString());
         }
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+        await().atMost(TimeScale.seconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
             for (int i = 0; i < n; i++) {
                 if (json.readTree(rpc(base[i], "Nodes", "{}").body()).size() != n) {
                     return false;
@@ -151,7 +152,7 @@ class RingKillIT {
 
         Process killed = children.get(victim);
         killed.destroyForcibly(); // SIGKILL
-        assertThat(killed.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(killed.waitFor(TimeScale.seconds(20).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < n; i++) {
@@ -171,7 +172,7 @@ class RingKillIT {
             if (round == 0) {
                 // second round: after the survivors removed the dead node from their rings
                 int survivor = victim == 0 ? 1 : 0;
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
+                await().atMost(TimeScale.seconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
                         json.readTree(rpc(base[survivor], "Nodes", "{}").body()).size() == n - 1);
             }
         }

@@ -3,6 +3,7 @@ package io.god.cluster;
 import io.god.api.JsonRpc;
 import io.god.node.GodNode;
 import io.god.node.NodeSettings;
+import io.god.testing.TimeScale;
 import io.god.time.NanoClock;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -46,7 +47,7 @@ public final class Rings implements AutoCloseable {
                 "god.seeds", seeds,
                 "god.ring.interval", "20ms",
                 "god.ring.failures", "3",
-                "god.rpc.timeout", "500ms",
+                "god.rpc.timeout", TimeScale.setting("500ms"),
                 "god.gc.interval", "1s"));
         if (dir != null) {
             m.put("god.data-dir", dir.toString());

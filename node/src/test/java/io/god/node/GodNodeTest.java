@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.api.JsonRpc;
 import io.god.persist.PersistenceException;
+import io.god.testing.TimeScale;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,7 +129,7 @@ class GodNodeTest {
         ok(rpc, "Del", "{\"Key\":\"" + s("gone") + "\"}");
         assertThat(ok(rpc, "Owned", "{}")).isEqualTo("1");
         now.addAndGet(Duration.ofHours(2).toNanos());
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + TimeScale.seconds(10).toNanos();
         while (node.store().state().realSize() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }

@@ -2,6 +2,8 @@ package io.god.persist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.tree.Tree;
 import io.god.tree.TreeState;
 import java.io.IOException;
@@ -12,7 +14,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,7 +27,7 @@ class KillNineTest {
     private static final int RUNS = 5;
 
     @Test
-    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    @ScaledTimeout(value = 150, unit = TimeUnit.SECONDS)
     void killedWritersLoseNoAcknowledgedWrite(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("data");
         Random rnd = new Random(9);
@@ -42,7 +43,7 @@ class KillNineTest {
                     .start();
             int lastAck;
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                long deadline = System.nanoTime() + TimeScale.seconds(30).toNanos();
                 while (ackCount(out) < 20) {
                     if (!p.isAlive()) {
                         throw new AssertionError("child exited early with " + p.exitValue() + ": "
@@ -54,7 +55,7 @@ class KillNineTest {
                 Thread.sleep(50 + rnd.nextInt(400));
             } finally {
                 p.destroyForcibly(); // SIGKILL on Linux
-                assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+                assertThat(p.waitFor(TimeScale.seconds(20).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
             }
             lastAck = lastAck(out);
             assertThat(lastAck).isGreaterThanOrEqualTo(next + 19);

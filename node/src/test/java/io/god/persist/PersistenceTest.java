@@ -4,6 +4,7 @@ import static io.god.persist.TreeAssert.assertSameTree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.god.testing.TimeScale;
 import io.god.tree.Item;
 import io.god.tree.Tree;
 import io.god.tree.TreeState;
@@ -310,7 +311,7 @@ class PersistenceTest {
             assertThat(d.delete(b("key-7"), ts++)).isTrue();
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertThat(snap.isAlive()).as("snapshot still being written").isTrue();
-            assertThat(ms).isLessThan(5_000);
+            assertThat(ms).isLessThan(TimeScale.seconds(5).toMillis());
             gate.countDown();
             snap.join(60_000);
             assertThat(d.snapshotsWritten()).isEqualTo(1);

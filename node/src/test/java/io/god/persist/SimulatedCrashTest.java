@@ -2,6 +2,7 @@ package io.god.persist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.TimeScale;
 import io.god.tree.TreeState;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -93,10 +94,12 @@ class SimulatedCrashTest {
                 writers.add(w);
                 w.start();
             }
-            Thread.sleep(150 + 100 * round);
+            // crash once the writers got going (on a busy machine they may start late), at a different point each round
+            int enough = 21 + 20 * round;
+            org.awaitility.Awaitility.await().atMost(TimeScale.seconds(10)).until(() -> acked.size() >= enough);
             disk.crash();
             for (Thread w : writers) {
-                w.join(10_000);
+                w.join(TimeScale.seconds(10).toMillis());
             }
             assertThat(acked).hasSizeGreaterThan(20);
             try (DurableTree r = DurableTree.open(disk.process(), DIR, PersistenceTest.newTree(), PersistenceOptions.defaults())) {
@@ -142,10 +145,10 @@ class SimulatedCrashTest {
         DurableTree d = DurableTree.open(disk.process(), DIR, PersistenceTest.newTree(),
                 PersistenceOptions.defaults().withFsync(FsyncPolicy.EVERYSEC));
         d.put(b("a"), b("1"), 1);
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + TimeScale.seconds(10).toNanos();
         while (!durableAfterCrashCopy(disk)) { // the background fsync runs about once a second
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no background fsync within 10 s");
+                throw new AssertionError("no background fsync within " + TimeScale.seconds(10).toSeconds() + " s");
             }
             Thread.sleep(100);
         }

@@ -14,6 +14,7 @@ import io.god.operator.model.GodClusterStatus;
 import io.god.operator.reconcile.Conditions;
 import io.god.operator.reconcile.StatusWriter;
 import io.god.operator.resources.Ports;
+import io.god.testing.ScaledTimeout;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
@@ -39,7 +40,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 13, "real nodes": the operator drives real god nodes. The fake StatefulSet controller runs every pod as a child
@@ -54,7 +54,7 @@ import org.junit.jupiter.api.Timeout;
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 300, unit = TimeUnit.SECONDS)
+@ScaledTimeout(value = 300, unit = TimeUnit.SECONDS)
 class RealNodesIT extends ScenarioSupport {
 
     static final String NS = "real";

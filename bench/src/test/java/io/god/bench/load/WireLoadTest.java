@@ -2,6 +2,7 @@ package io.god.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.ScaledTimeout;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import io.god.wire.Frame;
@@ -16,10 +17,9 @@ import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** The light generator against a fake node: every connection keeps one call in flight; errors are counted. */
-@Timeout(30)
+@ScaledTimeout(30)
 class WireLoadTest {
 
     /** Answers DATA calls on 127.0.0.8: Put 200, Get 200 (found) or 400 when {@code refuseGets}. */
