@@ -53,6 +53,8 @@ final class DataCalls implements GodNode.DataHandler {
             r = handle(c, mayBlock);
         } catch (JsonRpc.ClientError e) {
             r = DataCall.Reply.error(e.status(), e.getMessage());
+        } catch (io.god.limits.LimitExceededException e) {
+            r = DataCall.Reply.error(400, e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "DHash." + c.method() + " (binary) failed", e);
             r = DataCall.Reply.error(500, "internal error: " + e);

@@ -11,6 +11,9 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.god.cluster.Cluster;
+import io.god.limits.CallBudget;
+import io.god.limits.LimitExceededException;
+import io.god.limits.Limits;
 import io.god.node.GodNode;
 import io.god.node.Store;
 import io.god.persist.Record;
@@ -107,6 +110,8 @@ public final class JsonRpc {
     private final GodNode node;
     private final Auth auth;
     private final ObjectMapper json;
+    private final Limits limits;
+    private final io.god.limits.Bulkhead bulkhead;
     private final Observer observer;
     private final SetSources setSources;
 
@@ -118,7 +123,9 @@ public final class JsonRpc {
         this.node = node;
         this.auth = new Auth(node.settings().authToken());
         this.observer = observer;
-        this.json = mapper();
+        this.limits = node.settings().limits();
+        this.json = limits.constrain(mapper());
+        this.bulkhead = io.god.limits.Bulkhead.of(limits);
         this.setSources = new SetSources(node, json);
         node.installCallHandler(c -> {
             Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode(), c.stamp());
@@ -188,6 +195,10 @@ public final class JsonRpc {
             r = dispatch(method, body == null ? EMPTY : body, authorization, hops, mode, stamp);
         } catch (ClientError e) {
             r = error(e.status, e.getMessage());
+        } catch (LimitExceededException e) {
+            r = error(400, e.getMessage());
+        } catch (io.god.limits.Bulkhead.Full e) {
+            r = error(503, e.getMessage());
         } catch (SetOpException e) {
             r = error(400, e.getMessage());
         } catch (RuntimeException e) {
@@ -341,7 +352,23 @@ public final class JsonRpc {
         }
     }
 
+    /**
+     * Calls whose cost grows with the data they read: they run in the {@link io.god.limits.Bulkhead}.
+     * The SliceLen family is not among them: it is bounded by Len and is how a set expression pages a
+     * source from its owner (a set expression waiting for its own pages must not wait for a slot).
+     */
+    static final Set<String> EXPENSIVE = Set.of("SetExpression", "Slice", "ReverseSlice", "MirrorSlice",
+            "MirrorReverseSlice", "SliceIndex", "ReverseSliceIndex", "MirrorSliceIndex", "MirrorReverseSliceIndex",
+            "DescribeTree");
+
     private Object run(String name, Object request, String authorization, long stamp) {
+        if (EXPENSIVE.contains(name)) {
+            return bulkhead.run(() -> runHere(name, request, authorization, stamp));
+        }
+        return runHere(name, request, authorization, stamp);
+    }
+
+    private Object runHere(String name, Object request, String authorization, long stamp) {
         return switch (name) {
             case "AddConfiguration", "SubAddConfiguration" -> configure(name, (Wire.ConfReq) request);
             case "SetExpression" -> setExpression((Wire.SetExpressionReq) request, authorization);
@@ -374,6 +401,10 @@ public final class JsonRpc {
             }
             return json.treeToValue(tree, type);
         } catch (JsonProcessingException e) {
+            LimitExceededException limit = limits.jsonLimit(e);
+            if (limit != null) {
+                throw limit;
+            }
             throw new ClientError(400, "bad request body for DHash." + method + ": " + describe(e));
         } catch (java.io.IOException | ReflectiveOperationException e) {
             throw new IllegalStateException(e);
@@ -579,7 +610,7 @@ public final class JsonRpc {
             case "DescribeTree" -> describeTree(s);
             case "Nodes" -> nodes();
             default -> {
-                Object read = TreeReads.read(name, s, q);
+                Object read = TreeReads.read(name, s, q, limits.budget(node.clock()));
                 if (read == null) {
                     throw new IllegalStateException("unhandled method " + name);
                 }
@@ -638,18 +669,23 @@ public final class JsonRpc {
         if (q.op == null && q.code == null) {
             throw new ClientError(400, "SetExpression needs Code or Op");
         }
-        SetOp op = q.op != null ? SetSources.op(q.op, 1) : null;
+        SetOp op = q.op != null ? SetSources.op(q.op, 1, limits) : limits.parse(q.code);
         int len = (int) Math.max(Math.min(q.len, Integer.MAX_VALUE), Integer.MIN_VALUE);
-        SetExpression expr = SetExpression.of(q.code, op, q.min, q.max, q.minInc, q.maxInc, len, q.dest);
+        SetExpression expr = SetExpression.of(null, op, q.min, q.max, q.minInc, q.maxInc, len, q.dest);
         TreeState s = store().state();
+        CallBudget budget = limits.budget(node.clock());
         if (q.dest == null) {
             List<Wire.SetOpResult> out = new ArrayList<>();
-            SetOps.each(expr, setSources.resolver(s, authorization), e -> out.add(new Wire.SetOpResult(e.key(), e.values())));
+            SetOps.each(expr, setSources.resolver(s, authorization), budget, e -> {
+                budget.row(rowSize(e));
+                out.add(new Wire.SetOpResult(e.key(), e.values()));
+            });
             return out;
         }
         byte[] dest = key(q.dest, "Dest");
         SetOps.checkStorable(expr);
-        List<SetEntry> results = SetOps.evaluate(expr, setSources.resolver(s, authorization));
+        List<SetEntry> results = SetOps.evaluate(expr, setSources.resolver(s, authorization), budget,
+                e -> budget.row(rowSize(e)));
         List<Record> writes = new ArrayList<>(results.size());
         for (SetEntry e : results) {
             writes.add(Record.subPut(dest, key(e.key(), "result key"), value(e.firstValue(), "result value"), stamp()));
@@ -659,6 +695,15 @@ public final class JsonRpc {
             replicate(writes, dest, false);
         }
         return null;
+    }
+
+    /** Bytes of a set-expression result: its key and every value. */
+    private static long rowSize(SetEntry e) {
+        long n = e.key().length;
+        for (byte[] v : e.values()) {
+            n += v == null ? 0 : v.length;
+        }
+        return n;
     }
 
     // ------------------------------------------------------------------ node description

@@ -62,6 +62,9 @@ public class RpcRoutes {
         if (ctx.response().ended()) {
             return;
         }
+        if (status == 503) { // busy (god.limits.expensive-*), joining, or a Sync write not confirmed: retry soon
+            ctx.response().putHeader("Retry-After", "1");
+        }
         ctx.response().setStatusCode(status).putHeader("Content-Type", JSON).end(Buffer.buffer(body));
     }
 }

@@ -53,8 +53,8 @@ final class SetSources {
     byte[] largest(Cluster cluster, Wire.SetExpressionReq q, String authorization) {
         SetOp op;
         try {
-            op = q.op != null ? op(q.op, 1) : q.code != null ? SetExpression.of(q.code, null, null, null, false, false, 0,
-                    null).op() : null;
+            io.god.limits.Limits limits = node.settings().limits();
+            op = q.op != null ? op(q.op, 1, limits) : q.code != null ? limits.parse(q.code) : null;
         } catch (RuntimeException e) {
             return null;
         }
@@ -150,20 +150,34 @@ final class SetSources {
         return out;
     }
 
-    static SetOp op(Wire.SetOpJson j, int depth) {
+    /**
+     * The operation tree of the JSON {@code Op} form, within the set-expression limits (depth checked
+     * per level, the number of sources per level before its sources are built, the total at the top).
+     */
+    static SetOp op(Wire.SetOpJson j, int depth, io.god.limits.Limits limits) {
+        SetOp op = op(j, depth, limits, true);
+        if (depth == 1) {
+            limits.check(op);
+        }
+        return op;
+    }
+
+    private static SetOp op(Wire.SetOpJson j, int depth, io.god.limits.Limits limits, boolean unused) {
+        limits.checkDepth(depth);
         if (depth > SetOp.MAX_DEPTH) {
             throw new JsonRpc.ClientError(400, "SetOp nested deeper than " + SetOp.MAX_DEPTH + " levels");
         }
         if (j.sources == null || j.sources.isEmpty()) {
             throw new JsonRpc.ClientError(400, "SetOp without sources not allowed");
         }
+        limits.checkSourceCount(j.sources.size());
         List<SetOpSource> sources = new ArrayList<>(j.sources.size());
         for (Wire.SetOpSourceJson src : j.sources) {
             if (src == null) {
                 throw new JsonRpc.ClientError(400, "SetOp source must not be null");
             }
             sources.add(SetOpSource.of(src.setOp == null ? orEmptyIfNoOp(src) : null,
-                    src.setOp == null ? null : op(src.setOp, depth + 1), src.weight));
+                    src.setOp == null ? null : op(src.setOp, depth + 1, limits, true), src.weight));
         }
         return SetOp.of(j.type, j.merge, sources);
     }

@@ -1,5 +1,6 @@
 package io.god.api;
 
+import io.god.limits.CallBudget;
 import io.god.tree.Index;
 import io.god.tree.Item;
 import io.god.tree.SortedView;
@@ -24,8 +25,13 @@ final class TreeReads {
     private TreeReads() {
     }
 
-    /** The answer of read method {@code name} on {@code s}, or null when it is not a tree read. */
-    static Object read(String name, TreeState s, Wire.Req q) {
+    /**
+     * The answer of read method {@code name} on {@code s}, or null when it is not a tree read. A slice
+     * reads at most one row over the budget's limit and counts every row it returns, so an answer over
+     * god.limits.result-rows or result-bytes is refused, never truncated.
+     */
+    static Object read(String name, TreeState s, Wire.Req q, CallBudget budget) {
+        int fetch = budget.rowsToFetch();
         return switch (name) {
             case "Get" -> {
                 Item i = s.get(orEmpty(q.key));
@@ -58,22 +64,23 @@ final class TreeReads {
             case "MirrorReverseIndexOf" -> index(sub(s, q).mirror().reverseIndexOf(orEmpty(q.subKey)));
             case "Count" -> sub(s, q).values().count(q.min, q.minInc, q.max, q.maxInc);
             case "MirrorCount" -> sub(s, q).mirror().count(q.min, q.minInc, q.max, q.maxInc);
-            case "Slice" -> q.stamped ? stampedSlice(sub(s, q), q.min, q.minInc, q.max, q.maxInc, -1, false)
-                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, false));
-            case "ReverseSlice" -> q.stamped ? stampedSlice(sub(s, q), q.max, q.maxInc, q.min, q.minInc, -1, true)
-                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, -1, true));
-            case "MirrorSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, -1, false));
-            case "MirrorReverseSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, -1, true));
-            case "SliceIndex" -> list(sliceIndex(sub(s, q).values(), q, false));
-            case "ReverseSliceIndex" -> list(sliceIndex(sub(s, q).values(), q, true));
-            case "MirrorSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, false));
-            case "MirrorReverseSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, true));
-            case "SliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, false)
-                    : list(sliceLen(sub(s, q).values(), q, false));
-            case "ReverseSliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, true)
-                    : list(sliceLen(sub(s, q).values(), q, true));
-            case "MirrorSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, false));
-            case "MirrorReverseSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, true));
+            case "Slice" -> q.stamped ? stampedSlice(sub(s, q), q.min, q.minInc, q.max, q.maxInc, -1, false, budget)
+                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, fetch, false), budget);
+            case "ReverseSlice" -> q.stamped ? stampedSlice(sub(s, q), q.max, q.maxInc, q.min, q.minInc, -1, true, budget)
+                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, fetch, true), budget);
+            case "MirrorSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, fetch, false), budget);
+            case "MirrorReverseSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, fetch, true),
+                    budget);
+            case "SliceIndex" -> list(sliceIndex(sub(s, q).values(), q, false, fetch), budget);
+            case "ReverseSliceIndex" -> list(sliceIndex(sub(s, q).values(), q, true, fetch), budget);
+            case "MirrorSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, false, fetch), budget);
+            case "MirrorReverseSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, true, fetch), budget);
+            case "SliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, false, budget)
+                    : list(sliceLen(sub(s, q).values(), q, false, fetch), budget);
+            case "ReverseSliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, true, budget)
+                    : list(sliceLen(sub(s, q).values(), q, true, fetch), budget);
+            case "MirrorSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, false, fetch), budget);
+            case "MirrorReverseSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, true, fetch), budget);
             case "SubSize" -> sub(s, q).values().size();
             case "Configuration" -> new Wire.Conf(null, new TreeMap<>(s.configuration()), s.configurationTimestamp());
             case "SubConfiguration" -> {
@@ -126,18 +133,25 @@ final class TreeReads {
         return new Wire.IndexRes(i.n(), i.existed());
     }
 
-    static List<Wire.ValueRes> list(List<Item> items) {
+    static List<Wire.ValueRes> list(List<Item> items, CallBudget budget) {
         List<Wire.ValueRes> out = new ArrayList<>(items.size());
         for (Item i : items) {
+            budget.row(size(i.key()) + size(i.value()));
             out.add(new Wire.ValueRes(i.key(), i.value(), true));
         }
         return out;
     }
 
-    static List<Item> sliceIndex(SortedView view, Wire.Req q, boolean reverse) {
-        long from = q.minIndex == null ? 0 : q.minIndex;
+    private static long size(byte[] b) {
+        return b == null ? 0 : b.length;
+    }
+
+    /** Ordinals [from, to], at most {@code fetch} of them (the caller's budget refuses more). */
+    static List<Item> sliceIndex(SortedView view, Wire.Req q, boolean reverse, int fetch) {
+        long from = q.minIndex == null ? 0 : Math.max(0, q.minIndex);
         long to = q.maxIndex == null ? Long.MAX_VALUE : q.maxIndex;
-        return view.sliceIndex(from, to, reverse);
+        long last = from + fetch - 1;
+        return view.sliceIndex(from, last < from ? to : Math.min(to, last), reverse);
     }
 
     /**
@@ -147,11 +161,11 @@ final class TreeReads {
      */
     static final int STAMPED_TOMBSTONE_CAP = 10_000;
 
-    static List<Map<String, Object>> stampedSliceLen(TreeState sub, Wire.Req q, boolean reverse) {
+    static List<Map<String, Object>> stampedSliceLen(TreeState sub, Wire.Req q, boolean reverse, CallBudget budget) {
         if (q.len <= 0) {
             return List.of();
         }
-        return stampedSlice(sub, q.from, q.fromInc, null, false, q.len, reverse);
+        return stampedSlice(sub, q.from, q.fromInc, null, false, q.len, reverse, budget);
     }
 
     /**
@@ -161,7 +175,8 @@ final class TreeReads {
      * after {@link #STAMPED_TOMBSTONE_CAP} tombstones, whichever comes first.
      */
     static List<Map<String, Object>> stampedSlice(TreeState sub, byte[] start, boolean startInc, byte[] end,
-                                                          boolean endInc, long len, boolean reverse) {
+                                                          boolean endInc, long len, boolean reverse,
+                                                          CallBudget budget) {
         List<Map<String, Object>> out = new ArrayList<>();
         long live = 0;
         int dead = 0;
@@ -176,6 +191,7 @@ final class TreeReads {
             if (!e.hasValue() && !e.isTombstone()) {
                 continue;
             }
+            budget.row(size(e.key()) + size(e.value()));
             Map<String, Object> m = new java.util.LinkedHashMap<>();
             m.put("Key", e.key());
             m.put("Value", e.value());
@@ -190,11 +206,11 @@ final class TreeReads {
     }
 
     /** Len ≤ 0 returns nothing (the original returned one item: a documented fix). */
-    static List<Item> sliceLen(SortedView view, Wire.Req q, boolean reverse) {
+    static List<Item> sliceLen(SortedView view, Wire.Req q, boolean reverse, int fetch) {
         if (q.len <= 0) {
             return List.of();
         }
-        int limit = (int) Math.min(q.len, Integer.MAX_VALUE);
+        int limit = (int) Math.min(q.len, fetch);
         return reverse ? view.slice(null, false, q.from, q.fromInc, limit, true)
                 : view.slice(q.from, q.fromInc, null, false, limit, false);
     }

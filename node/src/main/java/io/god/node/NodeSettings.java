@@ -33,11 +33,12 @@ import java.util.function.Function;
  * @param gcBudget how many expired markers one background collection may remove
  * @param cluster ring, RPC and replication settings
  * @param quarantineKeep how many stale-data quarantine directories are kept (the oldest go first)
+ * @param limits what one request may cost ({@code god.limits.*} beyond the key, value and body sizes)
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
-                           Cluster cluster, int quarantineKeep) {
+                           Cluster cluster, int quarantineKeep, io.god.limits.Limits limits) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -248,7 +249,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         Cluster cluster = new Cluster(bindHost, ringInterval, (int) failures, forget, rpcTimeout, (int) attempts,
                 (int) queue, syncInterval, (int) syncBudget, (int) neighbours, (int) fanout, (int) probes);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
-                (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep);
+                (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
+                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)));
     }
 
     /** Settings from a map of overrides over the defaults (tests, embedding). */

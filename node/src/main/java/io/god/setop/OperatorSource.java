@@ -14,10 +14,13 @@ abstract class OperatorSource implements SortedSource {
     protected final Merge merge;
     /** Each child's entry of the current round (used by the operators that need them). */
     protected final SetEntry[] heads;
+    /** Checked once per skip step of every operator loop (a loop may pass millions of keys per result). */
+    protected final Deadline deadline;
     private SetEntry current;
     private boolean exhausted;
 
-    OperatorSource(List<SortedSource> children, double[] weights, Merge merge) {
+    OperatorSource(List<SortedSource> children, double[] weights, Merge merge, Deadline deadline) {
+        this.deadline = deadline;
         this.children = children.toArray(new SortedSource[0]);
         this.weights = weights;
         this.merge = merge;
@@ -25,11 +28,16 @@ abstract class OperatorSource implements SortedSource {
     }
 
     static OperatorSource create(SetOpType type, List<SortedSource> children, double[] weights, Merge merge) {
+        return create(type, children, weights, merge, Deadline.NONE);
+    }
+
+    static OperatorSource create(SetOpType type, List<SortedSource> children, double[] weights, Merge merge,
+            Deadline deadline) {
         return switch (type) {
-            case UNION -> new Union(children, weights, merge);
-            case INTERSECTION -> new Intersection(children, weights, merge);
-            case DIFFERENCE -> new Difference(children, weights, merge);
-            case XOR -> new Xor(children, weights, merge);
+            case UNION -> new Union(children, weights, merge, deadline);
+            case INTERSECTION -> new Intersection(children, weights, merge, deadline);
+            case DIFFERENCE -> new Difference(children, weights, merge, deadline);
+            case XOR -> new Xor(children, weights, merge, deadline);
         };
     }
 
@@ -61,8 +69,8 @@ abstract class OperatorSource implements SortedSource {
 
     /** Keys present in any source; values folded in source order. */
     static final class Union extends OperatorSource {
-        Union(List<SortedSource> children, double[] weights, Merge merge) {
-            super(children, weights, merge);
+        Union(List<SortedSource> children, double[] weights, Merge merge, Deadline deadline) {
+            super(children, weights, merge, deadline);
         }
 
         @Override
@@ -72,6 +80,7 @@ abstract class OperatorSource implements SortedSource {
                 if (children[i] == null) {
                     continue;
                 }
+                deadline.check();
                 SetEntry e = children[i].skip(min, inclusive);
                 heads[i] = e;
                 if (e == null) {
@@ -95,8 +104,8 @@ abstract class OperatorSource implements SortedSource {
 
     /** Keys present in every source: leapfrog, each source skips to the largest key seen. */
     static final class Intersection extends OperatorSource {
-        Intersection(List<SortedSource> children, double[] weights, Merge merge) {
-            super(children, weights, merge);
+        Intersection(List<SortedSource> children, double[] weights, Merge merge, Deadline deadline) {
+            super(children, weights, merge, deadline);
         }
 
         @Override
@@ -105,6 +114,7 @@ abstract class OperatorSource implements SortedSource {
                 byte[] max = null;
                 boolean equal = true;
                 for (int i = 0; i < children.length; i++) {
+                    deadline.check();
                     SetEntry e = children[i].skip(min, inclusive);
                     if (e == null) {
                         return null;
@@ -144,13 +154,14 @@ abstract class OperatorSource implements SortedSource {
 
     /** Keys of the first source present in no other source (all sources are kept, unlike the original). */
     static final class Difference extends OperatorSource {
-        Difference(List<SortedSource> children, double[] weights, Merge merge) {
-            super(children, weights, merge);
+        Difference(List<SortedSource> children, double[] weights, Merge merge, Deadline deadline) {
+            super(children, weights, merge, deadline);
         }
 
         @Override
         protected SetEntry compute(byte[] min, boolean inclusive) {
             while (true) {
+                deadline.check();
                 SetEntry candidate = children[0].skip(min, inclusive);
                 if (candidate == null) {
                     return null;
@@ -160,6 +171,7 @@ abstract class OperatorSource implements SortedSource {
                     if (children[i] == null) {
                         continue;
                     }
+                    deadline.check();
                     SetEntry e = children[i].skip(candidate.key(), true);
                     rejected = e != null && Keys.compare(e.key(), candidate.key()) == 0;
                     if (rejected && dropSourcesAfterRejection) {
@@ -177,8 +189,8 @@ abstract class OperatorSource implements SortedSource {
 
     /** Keys present in exactly one source. */
     static final class Xor extends OperatorSource {
-        Xor(List<SortedSource> children, double[] weights, Merge merge) {
-            super(children, weights, merge);
+        Xor(List<SortedSource> children, double[] weights, Merge merge, Deadline deadline) {
+            super(children, weights, merge, deadline);
         }
 
         @Override
@@ -191,6 +203,7 @@ abstract class OperatorSource implements SortedSource {
                     if (children[i] == null) {
                         continue;
                     }
+                    deadline.check();
                     SetEntry e = children[i].skip(min, inclusive);
                     if (e == null) {
                         children[i] = null;

@@ -26,18 +26,35 @@ public final class SetOpParser {
             Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
     private final String code;
+    private final int maxSources;
+    private final int maxDepth;
+    private int sourceCount;
     private int pos;
 
-    private SetOpParser(String code) {
+    private SetOpParser(String code, int maxSources, int maxDepth) {
         this.code = code;
+        this.maxSources = maxSources;
+        this.maxDepth = maxDepth;
     }
 
     /** Parses {@code code} into an immutable {@link SetOp}. */
     public static SetOp parse(String code) {
+        return new SetOpParser(code, Integer.MAX_VALUE, Integer.MAX_VALUE).top();
+    }
+
+    /**
+     * Parses {@code code}, refusing (with a {@link SetOpTooLargeException}, as soon as the bound is
+     * passed) more than {@code maxSources} raw sources or nesting deeper than {@code maxDepth}.
+     */
+    public static SetOp parse(String code, int maxSources, int maxDepth) {
+        return new SetOpParser(code, maxSources, Math.min(maxDepth, SetOp.MAX_DEPTH)).top();
+    }
+
+    private SetOp top() {
         if (code == null) {
             throw new SetOpParseException("Unexpected EOF", 0, "");
         }
-        SetOpParser p = new SetOpParser(code);
+        SetOpParser p = this;
         p.skipSpaces();
         if (p.eof()) {
             throw p.error("Unexpected EOF");
@@ -53,6 +70,9 @@ public final class SetOpParser {
     }
 
     private SetOp expr(int depth) {
+        if (depth > maxDepth) {
+            throw new SetOpTooLargeException(SetOpTooLargeException.Kind.DEPTH, maxDepth);
+        }
         if (depth > SetOp.MAX_DEPTH) {
             throw error("Nesting deeper than " + SetOp.MAX_DEPTH + " levels not allowed");
         }
@@ -106,6 +126,9 @@ public final class SetOpParser {
             if (c == '(') {
                 source = SetOpSource.op(expr(depth + 1));
             } else {
+                if (++sourceCount > maxSources) {
+                    throw new SetOpTooLargeException(SetOpTooLargeException.Kind.SOURCES, maxSources);
+                }
                 int nameStart = pos;
                 while (!eof() && !delimiter(peek())) {
                     pos++;

@@ -18,14 +18,20 @@ public final class SetOps {
 
     /** The skipper tree of {@code op}: one source per raw name occurrence, one operator per node. */
     public static SortedSource open(SetOp op, SourceResolver resolver) {
+        return open(op, resolver, Deadline.NONE);
+    }
+
+    /** As {@link #open(SetOp, SourceResolver)}; every operator checks {@code deadline} in its loops. */
+    public static SortedSource open(SetOp op, SourceResolver resolver, Deadline deadline) {
         List<SortedSource> children = new ArrayList<>(op.sources().size());
         double[] weights = new double[op.sources().size()];
         int i = 0;
         for (SetOpSource s : op.sources()) {
-            children.add(s.op() != null ? open(s.op(), resolver) : resolver.open(s.key()));
+            deadline.check();
+            children.add(s.op() != null ? open(s.op(), resolver, deadline) : resolver.open(s.key()));
             weights[i++] = s.effectiveWeight();
         }
-        return OperatorSource.create(op.type(), children, weights, op.merge());
+        return OperatorSource.create(op.type(), children, weights, op.merge(), deadline);
     }
 
     /**
@@ -33,7 +39,13 @@ public final class SetOps {
      * {@code Dest}; returns how many were produced.
      */
     public static int each(SetExpression expr, SourceResolver resolver, Consumer<SetEntry> consumer) {
-        SortedSource root = open(expr.op(), resolver);
+        return each(expr, resolver, Deadline.NONE, consumer);
+    }
+
+    /** As above; the evaluation checks {@code deadline} in every skipper loop. */
+    public static int each(SetExpression expr, SourceResolver resolver, Deadline deadline,
+            Consumer<SetEntry> consumer) {
+        SortedSource root = open(expr.op(), resolver, deadline);
         int count = 0;
         byte[] min = expr.min();
         boolean inclusive = expr.minInc();
@@ -43,6 +55,7 @@ public final class SetOps {
                 break;
             }
             count++;
+            deadline.check();
             consumer.accept(e);
             min = e.key();
             inclusive = false;
@@ -52,8 +65,17 @@ public final class SetOps {
 
     /** All results of {@code expr} (ignoring {@code Dest}). */
     public static List<SetEntry> evaluate(SetExpression expr, SourceResolver resolver) {
+        return evaluate(expr, resolver, Deadline.NONE, e -> { });
+    }
+
+    /** All results of {@code expr}, each shown to {@code check} first (a budget may refuse it). */
+    public static List<SetEntry> evaluate(SetExpression expr, SourceResolver resolver, Deadline deadline,
+            Consumer<SetEntry> check) {
         List<SetEntry> out = new ArrayList<>();
-        each(expr, resolver, out::add);
+        each(expr, resolver, deadline, e -> {
+            check.accept(e);
+            out.add(e);
+        });
         return out;
     }
 

@@ -57,9 +57,9 @@ public class V1Resource {
     public static final int DEFAULT_LIMIT = 100;
     public static final int MAX_LIMIT = 10_000;
 
-    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    /** The request parser, under the node's JSON limits (god.limits.json-depth, json-string). */
+    private static volatile ObjectMapper json;
+    private static volatile io.god.limits.Limits jsonLimits;
 
     @Inject
     NodeBean bean;
@@ -426,12 +426,27 @@ public class V1Resource {
     }
 
     @ServerExceptionMapper
+    public Response mapLimit(io.god.limits.LimitExceededException e) {
+        return error(400, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response mapBusy(io.god.limits.Bulkhead.Full e) {
+        return error(503, e.getMessage());
+    }
+
+    @ServerExceptionMapper
     public Response mapSetOp(SetOpException e) {
         return error(400, e.getMessage());
     }
 
     static Response error(int status, String message) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new V1Json.Error(message)).build();
+        Response.ResponseBuilder r = Response.status(status).type(MediaType.APPLICATION_JSON)
+                .entity(new V1Json.Error(message));
+        if (status == 503) {
+            r.header("Retry-After", "1"); // busy (god.limits.expensive-*), joining or not confirmed: retry soon
+        }
+        return r.build();
     }
 
     // ------------------------------------------------------------------ helpers
@@ -460,16 +475,33 @@ public class V1Resource {
             throw new V1Error(400, "the " + what + " needs a JSON body");
         }
         try {
-            JsonNode n = JSON.readTree(body);
+            JsonNode n = json().readTree(body);
             if (n == null) {
                 throw new V1Error(400, "the " + what + " needs a JSON body");
             }
             return n;
         } catch (JsonProcessingException e) {
+            io.god.limits.LimitExceededException limit = bean.node().settings().limits().jsonLimit(e);
+            if (limit != null) {
+                throw new V1Error(400, limit.getMessage());
+            }
             throw new V1Error(400, "bad JSON in the " + what + ": " + e.getOriginalMessage());
         } catch (java.io.IOException e) {
             throw new V1Error(400, "unreadable body: " + e.getMessage());
         }
+    }
+
+    private ObjectMapper json() {
+        io.god.limits.Limits limits = bean.node().settings().limits();
+        ObjectMapper m = json;
+        if (m == null || jsonLimits != limits) {
+            m = limits.constrain(com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                    .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
+            json = m;
+            jsonLimits = limits;
+        }
+        return m;
     }
 
     private void checkBody(byte[] body) {
