@@ -78,6 +78,10 @@ public final class TimeNet {
             long done = Math.max(0, now - d.start);
             t += span == 0 ? d.delta : (long) ((double) d.delta * Math.min(1.0, (double) done / span));
         }
+        // dilations of both signs in progress at different rates can overshoot their sum for a while:
+        // data time stays within the bound anyway
+        long skew = bound.maxSkewNanos();
+        t = Math.max(SkewBound.saturatedAdd(now, -skew), Math.min(SkewBound.saturatedAdd(now, skew), t));
         lastContinuous = Math.max(lastContinuous, t);
         return lastContinuous;
     }
