@@ -14,25 +14,27 @@ import java.util.Iterator;
  * @param newest the persisted last timestamp (ns)
  * @param bound the bound at start (ns): physical now + max skew
  * @param keys entries (values and tombstones, top level and in sub trees) stamped beyond the bound
+ * @param newestEntry the newest stamp of any entry (0 = none): the floor to restore when keys is 0
  */
-public record FutureStamps(long newest, long bound, long keys) {
+public record FutureStamps(long newest, long bound, long keys, long newestEntry) {
 
-    /** Counts the entries of {@code state} stamped beyond {@code bound}. */
+    /** Counts the entries of {@code state} stamped beyond {@code bound} (one walk over every entry). */
     public static FutureStamps find(TreeState state, long newest, long bound) {
-        return new FutureStamps(newest, bound, count(state, bound, true));
+        long[] found = new long[2]; // count beyond the bound, newest stamp
+        walk(state, bound, true, found);
+        return new FutureStamps(newest, bound, found[0], found[1]);
     }
 
-    private static long count(TreeState state, long bound, boolean top) {
-        long n = 0;
+    private static void walk(TreeState state, long bound, boolean top, long[] found) {
         for (Iterator<Entry> it = state.entries(null); it.hasNext(); ) {
             Entry e = it.next();
             if (e.timestamp() > bound) {
-                n++;
+                found[0]++;
             }
+            found[1] = Math.max(found[1], e.timestamp());
             if (top && e.sub() != null) {
-                n += count(e.sub(), bound, false);
+                walk(e.sub(), bound, false, found);
             }
         }
-        return n;
     }
 }

@@ -203,7 +203,7 @@ public final class GodNode implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "the persisted last timestamp " + last + " ns ("
                     + java.time.Instant.ofEpochSecond(0, last) + ") lies beyond the clock bound (god.time.max-skew "
                     + Durations.format(settings.maxSkew()) + ") but no entry carries such a stamp: ignored");
-            timestamps.advanceTo(limit, "persisted last timestamp");
+            timestamps.advanceTo(found.newestEntry(), "newest entry");
             return null;
         }
         LOG.log(System.Logger.Level.WARNING, settings.dataDir() + ": " + found.keys() + " entries carry timestamps"

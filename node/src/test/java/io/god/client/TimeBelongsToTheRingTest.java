@@ -187,4 +187,26 @@ class TimeBelongsToTheRingTest {
             }
         }
     }
+
+    @Test
+    void anOldLastTimestampFromTheFutureWithoutSuchEntriesIsForgotten() throws Exception {
+        Path dir = tmp.resolve("old");
+        long written;
+        try (Rings rings = oneNode(dir)) {
+            try (GodClient c = GodClient.builder().endpoints(rings.address(0)).redundancy(1).build()) {
+                c.put(utf8("a"), utf8("1"));
+                written = c.get(utf8("a")).timestamp();
+            }
+        }
+        // what an older version left behind after a client's stamp of 2200 that no entry carries any more
+        new io.god.persist.MetadataStore(io.god.persist.NioDisk.INSTANCE, dir)
+                .putLong(GodNode.LAST_TIMESTAMP, YEAR_2200);
+        try (Rings rings = oneNode(dir)) {
+            GodNode node = rings.nodes.get(0);
+            assertThat(node.futureStamps()).isNull();
+            assertThat(AdminStatus.of(node).futureStamps()).isNull();
+            assertThat(node.timestamps().last()).as("the newest entry's stamp, not 2200 nor the bound")
+                    .isBetween(written, now.get() + 1_000_000);
+        }
+    }
 }
