@@ -15,15 +15,17 @@ import java.util.List;
  * hash are lowercase hex; times are RFC 3339 text in UTC, or null when they never happened.
  * {@code lastAliveAt} is the value persisted in the data directory (null in memory or before the
  * node was first an in-sync member); {@code quarantinedAt} is persisted too; {@code leave} is the
- * drain's progress while LEAVING or LEFT by {@code /admin/leave} (else null).
+ * drain's progress while LEAVING or LEFT by {@code /admin/leave} (else null); {@code futureStamps}
+ * is the data stamped beyond the clock bound found at start (else null) and {@code timeClamps} how
+ * often outside stamps or clock samples were limited by {@code god.time.max-skew} (issue 23).
  */
 @JsonPropertyOrder({"state", "position", "address", "ringHash", "ring", "replicated", "ownedEntries", "heldEntries",
-        "dataBytes", "lastSyncAt", "lastAliveAt", "collectedUpTo", "quarantinedAt", "leave", "uptimeSeconds"})
+        "dataBytes", "lastSyncAt", "lastAliveAt", "collectedUpTo", "quarantinedAt", "leave", "uptimeSeconds", "futureStamps", "timeClamps"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record AdminStatus(String state, String position, String address, String ringHash, List<Member> ring,
                           boolean replicated, long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt,
                           String lastAliveAt, String collectedUpTo, String quarantinedAt, Leave leave,
-                          long uptimeSeconds) {
+                          long uptimeSeconds, FutureStamps futureStamps, long timeClamps) {
 
     /** One ring member. */
     @JsonPropertyOrder({"position", "address"})
@@ -39,6 +41,14 @@ public record AdminStatus(String state, String position, String address, String 
             "finishedAt"})
     public record Leave(String phase, String startedAt, int rangesTotal, int rangesConfirmed, int passes,
                         long handedOff, String lastError, String finishedAt) {
+    }
+
+    /**
+     * Data stamped in the future, found at start: the persisted newest stamp, the bound then (physical
+     * now + god.time.max-skew) and how many entries are stamped beyond it (docs/durability.md).
+     */
+    @JsonPropertyOrder({"newest", "bound", "keys"})
+    public record FutureStamps(String newest, String bound, long keys) {
     }
 
     /** Neighbourhoods that stayed unchanged this many intervals count as settled for {@code replicated}. */
@@ -79,7 +89,12 @@ public record AdminStatus(String state, String position, String address, String 
                 owned, s.realSize(), node.closed() ? 0 : node.store().dataBytes(),
                 ae == null || ae.lastSyncAt() == 0 ? null : JsonRpc.rfc3339(ae.lastSyncAt()),
                 time(q == null ? 0 : q.lastAliveAt()), time(collected), time(q == null ? 0 : q.quarantinedAt()),
-                leave(node), node.uptime().toSeconds());
+                leave(node), node.uptime().toSeconds(), future(node.futureStamps()),
+                node.timestamps().bound().clamps());
+    }
+
+    private static FutureStamps future(io.god.node.FutureStamps f) {
+        return f == null ? null : new FutureStamps(time(f.newest()), time(f.bound()), f.keys());
     }
 
     private static Leave leave(GodNode node) {

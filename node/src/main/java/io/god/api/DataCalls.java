@@ -70,6 +70,12 @@ final class DataCalls implements GodNode.DataHandler {
     /** The reply, or null when it needs the handler pool and {@code mayBlock} is false. */
     private DataCall.Reply handle(DataCall c, boolean mayBlock) {
         checkLimits(c);
+        if (c.hops() == 0 && c.stamp() != 0) {
+            // time belongs to the ring (issue 23): the entry node stamps; only a forwarding peer (hops > 0)
+            // passes its stamp on, and even that moves this node's clock at most by god.time.max-skew
+            throw new JsonRpc.ClientError(400, "stamp: a client may not choose the timestamp of DHash." + c.method()
+                    + " (the entry node stamps every write); send stamp 0");
+        }
         if (c.writes() && !auth.allows(c.authorization())) {
             throw new JsonRpc.ClientError(401, "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
         }

@@ -237,6 +237,9 @@ public final class JsonRpc {
                     + limit + " bytes)");
         }
         checkAuth(name, authorization);
+        if (hops == 0) {
+            ClientStamps.refuse(name, body, given);
+        }
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty() && !LOCAL.contains(name)) {
             throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }

@@ -72,6 +72,9 @@ public class NodeBean {
                 .description("ranges of the current leave pass confirmed by their future holders").register(registry);
         Gauge.builder("god.time.error.seconds", node, n -> n.timeNet() == null || n.timeNet().error() < 0 ? 0
                         : n.timeNet().error() / 1e9).description("RMS of the last clock error per peer").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("god.time.clamps", node,
+                n -> n.timestamps().bound().clamps())
+                .description("outside stamps, clock samples or offsets limited by god.time.max-skew").register(registry);
         LOG.log(System.Logger.Level.INFO, "god JSON API on POST /rpc/DHash.<Name>; auth "
                 + (settings.authToken() == null ? "off" : "on"));
     }

@@ -257,7 +257,7 @@ public final class AntiEntropy extends RepairTask {
         for (Record rec : records) {
             newest = Math.max(newest, rec.timestamp());
         }
-        timestamps.advanceTo(newest);
+        timestamps.advanceTo(newest, "anti-entropy");
         return store.applyAll(records);
     }
 

@@ -289,7 +289,7 @@ public final class Cluster {
         for (Record rec : records) {
             newest = Math.max(newest, rec.timestamp());
         }
-        timestamps.advanceTo(newest);
+        timestamps.advanceTo(newest, "replication");
         store.applyAll(records);
         return CompletableFuture.completedFuture(new byte[0]);
     }

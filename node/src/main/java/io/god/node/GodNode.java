@@ -102,6 +102,7 @@ public final class GodNode implements AutoCloseable {
     private volatile boolean closed;
     private final Object timestampLock = new Object();
     private long persistedTimestamp; // guarded by timestampLock
+    private volatile FutureStamps futureStamps;
     private final NodeRuntime runtime;
 
     private GodNode(NodeSettings settings, NodeRuntime runtime, Store store, Timestamps timestamps, byte[] position) {
@@ -142,10 +143,14 @@ public final class GodNode implements AutoCloseable {
     public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
         NanoClock clock = runtime.clock();
         Tree tree = new Tree(clock, settings.tombstoneWindow());
-        io.god.time.TimeNet timeNet = new io.god.time.TimeNet(clock);
-        Timestamps timestamps = new Timestamps(timeNet.continuousClock());
+        // time belongs to the ring (issue 23): nothing from outside moves this node's time beyond physical
+        // now + god.time.max-skew, measured on the physical clock so repeated requests cannot ratchet it
+        io.god.time.SkewBound bound = new io.god.time.SkewBound(clock, settings.maxSkew());
+        io.god.time.TimeNet timeNet = new io.god.time.TimeNet(clock, bound);
+        Timestamps timestamps = new Timestamps(timeNet.continuousClock(), bound);
         Store store;
         byte[] position;
+        FutureStamps future = null;
         if (settings.inMemory()) {
             store = Store.inMemory(tree);
             position = null;
@@ -156,7 +161,10 @@ public final class GodNode implements AutoCloseable {
                 MetadataStore meta = store.metadata().orElseThrow();
                 Optional<byte[]> stored = meta.get(POSITION).filter(p -> p.length == POSITION_SIZE);
                 position = stored.orElse(null);
-                meta.getLong(LAST_TIMESTAMP).ifPresent(timestamps::advanceTo);
+                Optional<Long> last = meta.getLong(LAST_TIMESTAMP);
+                if (last.isPresent()) {
+                    future = restoreLastTimestamp(last.get(), store, timestamps, settings);
+                }
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -164,6 +172,7 @@ public final class GodNode implements AutoCloseable {
         }
         GodNode node = new GodNode(settings, runtime, store, timestamps, position);
         node.timeNet = timeNet;
+        node.futureStamps = future;
         try {
             node.startCluster(runtime.transports());
         } catch (RuntimeException e) {
@@ -174,6 +183,36 @@ public final class GodNode implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "god node started: " + settings + " state " + node.state()
                 + (node.position == null ? "" : " position " + HexFormat.of().formatHex(node.position)));
         return node;
+    }
+
+    /**
+     * Raises the stamp floor to the persisted last timestamp — at most to the skew bound. One beyond
+     * the bound means data stamped in the future: the entries stamped beyond it are counted and
+     * reported (WARN, {@code /admin/status} futureStamps; null when there are none). Without such
+     * entries the old value is harmless and forgotten (the bound is persisted from now on).
+     */
+    private static FutureStamps restoreLastTimestamp(long last, Store store, Timestamps timestamps,
+                                                     NodeSettings settings) {
+        long limit = timestamps.bound().limit();
+        if (last <= limit) {
+            timestamps.advanceTo(last, "persisted last timestamp");
+            return null;
+        }
+        FutureStamps found = FutureStamps.find(store.state(), last, limit);
+        if (found.keys() == 0) {
+            LOG.log(System.Logger.Level.INFO, "the persisted last timestamp " + last + " ns ("
+                    + java.time.Instant.ofEpochSecond(0, last) + ") lies beyond the clock bound (god.time.max-skew "
+                    + Durations.format(settings.maxSkew()) + ") but no entry carries such a stamp: ignored");
+            timestamps.advanceTo(found.newestEntry(), "newest entry");
+            return null;
+        }
+        LOG.log(System.Logger.Level.WARNING, settings.dataDir() + ": " + found.keys() + " entries carry timestamps"
+                + " beyond physical now + god.time.max-skew (" + Durations.format(settings.maxSkew())
+                + "), the newest " + java.time.Instant.ofEpochSecond(0, last) + "; they win over every later write to"
+                + " their keys until then and their tombstones are not collected. New stamps stay within the"
+                + " bound. See docs/durability.md, 'Timestamps from the future', to repair.");
+        timestamps.advanceTo(last, "persisted last timestamp");
+        return found;
     }
 
     private void startCluster(TransportFactory transports) {
@@ -497,7 +536,8 @@ public final class GodNode implements AutoCloseable {
      */
     private void persistLastTimestamp() {
         synchronized (timestampLock) {
-            long last = timestamps.last();
+            // the newest stamp this node's data carries, even beyond the bound: a restart reports it
+            long last = Math.max(timestamps.last(), timestamps.newestSeen());
             if (last <= persistedTimestamp || store.metadata().isEmpty()) {
                 return;
             }
@@ -527,6 +567,11 @@ public final class GodNode implements AutoCloseable {
 
     public Timestamps timestamps() {
         return timestamps;
+    }
+
+    /** Data stamped beyond the skew bound found at start (null when none). */
+    public FutureStamps futureStamps() {
+        return futureStamps;
     }
 
     /** What this node reports as it works (ring changes, peer calls, sync, clean, migrate). */

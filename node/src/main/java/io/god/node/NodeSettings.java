@@ -34,11 +34,13 @@ import java.util.function.Function;
  * @param cluster ring, RPC and replication settings
  * @param quarantineKeep how many stale-data quarantine directories are kept (the oldest go first)
  * @param limits what one request may cost ({@code god.limits.*} beyond the key, value and body sizes)
+ * @param maxSkew how far ahead of the physical clock peers' stamps, time samples and the persisted last
+ *                timestamp may move this node's time ({@code god.time.max-skew})
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
-                           Cluster cluster, int quarantineKeep, io.god.limits.Limits limits) {
+                           Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -101,6 +103,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String GC_INTERVAL = "god.gc.interval";
     public static final String GC_BUDGET = "god.gc.budget";
     public static final String QUARANTINE_KEEP = "god.quarantine.keep";
+    public static final String TIME_MAX_SKEW = "god.time.max-skew";
 
     /** Defaults, as documented in docs/configuration.md. */
     public static final Map<String, String> DEFAULTS = Map.ofEntries(
@@ -124,7 +127,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             Map.entry(REPLICATION_QUEUE, "10000"),
             Map.entry(SYNC_INTERVAL, "10s"),
             Map.entry(SYNC_BUDGET, "10000"),
-            Map.entry(QUARANTINE_KEEP, "3"));
+            Map.entry(QUARANTINE_KEEP, "3"),
+            Map.entry(TIME_MAX_SKEW, "1m"));
 
     public NodeSettings {
         seeds = List.copyOf(seeds);
@@ -246,11 +250,15 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         if (keep < 1 || keep > 1000) {
             throw invalid(QUARANTINE_KEEP, "must be between 1 and 1000, was " + keep);
         }
+        Duration maxSkew = duration(TIME_MAX_SKEW, get.apply(TIME_MAX_SKEW));
+        if (maxSkew.compareTo(Duration.ofSeconds(1)) < 0 || maxSkew.compareTo(Duration.ofDays(1)) > 0) {
+            throw invalid(TIME_MAX_SKEW, "must be between 1s and 1d, was " + Durations.format(maxSkew));
+        }
         Cluster cluster = new Cluster(bindHost, ringInterval, (int) failures, forget, rpcTimeout, (int) attempts,
                 (int) queue, syncInterval, (int) syncBudget, (int) neighbours, (int) fanout, (int) probes);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
-                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)));
+                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew);
     }
 
     /** Settings from a map of overrides over the defaults (tests, embedding). */

@@ -35,14 +35,26 @@ public final class TimeNet {
     }
 
     private final NanoClock local;
+    private final SkewBound bound;
     private long offset;
     private final List<Dilation> dilations = new ArrayList<>();
     private final Map<String, ArrayDeque<Long>> latencies = new HashMap<>();
     private final Map<String, Long> errors = new HashMap<>();
     private long lastContinuous = Long.MIN_VALUE;
 
+    /** Unbounded (tests of the convergence itself); a node uses {@link #TimeNet(NanoClock, SkewBound)}. */
     public TimeNet(NanoClock local) {
+        this(local, SkewBound.none(local));
+    }
+
+    /**
+     * A time network over the physical clock {@code local} whose offset (network time − local time,
+     * pending dilations included) never leaves ±{@code bound}'s max skew, whatever peers report: a
+     * peer a year ahead moves this clock by at most the skew (issue 23).
+     */
+    public TimeNet(NanoClock local, SkewBound bound) {
         this.local = local;
+        this.bound = bound;
     }
 
     /** The network time now, with every pending dilation applied at once. */
@@ -66,6 +78,10 @@ public final class TimeNet {
             long done = Math.max(0, now - d.start);
             t += span == 0 ? d.delta : (long) ((double) d.delta * Math.min(1.0, (double) done / span));
         }
+        // dilations of both signs in progress at different rates can overshoot their sum for a while:
+        // data time stays within the bound anyway
+        long skew = bound.maxSkewNanos();
+        t = Math.max(SkewBound.saturatedAdd(now, -skew), Math.min(SkewBound.saturatedAdd(now, skew), t));
         lastContinuous = Math.max(lastContinuous, t);
         return lastContinuous;
     }
@@ -102,9 +118,11 @@ public final class TimeNet {
         if (Math.abs(latency - mean) > std) {
             return false;
         }
-        long delta = peerTime + latency / 2 - after;
+        long delta = SkewBound.saturatedAdd(SkewBound.saturatedAdd(peerTime, latency / 2), -after);
         errors.put(peer, delta);
-        long half = delta / 2;
+        long pending = pendingOffset();
+        // the offset this sample aims at, within ±max skew of the physical clock (clamps are counted)
+        long half = bound.offset(SkewBound.saturatedAdd(pending, delta / 2), "time sample from " + peer) - pending;
         if (half != 0) {
             dilations.add(new Dilation(local.nanos(), half));
         }
@@ -114,7 +132,18 @@ public final class TimeNet {
     /** Moves straight to a peer's time (a node joining a ring). */
     public synchronized void conform(long before, long peerTime, long after) {
         long latency = Math.max(0, after - before);
-        offset += peerTime + latency / 2 - after;
+        long delta = SkewBound.saturatedAdd(SkewBound.saturatedAdd(peerTime, latency / 2), -after);
+        long pending = pendingOffset();
+        offset = bound.offset(SkewBound.saturatedAdd(pending, delta), "clock offset adopted on join") - pending + offset;
+    }
+
+    /** offset + every dilation, applied or not: where {@link #actual()} stands relative to the local clock. */
+    private long pendingOffset() {
+        long t = offset;
+        for (Dilation d : dilations) {
+            t += d.delta;
+        }
+        return t;
     }
 
     /** RMS of the last accepted error per current peer (ns); -1 when there is none: the clock error metric. */

@@ -508,17 +508,22 @@ class JsonContractTest extends RpcTestSupport {
 
     @Test
     void goStyleCaseInsensitiveFieldNamesAndUnknownFields() {
-        call("Put", "{\"key\":\"" + s("ci") + "\",\"value\":\"" + s("v") + "\",\"Timestamp\":5,\"TTL\":3,\"Extra\":[1]}");
+        // a Go Item's zero Timestamp and any TTL are ignored as by the original (a non-zero Timestamp: 400, below)
+        call("Put", "{\"key\":\"" + s("ci") + "\",\"value\":\"" + s("v") + "\",\"Timestamp\":0,\"TTL\":3,\"Extra\":[1]}");
         JsonNode got = json("Get", "{\"KEY\":\"" + s("ci") + "\"}");
         assertThat(got.get("Value").asText()).isEqualTo(s("v"));
     }
 
     @Test
-    void theClientTimestampIsIgnoredAndWritesAreStampedIncreasing() {
-        call("SubPut", "{\"Key\":\"" + s("ts") + "\",\"SubKey\":\"" + s("a") + "\",\"Value\":\"" + s("new")
+    void aClientTimestampIsRefusedAndWritesAreStampedIncreasing() {
+        // issue 23: time belongs to the ring; the original ignored the field, here a non-zero one is refused
+        Response r = post("SubPut", "{\"Key\":\"" + s("ts") + "\",\"SubKey\":\"" + s("a") + "\",\"Value\":\"" + s("new")
                 + "\",\"Timestamp\":9223372036854775807}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.asString()).contains("Timestamp: a client may not choose the timestamp of DHash.SubPut");
+        call("SubPut", "{\"Key\":\"" + s("ts") + "\",\"SubKey\":\"" + s("a") + "\",\"Value\":\"" + s("new") + "\"}");
         call("SubPut", "{\"Key\":\"" + s("ts") + "\",\"SubKey\":\"" + s("a") + "\",\"Value\":\"" + s("newer")
-                + "\",\"Timestamp\":1}");
+                + "\",\"Timestamp\":0}");
         assertThat(json("SubGet", "{\"Key\":\"" + s("ts") + "\",\"SubKey\":\"" + s("a") + "\"}").get("Value").asText())
                 .isEqualTo(s("newer"));
     }

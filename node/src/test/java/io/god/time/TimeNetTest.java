@@ -2,6 +2,7 @@ package io.god.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -83,5 +84,65 @@ class TimeNetTest {
         t.conform(0, -1_000_000_000L, 0);
         assertThat(t.actual()).isEqualTo(11_000_000_000L);
         assertThat(t.continuous()).as("never backwards").isEqualTo(12_000_000_000L);
+    }
+
+    /**
+     * Issue 23: three honest nodes (clocks up to 2 s apart) and a peer that always answers its clock + 1
+     * year. Every honest clock stays within god.time.max-skew (1 min) of its physical clock however
+     * often the liar is sampled, continuous time never goes backwards, and the clamps are counted.
+     */
+    @Test
+    void aPeerAYearAheadMovesNoClockBeyondTheSkew() {
+        long skewLimit = Duration.ofMinutes(1).toNanos();
+        long year = Duration.ofDays(365).toNanos();
+        long[] t = {1_800_000_000_000_000_000L};
+        Random random = new Random(7);
+        List<TimeNet> nets = new ArrayList<>();
+        List<SkewBound> bounds = new ArrayList<>();
+        long[] offsets = new long[3];
+        long[] lastContinuous = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
+        for (int i = 0; i < 3; i++) {
+            long own = offsets[i] = (long) (random.nextDouble() * 2e9);
+            SkewBound bound = new SkewBound(() -> t[0] + own, Duration.ofMinutes(1));
+            bounds.add(bound);
+            nets.add(new TimeNet(() -> t[0] + own, bound));
+        }
+        long end = t[0] + Duration.ofMinutes(10).toNanos();
+        for (int step = 0; t[0] < end; step++) {
+            t[0] += 25_000_000L;
+            int i = step % 3;
+            int j = random.nextInt(4); // 3 = the liar
+            if (j == i) {
+                continue;
+            }
+            long before = nets.get(i).actual();
+            t[0] += 1_000_000L; // equal latencies: every sample is accepted
+            long peer = j == 3 ? t[0] + year : nets.get(j).actual();
+            t[0] += 1_000_000L;
+            nets.get(i).sample("n" + j, before, peer, nets.get(i).actual());
+            for (int k = 0; k < 3; k++) {
+                long physical = t[0] + offsets[k];
+                assertThat(nets.get(k).actual() - physical).as("node " + k + " network time − physical")
+                        .isBetween(-skewLimit, skewLimit);
+                long c = nets.get(k).continuous();
+                assertThat(c - physical).isBetween(-skewLimit, skewLimit);
+                assertThat(c).as("continuous time of " + k + " never goes backwards").isGreaterThanOrEqualTo(lastContinuous[k]);
+                lastContinuous[k] = c;
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            assertThat(bounds.get(k).clamps()).as("clamps of node " + k).isPositive();
+        }
+        // joining at a peer a year ahead adopts at most the skew as offset, and a year behind at most −skew
+        long[] local = {t[0]};
+        SkewBound bound = new SkewBound(() -> local[0], Duration.ofMinutes(1));
+        TimeNet joiner = new TimeNet(() -> local[0], bound);
+        joiner.conform(local[0], local[0] + year, local[0]);
+        assertThat(joiner.actual() - local[0]).isEqualTo(skewLimit);
+        joiner.conform(local[0], local[0] - year, local[0]);
+        assertThat(joiner.actual() - local[0]).isEqualTo(-skewLimit);
+        joiner.conform(local[0], Long.MAX_VALUE, local[0]); // no overflow either
+        assertThat(joiner.actual() - local[0]).isEqualTo(skewLimit);
+        assertThat(bound.clamps()).isEqualTo(3);
     }
 }
