@@ -126,7 +126,7 @@ class GodClusterOperationsTest extends ScenarioSupport {
             assertThat(e.getReason()).isEqualTo("ScaleDownRefused");
             assertThat(e.getType()).isEqualTo("Warning");
         });
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+        ScaledTimeouts.stillAfter(Duration.ofSeconds(1)).untilAsserted(() -> {
             assertThat(stsReplicas(ns)).isEqualTo(3);
             assertThat(nodeAdmin.calls(ns)).isEmpty();
         });
@@ -241,7 +241,7 @@ class GodClusterOperationsTest extends ScenarioSupport {
         assertCondition(waiting, Conditions.PROGRESSING, "True", "RollingRestart");
         assertThat(Conditions.find(waiting.getConditions(), Conditions.PROGRESSING).get().getMessage())
                 .contains("3 member(s) outdated", "not replicated");
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+        ScaledTimeouts.stillAfter(Duration.ofSeconds(1))
                 .untilAsserted(() -> assertThat(podUids(ns)).containsExactlyInAnyOrderElementsOf(pods));
 
         nodeAdmin.replicated(ns, true);
@@ -267,7 +267,7 @@ class GodClusterOperationsTest extends ScenarioSupport {
             gc.getSpec().setRestartNonce("later");
         });
         List<String> pods = podUids(ns);
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+        ScaledTimeouts.stillAfter(Duration.ofMillis(1500)).untilAsserted(() -> {
             assertThat(stsReplicas(ns)).isEqualTo(2);
             assertThat(podUids(ns)).containsExactlyInAnyOrderElementsOf(pods);
             assertThat(nodeAdmin.calls(ns)).isEmpty();

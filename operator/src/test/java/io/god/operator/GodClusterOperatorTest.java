@@ -304,8 +304,9 @@ class GodClusterOperatorTest extends ScenarioSupport {
             assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo(IMAGE);
             assertThat(sts.getSpec().getReplicas()).as("repair leaves replicas alone").isEqualTo(2);
             assertThat(k8s.policy().v1().podDisruptionBudget().inNamespace(ns).withName("demo").get()).isNotNull();
+            // the event is recorded after the repair it reports: inside the wait, not one check after it
+            assertThat(eventReasons(ns)).contains("OwnedObjectRepaired");
         });
-        assertThat(eventReasons(ns)).contains("OwnedObjectRepaired");
     }
 
     @Test
@@ -433,7 +434,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
 
         edit(ns, "demo", gc -> gc.getSpec().setReplicas(4));
         k8s.services().inNamespace(ns).withName("demo").delete();
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+        ScaledTimeouts.stillAfter(Duration.ofMillis(1500)).untilAsserted(() -> {
             assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getReplicas())
                     .isEqualTo(2);
             assertThat(k8s.services().inNamespace(ns).withName("demo").get()).isNull();
@@ -488,7 +489,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         // stand in for the garbage collector (owner references were asserted above), then make sure nothing returns
         k8s.apps().statefulSets().inNamespace(ns).withName("demo").delete();
         k8s.services().inNamespace(ns).withName("demo").delete();
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+        ScaledTimeouts.stillAfter(Duration.ofMillis(1500)).untilAsserted(() -> {
             assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get()).isNull();
             assertThat(k8s.services().inNamespace(ns).withName("demo").get()).isNull();
         });

@@ -15,6 +15,7 @@ import io.god.operator.reconcile.Conditions;
 import io.god.operator.reconcile.StatusWriter;
 import io.god.operator.resources.Ports;
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
@@ -61,13 +62,13 @@ class RealNodesIT extends ScenarioSupport {
     static final Path OUT = Path.of("target", "real-nodes-it");
     static final int FIRST_HOST = 110;
     /** JVM start, recovery and joining included; on a loaded 2-core machine. */
-    static final Duration START_BOUND = Duration.ofSeconds(60);
+    static final Duration START_BOUND = TimeScale.seconds(60);
     /** Joining is quick; then migration moves positions to balance ownership, each move a new ring to replicate. */
-    static final Duration SCALE_UP_BOUND = Duration.ofSeconds(90);
-    static final Duration SCALE_DOWN_BOUND = Duration.ofSeconds(60);
-    static final Duration ROLL_BOUND = Duration.ofSeconds(60);
+    static final Duration SCALE_UP_BOUND = TimeScale.seconds(90);
+    static final Duration SCALE_DOWN_BOUND = TimeScale.seconds(60);
+    static final Duration ROLL_BOUND = TimeScale.seconds(60);
     /** The workload thread stops by itself after this, whatever happens to the test. */
-    static final Duration WORKLOAD_LIMIT = Duration.ofSeconds(240);
+    static final Duration WORKLOAD_LIMIT = TimeScale.seconds(240);
 
     @KubernetesTestServer
     KubernetesServer server;
@@ -96,11 +97,11 @@ class RealNodesIT extends ScenarioSupport {
         deleteTree(OUT);
         startFakes(server, client -> {
             nodes = new NodeProcesses(client, jar, OUT, FIRST_HOST, List.of(
-                    "-Dgod.ring.interval=50ms", "-Dgod.rpc.timeout=500ms", "-Dgod.sync.interval=300ms",
-                    "-Dgod.gc.interval=1s"));
+                    "-Dgod.ring.interval=50ms", "-Dgod.rpc.timeout=" + TimeScale.setting("500ms"), "-Dgod.sync.interval=300ms",
+                    "-Dgod.gc.interval=1s", TimeScale.jvmOption()));
             return new FakeStatefulSetController(client, nodes);
         });
-        nodeAdmin.realNodes(new HttpNodeAdmin(Duration.ofSeconds(1), Ports.MANAGEMENT, Optional.empty()));
+        nodeAdmin.realNodes(new HttpNodeAdmin(TimeScale.seconds(1), Ports.MANAGEMENT, Optional.empty()));
     }
 
     @AfterAll
@@ -127,13 +128,16 @@ class RealNodesIT extends ScenarioSupport {
 
         try (GodClient client = GodClient.builder()
                 .endpoints(nodes.binaryAddress("demo-0"), nodes.binaryAddress("demo-1"), nodes.binaryAddress("demo-2"))
-                .build()) { // the client's defaults: 6 attempts within 5 s, ring refreshed every 5 s and after failures
+                // explicit, scaled call bounds (defaults: 1 s per attempt, 5 s per call): the nodes' god.rpc.timeout is
+                // scaled too, and a call must outlast one replica timeout; ring refreshed every 5 s and after failures
+                .attemptTimeout(TimeScale.seconds(1)).deadline(TimeScale.seconds(5))
+                .build()) {
             workload = new Workload(client);
             Thread thread = new Thread(workload, "real-nodes-workload");
             thread.setDaemon(true);
             thread.start();
             try {
-                await().atMost(Duration.ofSeconds(10)).until(() -> workload.acked.size() >= 20);
+                await().atMost(TimeScale.seconds(10)).until(() -> workload.acked.size() >= 20);
 
                 int before = workload.acked.size();
                 edit(NS, "demo", gc -> gc.getSpec().setReplicas(5));
@@ -165,7 +169,7 @@ class RealNodesIT extends ScenarioSupport {
 
                 // a little more traffic on the rolled ring
                 long writes = workload.acked.size();
-                await().atMost(Duration.ofSeconds(10)).until(() -> workload.acked.size() >= writes + 20);
+                await().atMost(TimeScale.seconds(10)).until(() -> workload.acked.size() >= writes + 20);
             } finally {
                 workload.stop.set(true);
                 thread.join(TimeUnit.SECONDS.toMillis(30));
@@ -192,12 +196,12 @@ class RealNodesIT extends ScenarioSupport {
 
         // replicated turns true once an anti-entropy round after the workload's last writes finds no
         // difference: a few sync intervals after the workload stops, not at once
-        HttpNodeAdmin admin = new HttpNodeAdmin(Duration.ofSeconds(2), Ports.MANAGEMENT, Optional.empty());
+        HttpNodeAdmin admin = new HttpNodeAdmin(TimeScale.seconds(2), Ports.MANAGEMENT, Optional.empty());
         long held = acked;
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+        await().atMost(TimeScale.seconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
             List<NodeStatus> statuses = new ArrayList<>();
             for (String pod : List.of("demo-0", "demo-1")) {
-                statuses.add(admin.status(nodes.ip(pod)).toCompletableFuture().get(5, TimeUnit.SECONDS));
+                statuses.add(admin.status(nodes.ip(pod)).toCompletableFuture().get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS));
             }
             assertThat(statuses).allSatisfy(s -> {
                 assertThat(s.state()).isEqualTo(NodeStatus.ACTIVE);

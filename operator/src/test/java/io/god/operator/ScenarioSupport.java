@@ -35,7 +35,7 @@ import java.util.function.Consumer;
 abstract class ScenarioSupport {
 
     static final String TEST_AGENT = "god-test";
-    static final Duration TIMEOUT = Duration.ofSeconds(20);
+    static final Duration TIMEOUT = ScaledTimeouts.TIMEOUT;
     static final String IMAGE = "example.org/god-node:test";
 
     /** The test's own client: its calls carry another User-Agent, so they are not counted as the operator's. */

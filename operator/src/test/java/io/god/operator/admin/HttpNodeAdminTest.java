@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import io.god.testing.TimeScale;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -122,7 +123,7 @@ class HttpNodeAdminTest {
         long start = System.nanoTime();
         assertThatThrownBy(() -> admin(Duration.ofMillis(300), null).status("127.0.0.1").toCompletableFuture().join())
                 .isInstanceOf(CompletionException.class);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TimeScale.seconds(3));
     }
 
     @Test

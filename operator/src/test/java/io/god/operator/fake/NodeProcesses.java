@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.god.operator.resources.NodeEnv;
 import io.god.operator.resources.Ports;
+import io.god.testing.TimeScale;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -36,7 +37,7 @@ import java.util.stream.Stream;
  */
 public final class NodeProcesses implements PodRuntime, AutoCloseable {
 
-    private static final Duration GRACE = Duration.ofSeconds(10);
+    private static final Duration GRACE = TimeScale.seconds(10);
 
     private final KubernetesClient k8s;
     private final Path jar;
@@ -44,7 +45,7 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
     private final int firstHost;
     private final List<String> extraArgs;
     private final Map<String, Process> processes = new ConcurrentHashMap<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500))
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TimeScale.millis(500))
             .version(HttpClient.Version.HTTP_1_1).build();
 
     public NodeProcesses(KubernetesClient k8s, Path jar, Path out, int firstHost, List<String> extraArgs) {
@@ -135,7 +136,7 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
         }
         try {
             HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://" + ip + ":" + Ports.MANAGEMENT
-                    + "/q/health/ready")).timeout(Duration.ofMillis(500)).build(), HttpResponse.BodyHandlers.discarding());
+                    + "/q/health/ready")).timeout(TimeScale.millis(500)).build(), HttpResponse.BodyHandlers.discarding());
             return r.statusCode() == 200;
         } catch (IOException e) {
             return false;
@@ -193,7 +194,7 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
         }
         for (Process p : processes.values()) {
             try {
-                p.waitFor(10, TimeUnit.SECONDS);
+                p.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
