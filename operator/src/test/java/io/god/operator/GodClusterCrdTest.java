@@ -128,7 +128,8 @@ class GodClusterCrdTest {
         assertThat(status.getProperties()).containsKeys("replicas", "selector", "readyReplicas",
                 "observedGeneration", "phase", "conditions", "members", "ringHash", "operation");
         assertThat(status.getProperties().get("members").getItems().getSchema().getProperties())
-                .containsKeys("ordinal", "pod", "position", "state", "ready", "lastSeenInRing");
+                .containsKeys("ordinal", "pod", "position", "state", "ready", "lastAliveAt", "quarantinedAt")
+                .doesNotContainKey("lastSeenInRing");
     }
 
     @Test

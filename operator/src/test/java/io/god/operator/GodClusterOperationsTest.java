@@ -5,22 +5,25 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.god.operator.admin.NodeStatus;
+import io.god.operator.fake.ApiCall;
 import io.god.operator.fake.FakeNodeAdmin;
 import io.god.operator.fake.TestClock;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterStatus;
 import io.god.operator.model.Operation;
-import io.god.operator.model.StorageSpec;
 import io.god.operator.reconcile.Conditions;
+import io.god.operator.reconcile.GodClusterReconciler;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -30,9 +33,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Operator part 2 end to end against the mock API server: drained scale-down, rolling restarts, the tombstone guard
- * and pause, with the fake StatefulSet/Pod/PVC controller (PVC-protection finalizer included) and the fake NodeAdmin
- * (leaves take a few status calls). The tombstone scenarios move the operator's clock forward, so they run last.
+ * Operator part 2 end to end against the mock API server: drained scale-down, rolling restarts, pause, and that no
+ * volume is ever deleted for staleness, with the fake StatefulSet/Pod/PVC controller (PVC-protection finalizer
+ * included) and the fake NodeAdmin (leaves take a few status calls). The scenarios that move the operator's clock
+ * forward run last; the last test checks every PVC deletion of all of them.
  */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
@@ -50,6 +54,9 @@ class GodClusterOperationsTest extends ScenarioSupport {
 
     @Inject
     TestClock clock;
+
+    @Inject
+    MeterRegistry meters;
 
 
     @BeforeAll
@@ -291,7 +298,21 @@ class GodClusterOperationsTest extends ScenarioSupport {
         assertThat(claimNames(ns)).as("the data stays").hasSize(2);
     }
 
-    // ---- the tombstone guard: these move the operator's clock forward ---------------------------------------------
+    // ---- no volume is deleted for staleness (DESIGN §8, revised): these move the operator's clock forward ----------
+
+    /** Waits until the operator has made this many more passes over the namespace's ring that asked this pod. */
+    void awaitPasses(String ns, String pod, int passes) {
+        long target = nodeAdmin.statusCalls(ns, pod) + passes;
+        await().atMost(TIMEOUT).until(() -> nodeAdmin.statusCalls(ns, pod) >= target);
+    }
+
+    /** Nothing was deleted: the same claims, no pod went away, no claim event. */
+    void assertNothingDeleted(String ns, List<String> claims) {
+        assertThat(claimUids(ns)).as("the members keep their volumes").isEqualTo(claims);
+        assertThat(fakeController.gone(ns)).as("no pod was deleted").isEmpty();
+        assertThat(eventReasons(ns)).doesNotContain("ClaimDeleted", "ClaimKept", "WipingStaleMember",
+                "RestartingMember");
+    }
 
     @Test
     @Order(20)
@@ -303,69 +324,169 @@ class GodClusterOperationsTest extends ScenarioSupport {
         edit(ns, "demo", gc -> gc.getSpec().setReplicas(0));
         awaitPhase(ns, "demo", "Hibernated");
 
-        clock.advance(Duration.ofDays(3)); // longer than the tombstone window: hibernation does not count
+        clock.advance(Duration.ofDays(3));
         edit(ns, "demo", gc -> gc.getSpec().setReplicas(3));
-        GodClusterStatus awake = running(ns, 3);
+        running(ns, 3);
         assertThat(claimUids(ns)).as("the members come back on their volumes").isEqualTo(claims);
-        assertThat(eventReasons(ns)).doesNotContain("WipingStaleMember");
-        assertThat(awake.getMembers()).allSatisfy(m -> assertThat(Instant.parse(m.getLastSeenInRing()))
-                .isAfter(Instant.now().plus(Duration.ofDays(3)).minusSeconds(60)));
     }
 
+    /** Paused (as good as an operator that is not running) longer than the window; a member restarts meanwhile. */
     @Test
     @Order(21)
-    void staleOrdinalPvcWiped() {
-        String ns = "stale";
+    void pausedLongerThanTheWindowThenAMemberRestartingKeepsEverything() {
+        String ns = "paused-long";
         create(ns, "demo", spec -> spec.setReplicas(3));
         running(ns, 3);
-        String oldClaim = claimUid(ns, "data-demo-1");
-        String oldPod = podUid(ns, "demo-1");
-        markNotReady(ns, "demo-1");
-        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
+        List<String> claims = claimUids(ns);
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/paused", "true"));
+        awaitPhase(ns, "demo", "Paused");
+        clock.advance(Duration.ofHours(25));
+        markNotReady(ns, "demo-1"); // restarting when the operator looks again
 
-        clock.advance(Duration.ofHours(25)); // demo-1 "failing" for longer than the 24h window
-        await().atMost(TIMEOUT).until(() -> eventReasons(ns).contains("WipingStaleMember"));
-        GodClusterStatus wiped = running(ns, 3);
-        assertThat(claimUid(ns, "data-demo-1")).as("a new, empty claim").isNotNull().isNotEqualTo(oldClaim);
-        assertThat(podUid(ns, "demo-1")).isNotEqualTo(oldPod);
-        assertThat(events(ns)).anySatisfy(e -> {
-            assertThat(e.getReason()).isEqualTo("WipingStaleMember");
-            assertThat(e.getType()).isEqualTo("Warning");
-            assertThat(e.getMessage()).contains("demo-1", "tombstone window", "data-demo-1");
-        });
-        assertThat(wiped.getMembers().get(1).getLastSeenInRing()).isNotNull();
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().remove("god.io/paused"));
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> !"Paused".equals(s.getPhase()) && s.getReadyReplicas() == 2);
+        awaitPasses(ns, "demo-0", 5);
+        assertNothingDeleted(ns, claims);
+
+        markReady(ns, "demo-1");
+        running(ns, 3);
+        assertNothingDeleted(ns, claims);
     }
 
     @Test
     @Order(22)
-    void scaleUpOfStaleOrdinalWipesFirst() {
-        String ns = "stale-up";
-        create(ns, "demo", spec -> {
-            spec.setReplicas(3);
-            spec.setStorage(new StorageSpec());
-            spec.getStorage().setDeleteClaimOnScaleDown(false);
-        });
+    void specInvalidLongerThanTheWindowThenAMemberRestartingKeepsEverything() {
+        String ns = "invalid-long";
+        create(ns, "demo", spec -> spec.setReplicas(3));
         running(ns, 3);
-        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
-        running(ns, 2);
-        String kept = claimUid(ns, "data-demo-2");
-        assertThat(kept).as("deleteClaimOnScaleDown=false keeps it").isNotNull();
-        assertThat(current(ns, "demo").getStatus().getMembers()).as("and its lastSeenInRing").hasSize(3);
+        List<String> claims = claimUids(ns);
+        edit(ns, "demo", gc -> gc.getSpec().setRedundancy(0));
+        awaitPhase(ns, "demo", "Invalid");
+        clock.advance(Duration.ofHours(25));
+        markNotReady(ns, "demo-1");
 
-        clock.advance(Duration.ofHours(30));
-        edit(ns, "demo", gc -> gc.getSpec().setReplicas(3));
+        edit(ns, "demo", gc -> gc.getSpec().setRedundancy(null));
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> !"Invalid".equals(s.getPhase()) && s.getReadyReplicas() == 2);
+        awaitPasses(ns, "demo-0", 5);
+        assertNothingDeleted(ns, claims);
+
+        markReady(ns, "demo-1");
         running(ns, 3);
-        assertThat(claimUid(ns, "data-demo-2")).as("wiped before demo-2 ran again").isNotEqualTo(kept);
-        assertThat(eventReasons(ns)).contains("WipingStaleMember");
-        List<String> order = events(ns).stream().map(e -> e.getReason())
-                .filter(r -> r.equals("WipingStaleMember") || r.equals("ScalingUp")).toList();
-        assertThat(order).as("the wipe comes before the StatefulSet grows").endsWith("WipingStaleMember", "ScalingUp");
+        assertNothingDeleted(ns, claims);
+    }
+
+    /** A whole ring stopped over a weekend comes back one member at a time, a day and more apart. */
+    @Test
+    @Order(23)
+    void wholeRingStoppedLongerThanTheWindowComesBackAtDifferentSpeeds() {
+        String ns = "weekend";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        List<String> claims = claimUids(ns);
+        for (int o = 0; o < 3; o++) {
+            markNotReady(ns, "demo-" + o);
+        }
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 0);
+        clock.advance(Duration.ofDays(3));
+
+        markReady(ns, "demo-0");
+        awaitPasses(ns, "demo-0", 5);
+        clock.advance(Duration.ofHours(30));
+        markReady(ns, "demo-2");
+        awaitPasses(ns, "demo-2", 5);
+        assertNothingDeleted(ns, claims);
+        clock.advance(Duration.ofHours(30));
+        markReady(ns, "demo-1");
+        running(ns, 3);
+        assertNothingDeleted(ns, claims);
+    }
+
+    /** The only copy: a single member down longer than the window keeps its volume, and the status says N < redundancy. */
+    @Test
+    @Order(24)
+    void singleMemberDownLongerThanTheWindowKeepsTheOnlyCopy() {
+        String ns = "single";
+        create(ns, "demo", spec -> spec.setReplicas(1));
+        GodClusterStatus one = running(ns, 1);
+        assertCondition(one, Conditions.FULL_REDUNDANCY, "False", "ReplicasBelowRedundancy");
+        assertThat(events(ns)).filteredOn(e -> "ReducedRedundancy".equals(e.getReason())).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).isEqualTo(
+                            "spec.replicas 1 is below spec.redundancy 3: every entry has only 1 copy");
+                });
+        List<String> claims = claimUids(ns);
+
+        markNotReady(ns, "demo-0");
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 0);
+        clock.advance(Duration.ofHours(25));
+        nodeAdmin.unreachable(ns, "demo-0"); // Ready again, but its node does not answer yet
+        markReady(ns, "demo-0");
+        awaitPasses(ns, "demo-0", 5);
+        assertThat(current(ns, "demo").getStatus().getMembers().get(0).getState()).isEqualTo("Unreachable");
+        assertNothingDeleted(ns, claims);
+
+        nodeAdmin.reset(ns, "demo-0");
+        running(ns, 1);
+        assertNothingDeleted(ns, claims);
+        assertThat(eventReasons(ns).stream().filter("ReducedRedundancy"::equals)).as("told once").hasSize(1);
+    }
+
+    /** The nodes decide about stale data; the operator shows what they report, with a Warning event and a metric. */
+    @Test
+    @Order(25)
+    void aQuarantineReportedByTheNodeIsShownWithAnEventAndAMetric() {
+        String ns = "quarantine";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        List<String> claims = claimUids(ns);
+        String lastAlive = "2026-11-20T08:00:00Z";
+        String quarantined = "2026-11-23T09:00:00Z";
+        nodeAdmin.answer(ns, "demo-1", new NodeStatus("CATCHING_UP", "01", "ring-" + ns, 3, false, 0, 0, 0, null,
+                lastAlive, null, quarantined));
+        nodeAdmin.answer(ns, "demo-2", new NodeStatus("STALE", "02", "ring-" + ns, 3, false, 0, 30, 4096, null,
+                lastAlive, null, null));
+
+        GodClusterStatus status = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> quarantined.equals(s.getMembers().get(1).getQuarantinedAt())
+                        && "STALE".equals(s.getMembers().get(2).getState()));
+        assertThat(status.getMembers().get(1).getState()).as("any state passes through").isEqualTo("CATCHING_UP");
+        assertThat(status.getMembers().get(1).getLastAliveAt()).isEqualTo(lastAlive);
+        assertThat(status.getMembers().get(2).getLastAliveAt()).isEqualTo(lastAlive);
+        await().atMost(TIMEOUT).until(() -> eventReasons(ns).contains("MemberStale"));
+        assertThat(events(ns)).filteredOn(e -> "MemberQuarantined".equals(e.getReason())).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).contains("demo-1", quarantined, lastAlive);
+                });
+        assertThat(events(ns)).filteredOn(e -> "MemberStale".equals(e.getReason())).singleElement()
+                .satisfies(e -> assertThat(e.getType()).isEqualTo("Warning"));
+        assertThat(meters.counter(GodClusterReconciler.QUARANTINES, "namespace", ns, "cluster", "demo").count())
+                .isEqualTo(1.0);
+
+        awaitPasses(ns, "demo-1", 5);
+        assertThat(eventReasons(ns).stream().filter("MemberQuarantined"::equals)).as("told once").hasSize(1);
+        assertThat(meters.counter(GodClusterReconciler.QUARANTINES, "namespace", ns, "cluster", "demo").count())
+                .isEqualTo(1.0);
+        assertNothingDeleted(ns, claims);
+        nodeAdmin.reset(ns, "demo-1");
+        nodeAdmin.reset(ns, "demo-2");
     }
 
     @Test
     @Order(100)
-    void rbacAllowsEveryCallTheOperatorMade() throws Exception {
-        assertRbacAllowsEveryCall(server, "delete /pods", "delete /persistentvolumeclaims",
+    void rbacAllowsEveryCallTheOperatorMadeAndOnlyDrainedClaimsWereDeleted() throws Exception {
+        List<ApiCall> calls = assertRbacAllowsEveryCall(server, "delete /pods", "delete /persistentvolumeclaims",
                 "list /persistentvolumeclaims", "patch apps/statefulsets");
+        // every PVC the operator deleted in every scenario above belonged to a member whose drain it saw confirmed
+        Pattern claimPath = Pattern.compile(".*/namespaces/([^/]+)/persistentvolumeclaims/([^/?]+).*");
+        List<String> deletedClaims = calls.stream()
+                .filter(c -> c.verb().equals("delete") && c.resource().equals("persistentvolumeclaims"))
+                .map(c -> claimPath.matcher(c.path())).filter(Matcher::matches)
+                .map(m -> m.group(1) + "/" + m.group(2)).distinct().sorted().toList();
+        assertThat(deletedClaims).containsExactly("drain/data-demo-2", "drain/data-demo-3", "no-room/data-demo-2",
+                "pause-annotation/data-demo-1", "resume/data-demo-2");
     }
 }

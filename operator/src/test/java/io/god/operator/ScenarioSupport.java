@@ -67,6 +67,13 @@ abstract class ScenarioSupport {
         });
     }
 
+    /** The fake controller lets the pod be Ready again. */
+    protected void markReady(String ns, String pod) {
+        k8s.pods().inNamespace(ns).withName(pod).edit(p -> {
+            p.getMetadata().getAnnotations().remove(FakeStatefulSetController.NOT_READY);
+            return p;
+        });
+    }
 
     protected GodCluster create(String ns, String name, Consumer<GodClusterSpec> spec) {
         if (k8s.namespaces().withName(ns).get() == null) {
@@ -155,7 +162,7 @@ abstract class ScenarioSupport {
      * Checks every request the operator sent to the mock API server (all requests not made with the test's own user
      * agent) against deploy/'s ClusterRole; {@code expected} are calls that must be among them.
      */
-    protected static void assertRbacAllowsEveryCall(KubernetesServer server, String... expected) throws Exception {
+    protected static List<ApiCall> assertRbacAllowsEveryCall(KubernetesServer server, String... expected) throws Exception {
         List<RecordedRequest> operatorRequests = new ArrayList<>();
         RecordedRequest request;
         while ((request = server.getKubernetesMockServer().takeRequest(50, TimeUnit.MILLISECONDS)) != null) {
@@ -175,5 +182,6 @@ abstract class ScenarioSupport {
         ClusterRole role = Rbac.operatorRole();
         List<String> denied = calls.stream().filter(c -> !Rbac.allows(role, c)).map(ApiCall::path).distinct().toList();
         assertThat(denied).as("calls deploy/02-clusterrole.yaml does not allow; operator made: " + distinct).isEmpty();
+        return calls;
     }
 }

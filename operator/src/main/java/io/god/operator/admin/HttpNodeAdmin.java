@@ -111,7 +111,7 @@ public class HttpNodeAdmin implements NodeAdmin {
     }
 
     private static NodeStatus.LeaveProgress leave(JsonNode l) {
-        return l == null || !l.isObject() ? null : new NodeStatus.LeaveProgress(text(l, "startedAt"),
+        return l == null || !l.isObject() ? null : new NodeStatus.LeaveProgress(text(l, "phase"), text(l, "startedAt"),
                 l.path("rangesTotal").asLong(0), l.path("rangesConfirmed").asLong(0));
     }
 

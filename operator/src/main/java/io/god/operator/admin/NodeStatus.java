@@ -13,9 +13,14 @@ public record NodeStatus(String state, String position, String ringHash, int rin
     public static final String ACTIVE = "ACTIVE";
     public static final String LEAVING = "LEAVING";
     public static final String LEFT = "LEFT";
+    /** The leave phase of a node that handed everything over, had it confirmed, left and dropped its data. */
+    public static final String LEAVE_DONE = "DONE";
 
-    /** Progress of a leave: how many of the node's ranges its successors have confirmed. */
-    public record LeaveProgress(String startedAt, long rangesTotal, long rangesConfirmed) {
+    /**
+     * Progress of a leave: its phase (HANDING_OFF, LEFT_RING, DONE) and how many of the node's ranges their future
+     * holders have confirmed.
+     */
+    public record LeaveProgress(String phase, String startedAt, long rangesTotal, long rangesConfirmed) {
     }
 
     public NodeStatus(String state, String position, String ringHash, int ringSize, boolean replicated,
@@ -25,8 +30,17 @@ public record NodeStatus(String state, String position, String ringHash, int rin
                 lastAliveAt, collectedUpTo, quarantinedAt, null);
     }
 
-    /** A member in the ring: it counts as seen for the tombstone guard. */
-    public boolean inRing() {
-        return ACTIVE.equals(state) || LEAVING.equals(state);
+    /**
+     * The node confirms a finished drain: LEFT, its leave phase DONE and no entry held. LEFT alone is not enough: a
+     * node that is shutting down reports LEFT too, holding all its data.
+     */
+    public boolean drainDone() {
+        return LEFT.equals(state) && leave != null && LEAVE_DONE.equals(leave.phase()) && heldEntries == 0;
+    }
+
+    /** Why {@link #drainDone()} is false, for the Progressing message. */
+    public String drainNotDoneReason() {
+        return "state " + state + ", leave phase " + (leave == null ? "none" : leave.phase()) + ", " + heldEntries
+                + " entries held";
     }
 }

@@ -27,10 +27,10 @@ public class GodClusterStatus {
     @JsonPropertyDescription("Label selector of the member pods (scale subresource).")
     private String selector;
 
-    @JsonPropertyDescription("ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Wiping, Running, Degraded, Hibernating, Hibernated, Paused or Invalid.")
+    @JsonPropertyDescription("ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Running, Degraded, Hibernating, Hibernated, Paused or Invalid.")
     private String phase;
 
-    @JsonPropertyDescription("Ready, Progressing (reason ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Wiping or Idle), Replicated, Degraded, ReconciliationPaused.")
+    @JsonPropertyDescription("Ready, Progressing (reason ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart or Idle), Replicated, Degraded, FullRedundancy (False while spec.replicas < spec.redundancy), ReconciliationPaused.")
     private List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("One entry per ordinal, as seen through the pods and each node's /admin/status.")

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
-/** One ordinal of the ring as the operator last saw it. */
+/** One ordinal of the ring as the operator last saw it, with the facts its node last reported. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Member {
 
@@ -14,13 +14,19 @@ public class Member {
     @JsonPropertyDescription("Ring position reported by the node (hex).")
     private String position;
 
-    @JsonPropertyDescription("JOINING, ACTIVE, LEAVING, LEFT from /admin/status; Absent, Pending or Unreachable otherwise.")
+    @JsonPropertyDescription("The state the node reports on /admin/status, as it says it (JOINING, CATCHING_UP, ACTIVE,"
+            + " LEAVING, LEFT, STALE, ...); Absent, Pending, Terminating or Unreachable when it does not answer.")
     private String state;
 
     private Boolean ready;
 
-    @JsonPropertyDescription("Last time (RFC 3339) the node reported itself a ring member.")
-    private String lastSeenInRing;
+    @JsonPropertyDescription("As the node last reported it: the last time (RFC 3339) it was in sync with the ring,"
+            + " persisted in its data directory. The node, not the operator, decides from it whether its data is stale.")
+    private String lastAliveAt;
+
+    @JsonPropertyDescription("As the node last reported it: when (RFC 3339) it last moved its data to quarantine as"
+            + " stale and rejoined empty.")
+    private String quarantinedAt;
 
     public Member() {
     }
@@ -40,14 +46,17 @@ public class Member {
     public void setState(String state) { this.state = state; }
     public Boolean getReady() { return ready; }
     public void setReady(Boolean ready) { this.ready = ready; }
-    public String getLastSeenInRing() { return lastSeenInRing; }
-    public void setLastSeenInRing(String lastSeenInRing) { this.lastSeenInRing = lastSeenInRing; }
+    public String getLastAliveAt() { return lastAliveAt; }
+    public void setLastAliveAt(String lastAliveAt) { this.lastAliveAt = lastAliveAt; }
+    public String getQuarantinedAt() { return quarantinedAt; }
+    public void setQuarantinedAt(String quarantinedAt) { this.quarantinedAt = quarantinedAt; }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof Member m && Objects.equals(ordinal, m.ordinal) && Objects.equals(pod, m.pod)
                 && Objects.equals(position, m.position) && Objects.equals(state, m.state)
-                && Objects.equals(ready, m.ready) && Objects.equals(lastSeenInRing, m.lastSeenInRing);
+                && Objects.equals(ready, m.ready) && Objects.equals(lastAliveAt, m.lastAliveAt)
+                && Objects.equals(quarantinedAt, m.quarantinedAt);
     }
 
     @Override

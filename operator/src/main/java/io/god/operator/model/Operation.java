@@ -14,22 +14,19 @@ public class Operation {
     public static final String SCALE_UP = "ScaleUp";
     public static final String SCALE_DOWN = "ScaleDown";
     public static final String RESTART = "Restart";
-    public static final String WIPE = "Wipe";
 
-    /** ScaleUp from 0: the wake-up is recorded (lastSeenInRing carried over the hibernation) before pods start. */
-    public static final String STEP_WAKING = "Waking";
     /** ScaleDown: the member at {@code ordinal} was asked to leave; waiting for LEFT. */
     public static final String STEP_LEAVING = "Leaving";
     /** ScaleDown: replicas were raised while the member was leaving; its leave was cancelled. */
     public static final String STEP_CANCELLING = "Cancelling";
     /** ScaleDown: the member is LEFT; the StatefulSet shrinks by one and its pod stops. */
     public static final String STEP_SHRINKING = "Shrinking";
-    /** ScaleDown or Wipe: the ordinal's PVC was deleted; waiting until it is gone. */
+    /** ScaleDown: the drained ordinal's PVC was deleted; waiting until it is gone. */
     public static final String STEP_DELETING_CLAIM = "DeletingClaim";
     /** Restart: the pod was deleted; waiting for its successor to be ACTIVE and the ring replicated. */
     public static final String STEP_RESTARTING = "Restarting";
 
-    @JsonPropertyDescription("ScaleUp, ScaleDown, Restart or Wipe.")
+    @JsonPropertyDescription("ScaleUp, ScaleDown or Restart.")
     private String type;
 
     @JsonPropertyDescription("The replica count the operation leads to.")
@@ -38,8 +35,12 @@ public class Operation {
     @JsonPropertyDescription("The ordinal the current step works on, if any.")
     private Integer ordinal;
 
-    @JsonPropertyDescription("The step in progress: Waking, Leaving, Cancelling, Shrinking, DeletingClaim or Restarting.")
+    @JsonPropertyDescription("The step in progress: Leaving, Cancelling, Shrinking, DeletingClaim or Restarting.")
     private String step;
+
+    @JsonPropertyDescription("ScaleDown: when (RFC 3339) the member at ordinal confirmed its drain (LEFT, leave phase"
+            + " DONE, 0 entries held). Its PVC is deleted only when this is set.")
+    private String drainConfirmedAt;
 
     @JsonPropertyDescription("When the operation started (RFC 3339).")
     private String startedAt;
@@ -59,6 +60,20 @@ public class Operation {
         this.step = step;
     }
 
+    /** This operation at another step, keeping everything else. */
+    public Operation atStep(String step) {
+        Operation next = new Operation(type, targetReplicas, ordinal, step, startedAt);
+        next.drainConfirmedAt = drainConfirmedAt;
+        return next;
+    }
+
+    /** This operation with the node's drain confirmation recorded at {@code when}. */
+    public Operation drainConfirmed(String when) {
+        Operation next = atStep(step);
+        next.drainConfirmedAt = when;
+        return next;
+    }
+
     public boolean is(String type, String step) {
         return Objects.equals(this.type, type) && Objects.equals(this.step, step);
     }
@@ -73,12 +88,15 @@ public class Operation {
     public void setStep(String step) { this.step = step; }
     public String getStartedAt() { return startedAt; }
     public void setStartedAt(String startedAt) { this.startedAt = startedAt; }
+    public String getDrainConfirmedAt() { return drainConfirmedAt; }
+    public void setDrainConfirmedAt(String drainConfirmedAt) { this.drainConfirmedAt = drainConfirmedAt; }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof Operation op && Objects.equals(type, op.type)
                 && Objects.equals(targetReplicas, op.targetReplicas) && Objects.equals(ordinal, op.ordinal)
-                && Objects.equals(step, op.step) && Objects.equals(startedAt, op.startedAt);
+                && Objects.equals(step, op.step) && Objects.equals(startedAt, op.startedAt)
+                && Objects.equals(drainConfirmedAt, op.drainConfirmedAt);
     }
 
     @Override

@@ -15,7 +15,9 @@ public final class Conditions {
     public static final String REPLICATED = "Replicated";
     public static final String DEGRADED = "Degraded";
     public static final String PAUSED = "ReconciliationPaused";
-    public static final List<String> ORDER = List.of(READY, PROGRESSING, REPLICATED, DEGRADED, PAUSED);
+    /** False while spec.replicas is below spec.redundancy: accepted, but each entry has fewer copies than asked. */
+    public static final String FULL_REDUNDANCY = "FullRedundancy";
+    public static final List<String> ORDER = List.of(READY, PROGRESSING, REPLICATED, DEGRADED, FULL_REDUNDANCY, PAUSED);
 
     public static final String TRUE = "True";
     public static final String FALSE = "False";

@@ -27,14 +27,9 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.god.operator.model.GoDuration;
-import io.god.operator.model.Member;
 import io.god.operator.model.Operation;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.HashMap;
-import java.util.Map;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -43,11 +38,16 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Runs a GodCluster. One step per method, in this order; a step that is not done returns early with a reschedule:
- * pause → validate → owned objects → observe → plan ({@link Planner}: tombstone guard, scale, roll) → take the one
- * planned action ({@link ActionRunner}) → status, which records the operation in progress (DESIGN §8).
+ * pause → validate → owned objects → observe → plan ({@link Planner}: scale, roll) → take the one planned action
+ * ({@link ActionRunner}) → status, which records the operation in progress and what the nodes report, with a Warning
+ * event for news such as a member's quarantine ({@link StatusNews}) (DESIGN §8). The operator never deletes a volume
+ * because a member looks stale: the nodes decide that from their own facts.
  */
 @ControllerConfiguration(name = "godcluster")
 public class GodClusterReconciler implements Reconciler<GodCluster> {
+
+    /** Counter of member quarantines the nodes reported (tags namespace, cluster). */
+    public static final String QUARANTINES = "god.operator.member.quarantines";
 
     private final KubernetesClient client;
     private final NodeAdmin nodeAdmin;
@@ -114,10 +114,24 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         applyOwnedObjects(cluster, settings);
         Observation observation = observe(cluster);
         Plan plan = Planner.plan(new Planner.Input(settings.replicas(), settings.redundancy(),
-                settings.deleteClaimOnScaleDown(), GoDuration.parse(settings.tombstoneWindow()),
-                cluster.getMetadata().getName(), observation, lastSeen(cluster), operation(cluster), now));
+                settings.deleteClaimOnScaleDown(), cluster.getMetadata().getName(), observation, operation(cluster),
+                now));
         plan = new ActionRunner(client, nodeAdmin, adminTimeout, events()).run(cluster, plan);
-        return reportStatus(cluster, context, status.observed(settings, observation, plan), plan);
+        GodClusterStatus next = status.observed(settings, observation, plan);
+        announce(cluster, next);
+        return reportStatus(cluster, context, next, plan);
+    }
+
+    /** Warning events for what the nodes decided (quarantine, STALE) and for reduced redundancy; counts quarantines. */
+    private void announce(GodCluster cluster, GodClusterStatus next) {
+        int quarantines = StatusNews.quarantined(cluster.getStatus(), next).size();
+        if (quarantines > 0) {
+            meters.counter(QUARANTINES, "namespace", cluster.getMetadata().getNamespace(),
+                    "cluster", cluster.getMetadata().getName()).increment(quarantines);
+        }
+        for (Plan.Event e : StatusNews.events(cluster.getStatus(), next)) {
+            events().record(cluster, e.type(), e.reason(), e.message());
+        }
     }
 
     /** spec.paused, or the annotation god.io/paused=true (which works without editing the spec, e.g. in GitOps). */
@@ -125,22 +139,6 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         var annotations = cluster.getMetadata().getAnnotations();
         return settings.paused()
                 || (annotations != null && "true".equalsIgnoreCase(annotations.get(StatusWriter.PAUSED_ANNOTATION)));
-    }
-
-    private static Map<Integer, Instant> lastSeen(GodCluster cluster) {
-        Map<Integer, Instant> seen = new HashMap<>();
-        if (cluster.getStatus() != null && cluster.getStatus().getMembers() != null) {
-            for (Member m : cluster.getStatus().getMembers()) {
-                if (m.getOrdinal() != null && m.getLastSeenInRing() != null) {
-                    try {
-                        seen.put(m.getOrdinal(), Instant.parse(m.getLastSeenInRing()));
-                    } catch (DateTimeParseException e) {
-                        // an unreadable timestamp counts as never seen: the guard then never wipes on its account
-                    }
-                }
-            }
-        }
-        return seen;
     }
 
     private static Operation operation(GodCluster cluster) {

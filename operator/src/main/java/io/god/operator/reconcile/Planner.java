@@ -12,11 +12,8 @@ import io.god.operator.reconcile.Action.SetReplicas;
 import io.god.operator.reconcile.Observation.ClaimView;
 import io.god.operator.reconcile.Observation.PodView;
 import io.god.operator.reconcile.Plan.Event;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -26,42 +23,35 @@ import java.util.stream.Collectors;
  * Decides the next step for a ring (DESIGN §8), without I/O: from the spec, what was observed, the operation in
  * progress and the time, it returns one action, a wait or a refusal, each with its reason. The order:
  * <ol>
- * <li>an operation in progress continues (a drain, a restart, a wipe), or is cancelled when the spec no longer wants
- * it;</li>
- * <li>tombstone guard: a stale ordinal that is about to run gets its PVC deleted first;</li>
+ * <li>an operation in progress continues (a drain, a restart), or is cancelled when the spec no longer wants it;</li>
  * <li>hibernate (spec.replicas 0: no drain, PVCs kept) or scale up;</li>
  * <li>an outdated pod that is not serving is restarted at once;</li>
- * <li>scale down one ordinal at a time, highest first: leave → LEFT → shrink by one → delete its PVC;</li>
+ * <li>scale down one ordinal at a time, highest first: leave → confirmed LEFT → shrink by one → delete its PVC;</li>
  * <li>roll the outdated pods, highest first, one at a time, each only while the whole ring is healthy.</li>
  * </ol>
+ * The planner never deletes a volume for staleness (DESIGN §8, revised): whether a member's data is too old to rejoin
+ * is decided by the nodes, from facts they persist, before any exchange. The one {@link DeleteClaim} it plans is the
+ * last step of a drain that the node confirmed ({@link NodeStatus#drainDone()}) and that the operation recorded
+ * ({@link Operation#getDrainConfirmedAt()}); see {@link #deleteDrainedClaim}.
  * The reconciler takes the action, records the plan's operation, and asks again after a short wait.
  */
 public final class Planner {
 
-    /** The inputs; {@code lastSeen} is each ordinal's last time in the ring as recorded before this observation. */
-    public record Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, Duration tombstoneWindow,
-            String clusterName, Observation obs, Map<Integer, Instant> lastSeen, Operation operation, Instant now) {
+    /** The inputs: the spec's numbers, what was observed, the operation recorded in the status, and the time. */
+    public record Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, String clusterName,
+            Observation obs, Operation operation, Instant now) {
     }
 
     private final Input in;
     private final Observation obs;
     private final int desired;
     private final int stsReplicas;
-    /** lastSeenInRing with this observation applied: a member in the ring now is seen now. */
-    private final Map<Integer, Instant> seen;
 
     public Planner(Input in) {
         this.in = in;
         this.obs = in.obs();
         this.desired = in.desired();
         this.stsReplicas = obs.statefulSetReplicas();
-        this.seen = new HashMap<>(in.lastSeen());
-        for (PodView p : obs.pods()) {
-            NodeStatus s = obs.statuses().get(p.name());
-            if (s != null && s.inRing()) {
-                seen.put(p.ordinal(), in.now());
-            }
-        }
     }
 
     public static Plan plan(Input in) {
@@ -73,29 +63,19 @@ public final class Planner {
             Optional<Plan> next = switch (op.getType()) {
                 case Operation.SCALE_DOWN -> continueScaleDown(op);
                 case Operation.RESTART -> continueRestart(op);
-                case Operation.WIPE -> continueWipe(op);
-                default -> Optional.empty(); // ScaleUp has no step of its own to finish
+                // ScaleUp has no step of its own to finish; an operation this version does not know (an older
+                // operator's "Wipe") is simply not continued
+                default -> Optional.empty();
             };
             if (next.isPresent()) {
                 return next.get();
             }
             if (!Operation.SCALE_UP.equals(op.getType())) {
-                return afterDone(op);
+                return next(null);
             }
         }
-        return guard().or(this::hibernateOrScaleUp).or(this::restartUnhealthyOutdated).or(this::scaleDown)
-                .or(this::roll).orElseGet(() -> settle(op));
-    }
-
-    /** The operation is finished: plan afresh (the forget set of a wipe or removal carries over). */
-    private Plan afterDone(Operation op) {
-        Set<Integer> forget = Set.of();
-        if (op.getOrdinal() != null && (Operation.WIPE.equals(op.getType())
-                || Operation.STEP_DELETING_CLAIM.equals(op.getStep()))) {
-            forget = Set.of(op.getOrdinal());
-            seen.remove(op.getOrdinal());
-        }
-        return next(null).forgetting(forget);
+        return hibernateOrScaleUp().or(this::restartUnhealthyOutdated).or(this::scaleDown).or(this::roll)
+                .orElseGet(() -> settle(op));
     }
 
     // ---- 1. operations in progress ------------------------------------------------------------------------------
@@ -108,14 +88,22 @@ public final class Planner {
         switch (op.getStep()) {
             case Operation.STEP_LEAVING, Operation.STEP_CANCELLING -> {
                 if (stsReplicas <= o) {
-                    return Optional.of(shrunk(op, o));
+                    // the StatefulSet no longer includes the ordinal, though no confirmed drain was recorded
+                    return Optional.of(st.filter(NodeStatus::drainDone).isPresent()
+                            ? shrunk(op.drainConfirmed(in.now().toString()), o) : shrunkUnconfirmed(op, o));
                 }
-                if (NodeStatus.LEFT.equals(state)) {
+                if (st.filter(NodeStatus::drainDone).isPresent()) {
                     // a LEFT member cannot be cancelled: it is removed, and a scale-up brings the ordinal back empty
-                    Operation next = step(op, Operation.STEP_SHRINKING);
+                    Operation next = op.drainConfirmed(in.now().toString()).atStep(Operation.STEP_SHRINKING);
                     return Optional.of(Plan.of(new SetReplicas(o), next, Progress.SCALING_DOWN,
                             pod(o) + " has LEFT the ring; shrinking the StatefulSet to " + o,
                             new Event(NORMAL, "MemberLeft", pod(o) + " left the ring; removing it")));
+                }
+                if (NodeStatus.LEFT.equals(state)) {
+                    // LEFT without a finished drain: a node shutting down says LEFT too, still holding its data
+                    return Optional.of(Plan.waiting(op, Progress.SCALING_DOWN, "draining " + pod(o)
+                            + ": it reports LEFT but has not confirmed the drain (" + st.get().drainNotDoneReason()
+                            + ")"));
                 }
                 if (wanted || desired == 0) {
                     if (op.is(Operation.SCALE_DOWN, Operation.STEP_CANCELLING) && NodeStatus.ACTIVE.equals(state)) {
@@ -142,24 +130,12 @@ public final class Planner {
                 return Optional.of(Plan.of(new Leave(o, host(o)), step(withTarget(op), Operation.STEP_LEAVING),
                         Progress.SCALING_DOWN, "asking " + pod(o) + " to leave the ring", null));
             }
-            case Operation.STEP_SHRINKING -> {
+            case Operation.STEP_SHRINKING, Operation.STEP_DELETING_CLAIM -> {
                 if (stsReplicas > o) {
                     return Optional.of(Plan.of(new SetReplicas(o), op, Progress.SCALING_DOWN,
                             "shrinking the StatefulSet to " + o, null));
                 }
                 return Optional.of(shrunk(op, o));
-            }
-            case Operation.STEP_DELETING_CLAIM -> {
-                Optional<ClaimView> claim = obs.claim(o);
-                if (claim.isPresent() && !claim.get().terminating()) {
-                    return Optional.of(Plan.of(new DeleteClaim(o, claim.get().name()), op, Progress.SCALING_DOWN,
-                            "deleting " + claim.get().name(), null));
-                }
-                if (claim.isPresent()) {
-                    return Optional.of(Plan.waiting(op, Progress.SCALING_DOWN,
-                            "waiting for " + claim.get().name() + " to be deleted"));
-                }
-                return Optional.empty();
             }
             default -> {
                 return Optional.empty();
@@ -171,20 +147,56 @@ public final class Planner {
     private Plan shrunk(Operation op, int o) {
         Optional<PodView> pod = obs.pod(o);
         if (pod.isPresent()) {
-            return Plan.waiting(step(op, Operation.STEP_SHRINKING), Progress.SCALING_DOWN,
+            return Plan.waiting(op.atStep(Operation.STEP_SHRINKING), Progress.SCALING_DOWN,
                     "waiting for " + pod(o) + " to stop");
         }
         Optional<ClaimView> claim = obs.claim(o);
-        if (in.deleteClaimOnScaleDown() && claim.isPresent() && !claim.get().terminating()) {
-            return Plan.of(new DeleteClaim(o, claim.get().name()), step(op, Operation.STEP_DELETING_CLAIM),
-                    Progress.SCALING_DOWN, "deleting " + claim.get().name(),
-                    new Event(NORMAL, "ClaimDeleted", pod(o) + " was drained and removed; deleting " + claim.get().name()));
+        if (!in.deleteClaimOnScaleDown() || claim.isEmpty()) {
+            return next(null); // removed (its PVC kept, or gone): the scale-down goes on with the next ordinal
         }
-        if (in.deleteClaimOnScaleDown() && claim.isPresent()) {
-            return Plan.waiting(step(op, Operation.STEP_DELETING_CLAIM), Progress.SCALING_DOWN,
+        if (claim.get().terminating()) {
+            return Plan.waiting(op.atStep(Operation.STEP_DELETING_CLAIM), Progress.SCALING_DOWN,
                     "waiting for " + claim.get().name() + " to be deleted");
         }
-        return in.deleteClaimOnScaleDown() ? afterDone(step(op, Operation.STEP_DELETING_CLAIM)) : next(null);
+        return deleteDrainedClaim(op, o, claim.get());
+    }
+
+    /**
+     * The only place a PVC deletion is planned. The operation must be this ordinal's scale-down with the node's
+     * confirmed drain recorded (it left the ring holding nothing, everything handed over and confirmed); anything else
+     * (an operation recorded by an older operator, a StatefulSet shrunk by someone else) keeps the claim, with a
+     * Warning event, and the scale-down goes on.
+     */
+    private Plan deleteDrainedClaim(Operation op, int o, ClaimView claim) {
+        boolean confirmed = Operation.SCALE_DOWN.equals(op.getType()) && Integer.valueOf(o).equals(op.getOrdinal())
+                && op.getDrainConfirmedAt() != null;
+        if (!confirmed) {
+            return keptClaim(o, claim.name());
+        }
+        return Plan.of(new DeleteClaim(o, claim.name()), op.atStep(Operation.STEP_DELETING_CLAIM),
+                Progress.SCALING_DOWN, "deleting " + claim.name(),
+                new Event(NORMAL, "ClaimDeleted", pod(o) + " confirmed its drain at " + op.getDrainConfirmedAt()
+                        + " and was removed; deleting " + claim.name()));
+    }
+
+    /**
+     * The StatefulSet was shrunk below the ordinal before its drain was confirmed (someone scaled the StatefulSet, or
+     * the operator stopped between the two steps): the member's data may be the only copy of something, so its PVC is
+     * kept and the scale-down of this ordinal ends here.
+     */
+    private Plan shrunkUnconfirmed(Operation op, int o) {
+        Optional<ClaimView> claim = obs.claim(o);
+        if (claim.isEmpty() || claim.get().terminating()) {
+            return next(null);
+        }
+        return keptClaim(o, claim.get().name());
+    }
+
+    private Plan keptClaim(int o, String claim) {
+        String why = pod(o) + " was removed without a drain the operator saw confirmed; its PVC " + claim
+                + " is kept (delete it yourself once its data is not needed)";
+        // this pass only reports the kept claim; the next one plans afresh (no operation refers to the ordinal now)
+        return Plan.of(Action.NONE, null, Progress.SCALING_DOWN, why, new Event(WARNING, "ClaimKept", why));
     }
 
     private Optional<Plan> continueRestart(Operation op) {
@@ -214,62 +226,7 @@ public final class Planner {
         return Optional.empty(); // done; another outdated pod that serves nothing may go next without waiting
     }
 
-    private Optional<Plan> continueWipe(Operation op) {
-        int o = op.getOrdinal();
-        Optional<ClaimView> claim = obs.claim(o);
-        if (claim.isEmpty() || !claim.get().terminating()) {
-            return Optional.empty(); // gone, or already replaced by a new, empty claim
-        }
-        Optional<PodView> pod = obs.pod(o);
-        if (pod.isPresent() && !pod.get().terminating()) {
-            // the PVC is marked for deletion first, so the pod that holds it (pvc-protection) can go now and no new
-            // pod is started on the old volume; a pod recreated before the claim went is deleted again
-            return Optional.of(Plan.of(new DeletePod(o, pod.get().name()), op, Progress.WIPING,
-                    "wiping " + pod(o) + ": deleting the pod that holds " + claim.get().name(), null));
-        }
-        return Optional.of(Plan.waiting(op, Progress.WIPING, "wiping " + pod(o) + ": waiting for "
-                + claim.get().name() + " to be deleted"));
-    }
-
-    // ---- 2. tombstone guard ---------------------------------------------------------------------------------------
-
-    /** The lowest stale ordinal that is about to run (a pod exists or will be created) gets its PVC deleted. */
-    private Optional<Plan> guard() {
-        if (desired == 0) {
-            return Optional.empty();
-        }
-        int runRange = Math.max(desired, stsReplicas);
-        for (int o = 0; o < runRange; o++) {
-            Optional<ClaimView> claim = obs.claim(o);
-            if (claim.isPresent() && !claim.get().terminating() && stale(o)) {
-                Instant last = seen.get(o);
-                String why = pod(o) + " was last seen in the ring at " + last + ", more than the tombstone window ("
-                        + in.tombstoneWindow() + ") before the others; its data may hold deleted keys";
-                return Optional.of(Plan.of(new DeleteClaim(o, claim.get().name()),
-                        op(Operation.WIPE, null, o, Operation.STEP_DELETING_CLAIM), Progress.WIPING,
-                        "wiping " + pod(o) + ": " + why,
-                        new Event(WARNING, "WipingStaleMember", why + "; deleting " + claim.get().name()
-                                + " before it may run again")));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * Stale: not in the ring now, and another ordinal was seen in the ring more than the window after this one was
-     * last seen. Relative to the other members, so a hibernated ring (nobody seen) never goes stale.
-     */
-    boolean stale(int o) {
-        Instant last = seen.get(o);
-        if (last == null || in.now().equals(last)) {
-            return false;
-        }
-        Optional<Instant> newestOther = seen.entrySet().stream().filter(e -> e.getKey() != o)
-                .map(Map.Entry::getValue).max(Instant::compareTo);
-        return newestOther.isPresent() && Duration.between(last, newestOther.get()).compareTo(in.tombstoneWindow()) > 0;
-    }
-
-    // ---- 3. hibernate / scale up ----------------------------------------------------------------------------------
+    // ---- 2. hibernate / scale up ----------------------------------------------------------------------------------
 
     private Optional<Plan> hibernateOrScaleUp() {
         if (desired == 0) {
@@ -285,22 +242,12 @@ public final class Planner {
         if (desired <= stsReplicas) {
             return Optional.empty();
         }
-        Operation op = in.operation();
-        if (stsReplicas == 0 && (op == null || !op.is(Operation.SCALE_UP, Operation.STEP_WAKING))) {
-            // recorded before any pod starts: the time spent hibernated must not count, so every lastSeenInRing moves
-            // forward by it (the newest becomes now) and the gaps between members stay exactly as they were
-            Optional<Instant> newest = seen.values().stream().max(Instant::compareTo);
-            Map<Integer, Instant> carried = new HashMap<>();
-            newest.ifPresent(n -> seen.forEach((o, t) -> carried.put(o, t.plus(Duration.between(n, in.now())))));
-            return Optional.of(Plan.waiting(op(Operation.SCALE_UP, desired, null, Operation.STEP_WAKING),
-                    Progress.SCALING_UP, "starting " + desired + " members").carrying(carried));
-        }
         return Optional.of(Plan.of(new SetReplicas(desired), op(Operation.SCALE_UP, desired, null, null),
                 Progress.SCALING_UP, "scaling up to " + desired + " members",
                 new Event(NORMAL, "ScalingUp", "scaling from " + stsReplicas + " to " + desired)));
     }
 
-    // ---- 4. restarts ---------------------------------------------------------------------------------------------
+    // ---- 3. restarts ---------------------------------------------------------------------------------------------
 
     /** An outdated pod that serves nothing (unready, silent or not ACTIVE) goes first: restarting it costs nothing. */
     private Optional<Plan> restartUnhealthyOutdated() {
@@ -336,7 +283,7 @@ public final class Planner {
         return p.ready() && s != null && NodeStatus.ACTIVE.equals(s.state());
     }
 
-    // ---- 5. scale down -------------------------------------------------------------------------------------------
+    // ---- 4. scale down -------------------------------------------------------------------------------------------
 
     private Optional<Plan> scaleDown() {
         if (desired >= stsReplicas) {
@@ -407,7 +354,7 @@ public final class Planner {
         return Optional.empty();
     }
 
-    // ---- 7. nothing to change ------------------------------------------------------------------------------------
+    // ---- nothing to change ------------------------------------------------------------------------------------
 
     private Plan settle(Operation op) {
         if (op != null && Operation.SCALE_UP.equals(op.getType()) && obs.readyCount() < desired) {
@@ -432,12 +379,14 @@ public final class Planner {
     }
 
     private static Operation step(Operation op, String step) {
-        return new Operation(op.getType(), op.getTargetReplicas(), op.getOrdinal(), step, op.getStartedAt());
+        return op.atStep(step);
     }
 
     /** The drain's target follows spec.replicas while it goes down further. */
     private Operation withTarget(Operation op) {
-        return new Operation(op.getType(), desired, op.getOrdinal(), op.getStep(), op.getStartedAt());
+        Operation next = op.atStep(op.getStep());
+        next.setTargetReplicas(desired);
+        return next;
     }
 
     private String pod(int ordinal) {

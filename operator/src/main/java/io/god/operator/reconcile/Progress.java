@@ -12,8 +12,6 @@ public enum Progress {
     SCALE_DOWN_REFUSED("ScaleDownRefused", "ScaleDownRefused"),
     /** Restarting outdated members one at a time, or waiting for the ring to allow the next. */
     ROLLING_RESTART("RollingRestart", "RollingRestart"),
-    /** Deleting a stale member's PVC before its pod may run again (tombstone guard). */
-    WIPING("Wiping", "Wiping"),
     /** spec.replicas is 0 and member pods still exist. */
     HIBERNATING("Hibernating", "ScalingDown"),
     /** spec.replicas is 0 and no member pod exists; PVCs are kept. */

@@ -8,9 +8,7 @@ import io.god.operator.model.Operation;
 import io.god.operator.model.Settings;
 import io.god.operator.reconcile.Observation.PodView;
 import io.god.operator.resources.Labels;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,9 +27,6 @@ public final class StatusWriter {
     public static final String PHASE_HIBERNATED = "Hibernated";
     public static final String PHASE_PAUSED = "Paused";
     public static final String PHASE_INVALID = "Invalid";
-
-    /** lastSeenInRing is refreshed at most this often, so a steady ring does not rewrite its status every pass. */
-    static final Duration LAST_SEEN_GRANULARITY = Duration.ofSeconds(60);
 
     private final GodCluster cluster;
     private final GodClusterStatus previous;
@@ -60,7 +55,7 @@ public final class StatusWriter {
     public GodClusterStatus paused() {
         GodClusterStatus s = base(PHASE_PAUSED);
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
-                .keep(Conditions.DEGRADED)
+                .keep(Conditions.DEGRADED).keep(Conditions.FULL_REDUNDANCY)
                 .set(Conditions.PAUSED, Conditions.TRUE, "Paused",
                         "spec.paused or the annotation god.io/paused is true: the operator reports status but changes nothing")
                 .build());
@@ -70,7 +65,7 @@ public final class StatusWriter {
     public GodClusterStatus invalid(List<String> problems) {
         GodClusterStatus s = base(PHASE_INVALID);
         String message = String.join("; ", problems);
-        s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.REPLICATED)
+        s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.REPLICATED).keep(Conditions.FULL_REDUNDANCY)
                 .set(Conditions.PROGRESSING, Conditions.FALSE, "InvalidSpec", "nothing changes until the spec is fixed")
                 .set(Conditions.DEGRADED, Conditions.TRUE, "InvalidSpec", message)
                 .set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "")
@@ -81,7 +76,7 @@ public final class StatusWriter {
     public GodClusterStatus failed(Exception error) {
         GodClusterStatus s = base(previous.getPhase());
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
-                .keep(Conditions.PAUSED)
+                .keep(Conditions.PAUSED).keep(Conditions.FULL_REDUNDANCY)
                 .set(Conditions.DEGRADED, Conditions.TRUE, "ReconcileError",
                         error.getClass().getSimpleName() + ": " + error.getMessage())
                 .build());
@@ -93,7 +88,7 @@ public final class StatusWriter {
         int desired = settings.replicas();
         List<PodView> live = obs.pods().stream().filter(p -> !p.terminating()).toList();
         int ready = (int) live.stream().filter(PodView::ready).count();
-        List<Member> members = members(desired, obs, plan);
+        List<Member> members = members(desired, obs);
         String ringHash = commonRingHash(obs, ready);
         boolean allActive = members.stream().filter(m -> m.getOrdinal() < desired)
                 .allMatch(m -> NodeStatus.ACTIVE.equals(m.getState()));
@@ -110,6 +105,7 @@ public final class StatusWriter {
         progressingCondition(c, plan);
         replicatedCondition(c, obs, desired);
         degradedCondition(c, progress, desired, ready, obs);
+        redundancyCondition(c, desired, settings.redundancy());
         c.set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "");
         s.setConditions(c.build());
         return s;
@@ -124,10 +120,10 @@ public final class StatusWriter {
     }
 
     /**
-     * One entry per ordinal up to spec.replicas, and any pod or PVC above it (a kept PVC keeps its lastSeenInRing for
-     * the tombstone guard); a hibernating ring keeps its entries.
+     * One entry per ordinal up to spec.replicas, and any pod or PVC above it; a hibernating ring keeps its entries.
+     * lastAliveAt and quarantinedAt are the node's own facts: what it reports now, else what it last reported.
      */
-    private List<Member> members(int desired, Observation obs, Plan plan) {
+    private List<Member> members(int desired, Observation obs) {
         List<Member> old = Optional.ofNullable(previous.getMembers()).orElse(List.of());
         int count = Math.max(desired, Math.max(obs.highestOrdinal(), obs.highestClaimOrdinal()) + 1);
         if (desired == 0) {
@@ -143,26 +139,12 @@ public final class StatusWriter {
             m.setReady(pod.map(PodView::ready).orElse(false));
             m.setState(state(pod, status, obs));
             m.setPosition(status != null ? status.position() : before.map(Member::getPosition).orElse(null));
-            String lastSeen = plan.forget().contains(ordinal) ? null : before.map(Member::getLastSeenInRing).orElse(null);
-            if (plan.carry().containsKey(ordinal)) {
-                lastSeen = plan.carry().get(ordinal).toString();
-            }
-            if (status != null && status.inRing() && !recent(lastSeen)) {
-                lastSeen = now.toString();
-            }
-            m.setLastSeenInRing(lastSeen);
+            m.setLastAliveAt(status != null ? status.lastAliveAt() : before.map(Member::getLastAliveAt).orElse(null));
+            m.setQuarantinedAt(status != null ? status.quarantinedAt()
+                    : before.map(Member::getQuarantinedAt).orElse(null));
             members.add(m);
         }
         return members;
-    }
-
-    private boolean recent(String timestamp) {
-        try {
-            return timestamp != null
-                    && Duration.between(Instant.parse(timestamp), now).compareTo(LAST_SEEN_GRANULARITY) < 0;
-        } catch (DateTimeParseException e) {
-            return false;
-        }
     }
 
     private static String state(Optional<PodView> pod, NodeStatus status, Observation obs) {
@@ -230,6 +212,20 @@ public final class StatusWriter {
                     obs.statuses().size() + "/" + desired + " members answered");
         } else {
             c.set(Conditions.REPLICATED, Conditions.TRUE, "Replicated", "every member reports replicated");
+        }
+    }
+
+    /** Fewer members than copies asked for is allowed (a small test ring, a one-node setup) but never silent. */
+    private static void redundancyCondition(Conditions c, int desired, int redundancy) {
+        if (desired == 0) {
+            c.set(Conditions.FULL_REDUNDANCY, Conditions.UNKNOWN, "Hibernated", "spec.replicas is 0");
+        } else if (desired < redundancy) {
+            c.set(Conditions.FULL_REDUNDANCY, Conditions.FALSE, "ReplicasBelowRedundancy", "spec.replicas " + desired
+                    + " is below spec.redundancy " + redundancy + ": every entry has only " + desired
+                    + (desired == 1 ? " copy" : " copies"));
+        } else {
+            c.set(Conditions.FULL_REDUNDANCY, Conditions.TRUE, "AsConfigured",
+                    "every entry is kept on " + redundancy + " members");
         }
     }
 

@@ -6,7 +6,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 
-/** The operator's clock (lastSeenInRing, the tombstone guard); tests replace it to let a day pass in a second. */
+/** The operator's clock (condition and operation times); tests replace it to let a day pass in a second. */
 @ApplicationScoped
 public class SystemClock {
 

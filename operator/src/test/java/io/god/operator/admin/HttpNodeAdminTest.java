@@ -30,7 +30,7 @@ class HttpNodeAdminTest {
 
     static final String LEAVING = """
             {"state":"LEAVING","position":"7f","ringHash":"c0ffee","ring":[],"replicated":true,"dataBytes":10,
-             "leave":{"startedAt":"2026-11-21T10:00:00Z","rangesTotal":6,"rangesConfirmed":2}}""";
+             "leave":{"phase":"HANDING_OFF","startedAt":"2026-11-21T10:00:00Z","rangesTotal":6,"rangesConfirmed":2}}""";
 
     HttpServer server;
     final AtomicReference<String> body = new AtomicReference<>(STATUS);
@@ -83,7 +83,7 @@ class HttpNodeAdminTest {
     void readsTheStatusDocumentIgnoringUnknownFields() {
         NodeStatus s = admin(Duration.ofSeconds(2), null).status("127.0.0.1").toCompletableFuture().join();
         assertThat(s.state()).isEqualTo("ACTIVE");
-        assertThat(s.inRing()).isTrue();
+        assertThat(s.drainDone()).isFalse();
         assertThat(s.position()).isEqualTo("7f00000000000000000000000000000a");
         assertThat(s.ringHash()).isEqualTo("c0ffee");
         assertThat(s.ringSize()).isEqualTo(2);
@@ -132,7 +132,7 @@ class HttpNodeAdminTest {
         assertThat(leaveMethod.get()).isEqualTo("POST");
         assertThat(answer.refused()).isFalse();
         assertThat(answer.status().state()).isEqualTo("LEAVING");
-        assertThat(answer.status().leave()).isEqualTo(new NodeStatus.LeaveProgress("2026-11-21T10:00:00Z", 6, 2));
+        assertThat(answer.status().leave()).isEqualTo(new NodeStatus.LeaveProgress("HANDING_OFF", "2026-11-21T10:00:00Z", 6, 2));
         assertThat(authorization.get()).as("the status handler did not run").isNull();
 
         leaveCode.set(200);
@@ -140,6 +140,20 @@ class HttpNodeAdminTest {
         answer = admin(Duration.ofSeconds(2), null).leave("127.0.0.1").toCompletableFuture().join();
         assertThat(answer.status().state()).isEqualTo("LEFT");
         assertThat(answer.status().leave().rangesConfirmed()).isEqualTo(6);
+    }
+
+    /** What the operator needs before it may delete a member's PVC: LEFT, leave phase DONE and nothing held. */
+    @Test
+    void onlyLeftWithItsLeaveDoneAndNothingHeldIsAFinishedDrain() throws IOException {
+        String done = LEAVING.replace("\"LEAVING\"", "\"LEFT\"").replace("HANDING_OFF", "DONE")
+                .replace("\"replicated\"", "\"heldEntries\":0,\"replicated\"");
+        assertThat(HttpNodeAdmin.parse(done).drainDone()).isTrue();
+        assertThat(HttpNodeAdmin.parse(done.replace("DONE", "LEFT_RING")).drainDone()).as("still confirming").isFalse();
+        assertThat(HttpNodeAdmin.parse(done.replace("\"heldEntries\":0", "\"heldEntries\":5")).drainDone())
+                .as("still holding entries").isFalse();
+        NodeStatus shuttingDown = HttpNodeAdmin.parse(STATUS.replace("ACTIVE", "LEFT"));
+        assertThat(shuttingDown.drainDone()).as("a node that is shutting down reports LEFT with its data").isFalse();
+        assertThat(shuttingDown.drainNotDoneReason()).isEqualTo("state LEFT, leave phase none, 36 entries held");
     }
 
     @Test

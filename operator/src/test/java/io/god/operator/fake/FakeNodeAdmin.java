@@ -35,6 +35,8 @@ public class FakeNodeAdmin implements NodeAdmin {
     private final Set<String> notReplicated = ConcurrentHashMap.newKeySet();
     private final Map<String, String> refuseLeave = new ConcurrentHashMap<>();
     private final Map<String, Long> dataBytes = new ConcurrentHashMap<>();
+    /** "namespace/pod" → /admin/status calls made to it, answered or not: one per reconcile pass while it is Ready. */
+    private final Map<String, Long> statusCalls = new ConcurrentHashMap<>();
     /** "namespace/pod leave|cancel", in call order. */
     public final List<String> calls = new CopyOnWriteArrayList<>();
     /** The production NodeAdmin for real node processes, or null. */
@@ -56,6 +58,7 @@ public class FakeNodeAdmin implements NodeAdmin {
         if (real(host) != null) {
             return real(host).status(host);
         }
+        FakeStatefulSetController.podAt(host).ifPresent(p -> statusCalls.merge(p, 1L, Long::sum));
         String pod = reachable(host);
         if (pod == null) {
             return refused(host);
@@ -119,9 +122,12 @@ public class FakeNodeAdmin implements NodeAdmin {
         String state = left == null ? NodeStatus.ACTIVE : left == 0 ? NodeStatus.LEFT : NodeStatus.LEAVING;
         int total = 8;
         NodeStatus.LeaveProgress progress = left == null ? null
-                : new NodeStatus.LeaveProgress("2026-11-21T10:00:00Z", total, left == 0 ? total : total / 2);
-        return new NodeStatus(state, position(pod), "ring-" + ns, 3, !notReplicated.contains(ns), 10, 30,
-                dataBytes.getOrDefault(ns, DEFAULT_DATA_BYTES), null, null, null, null, progress);
+                : new NodeStatus.LeaveProgress(left == 0 ? NodeStatus.LEAVE_DONE : "HANDING_OFF", "2026-11-21T10:00:00Z",
+                        total, left == 0 ? total : total / 2);
+        // a finished drain dropped the member's data
+        return new NodeStatus(state, position(pod), "ring-" + ns, 3, !notReplicated.contains(ns), 10,
+                left != null && left == 0 ? 0 : 30, dataBytes.getOrDefault(ns, DEFAULT_DATA_BYTES), null, null, null,
+                null, progress);
     }
 
     public static NodeStatus active(String namespacedPod) {
@@ -183,6 +189,11 @@ public class FakeNodeAdmin implements NodeAdmin {
 
     public void refuseLeave(String namespace, String pod, String reason) {
         refuseLeave.put(namespace + "/" + pod, reason);
+    }
+
+    /** How many times the operator asked this pod for its status: a count of reconcile passes that saw it Ready. */
+    public long statusCalls(String namespace, String pod) {
+        return statusCalls.getOrDefault(namespace + "/" + pod, 0L);
     }
 
     public List<String> calls(String namespace) {

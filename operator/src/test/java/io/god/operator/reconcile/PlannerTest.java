@@ -20,7 +20,6 @@ class PlannerTest {
                 "leave 3", "replicas=3", "delete-claim 3");
         assertThat(w.pods).containsOnlyKeys(0, 1, 2);
         assertThat(w.claims).containsOnlyKeys(0, 1, 2);
-        assertThat(w.lastSeen).as("removed ordinals are forgotten").containsOnlyKeys(0, 1, 2);
     }
 
     @Test
@@ -45,7 +44,6 @@ class PlannerTest {
         w.desired = 2;
         assertThat(w.settle()).containsExactly("leave 2", "replicas=2");
         assertThat(w.claims).containsOnlyKeys(0, 1, 2);
-        assertThat(w.lastSeen).as("a kept claim keeps its lastSeenInRing for the guard").containsKey(2);
     }
 
     @Test
@@ -180,83 +178,188 @@ class PlannerTest {
         }
     }
 
+    // ---- no volume is ever deleted for staleness (DESIGN §8, revised) ---------------------------------------------
+
+    /** The operator away (stopped, paused, spec invalid) for longer than the window: its next pass sees only now. */
     @Test
-    void aMemberAbsentLongerThanTheWindowIsWipedBeforeItRunsAgain() {
+    void afterAnOperatorAbsenceLongerThanTheWindowARestartingMemberKeepsItsVolume() {
         PlannerWorld w = new PlannerWorld(3);
-        w.pods.get(1).ready = false; // Pending/failing
+        w.pods.get(1).ready = false; // restarting when the operator comes back
         w.now = w.now.plus(Duration.ofHours(25));
-        Plan wipe = w.step();
-        assertThat(wipe.action()).hasToString("delete-claim 1");
-        assertThat(wipe.progress()).isEqualTo(Progress.WIPING);
-        assertThat(wipe.event().reason()).isEqualTo("WipingStaleMember");
-        assertThat(wipe.operation().getType()).isEqualTo(Operation.WIPE);
-        assertThat(w.step().action()).as("then the pod that holds the claim").hasToString("delete-pod 1");
-        assertThat(w.settle()).containsExactly("delete-claim 1", "delete-pod 1");
-        assertThat(w.pods.get(1).ready).as("a new pod on a new, empty claim").isTrue();
-        assertThat(w.lastSeen.get(1)).isNotNull();
+        for (int i = 0; i < 20; i++) {
+            Plan p = w.step();
+            assertThat(p.action()).isInstanceOf(Action.None.class);
+            assertThat(p.operation()).isNull();
+        }
+        w.pods.get(1).ready = true;
+        assertThat(w.settle()).isEmpty();
+        assertThat(w.deletedClaims).isEmpty();
+        assertThat(w.deletedPods).isEmpty();
     }
 
     @Test
-    void withinTheWindowNothingIsWiped() {
+    void aWholeRingStoppedLongerThanTheWindowComesBackAtDifferentSpeedsOnItsVolumes() {
         PlannerWorld w = new PlannerWorld(3);
-        w.pods.get(1).ready = false;
-        w.now = w.now.plus(Duration.ofHours(23));
-        assertThat(w.step().action()).isInstanceOf(Action.None.class);
-        assertThat(w.actions).isEmpty();
-    }
-
-    @Test
-    void scaleUpOfAStaleOrdinalWipesItsKeptClaimFirst() {
-        PlannerWorld w = new PlannerWorld(3);
-        w.deleteClaims = false;
-        w.desired = 2;
-        assertThat(w.settle()).containsExactly("leave 2", "replicas=2");
+        w.pods.values().forEach(p -> p.ready = false); // the whole ring stopped (a weekend)
+        for (int i = 0; i < 5; i++) {
+            w.step();
+        }
         w.now = w.now.plus(Duration.ofDays(3));
-        w.step(); // the others are seen three days later
-        w.desired = 3;
-        assertThat(w.settle()).containsExactly("leave 2", "replicas=2", "delete-claim 2", "replicas=3");
+        w.pods.get(0).ready = true; // the first back
+        for (int i = 0; i < 10; i++) {
+            w.step();
+            w.now = w.now.plus(Duration.ofHours(3)); // 30 h before the next one comes back
+        }
+        w.pods.get(2).ready = true;
+        for (int i = 0; i < 10; i++) {
+            w.step();
+            w.now = w.now.plus(Duration.ofHours(3));
+        }
+        w.pods.get(1).ready = true; // the last one, 60 h after the first
+        assertThat(w.settle()).isEmpty();
+        assertThat(w.deletedClaims).isEmpty();
+        assertThat(w.deletedPods).isEmpty();
+        assertThat(w.claims).containsOnlyKeys(0, 1, 2).doesNotContainValue(true);
     }
 
     @Test
-    void aHibernatedRingIsNeverStale() {
+    void aSingleMemberDownLongerThanTheWindowKeepsTheOnlyCopy() {
+        PlannerWorld w = new PlannerWorld(1);
+        w.pods.get(0).ready = false;
+        for (int i = 0; i < 10; i++) {
+            w.now = w.now.plus(Duration.ofHours(12));
+            assertThat(w.step().action()).isInstanceOf(Action.None.class);
+        }
+        w.pods.get(0).ready = true;
+        assertThat(w.settle()).isEmpty();
+        assertThat(w.deletedClaims).isEmpty();
+    }
+
+    @Test
+    void aHibernatedRingWakesUpOnItsVolumes() {
         PlannerWorld w = new PlannerWorld(3);
         w.desired = 0;
         assertThat(w.settle()).containsExactly("replicas=0");
         w.now = w.now.plus(Duration.ofDays(10));
         w.desired = 3;
-        java.time.Instant wakeAt = w.now;
-        Plan waking = w.step();
-        assertThat(waking.action()).isInstanceOf(Action.None.class);
-        assertThat(waking.carry()).as("recorded before any pod starts: lastSeen moved to now")
-                .containsOnlyKeys(0, 1, 2).allSatisfy((o, t) -> assertThat(t).isEqualTo(wakeAt));
-        // members come back one by one: the first seen must not make the others look stale
-        w.leaveTicks = 0;
         assertThat(w.settle()).containsExactly("replicas=0", "replicas=3");
         assertThat(w.claims).containsOnlyKeys(0, 1, 2);
+        assertThat(w.deletedClaims).isEmpty();
     }
 
     @Test
-    void hibernationDoesNotCountTowardsTheWindow() {
+    void aKeptClaimComesBackWithItsDataHoweverLongAfter() {
         PlannerWorld w = new PlannerWorld(3);
-        w.failing.add(2);
-        w.pods.get(2).ready = false;
-        w.now = w.now.plus(Duration.ofHours(20));
-        w.step();
-        w.desired = 0;
-        w.settle();
-        w.now = w.now.plus(Duration.ofDays(5));
+        w.deleteClaims = false;
+        w.desired = 2;
+        assertThat(w.settle()).containsExactly("leave 2", "replicas=2");
+        w.now = w.now.plus(Duration.ofDays(30));
         w.desired = 3;
-        Plan waking = w.step();
-        assertThat(Duration.between(waking.carry().get(2), waking.carry().get(0)))
-                .as("the 20 h gap is carried over the hibernation").isBetween(Duration.ofHours(20), Duration.ofHours(21));
+        assertThat(w.settle()).containsExactly("leave 2", "replicas=2", "replicas=3");
+        assertThat(w.deletedClaims).isEmpty();
+    }
+
+    /** A node that is shutting down reports LEFT too, with its data: only LEFT + leave DONE + 0 held is a drain. */
+    @Test
+    void leftWithoutAConfirmedDrainIsNotRemoved() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.leaveTicks = 50;
+        w.desired = 2;
+        assertThat(w.step().action()).hasToString("leave 2");
+        w.pods.get(2).state = NodeStatus.LEFT;
+        w.pods.get(2).shuttingDown = true;
         for (int i = 0; i < 5; i++) {
-            assertThat(w.step().progress()).as("demo-2 keeps failing").isEqualTo(Progress.SCALING_UP);
+            Plan p = w.step();
+            assertThat(p.action()).isInstanceOf(Action.None.class);
+            assertThat(p.message()).contains("draining demo-2: it reports LEFT but has not confirmed the drain",
+                    "leave phase none", "3 entries held");
         }
-        assertThat(w.actions).containsExactly("replicas=0", "replicas=3");
-        w.now = w.now.plus(Duration.ofHours(3));
-        assertThat(w.step().action()).as("20 h + 3 h awake").isInstanceOf(Action.None.class);
-        w.now = w.now.plus(Duration.ofHours(2));
-        assertThat(w.step().action()).as("20 h + 5 h awake").hasToString("delete-claim 2");
+        w.pods.get(2).terminating = true; // it restarts, and comes back ACTIVE with its data
+        w.tick();
+        w.leaveTicks = 2;
+        assertThat(w.settle()).containsExactly("leave 2", "leave 2", "replicas=2", "delete-claim 2");
+    }
+
+    @Test
+    void aStatefulSetShrunkBeforeTheDrainWasConfirmedKeepsTheClaim() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.leaveTicks = 50;
+        w.desired = 2;
+        assertThat(w.step().action()).hasToString("leave 2");
+        w.stsReplicas = 2; // someone scaled the StatefulSet by hand mid-drain
+        w.tick();
+        Plan kept = w.step();
+        assertThat(kept.action()).isInstanceOf(Action.None.class);
+        assertThat(kept.operation()).isNull();
+        assertThat(kept.event().type()).isEqualTo(EventRecorder.WARNING);
+        assertThat(kept.event().reason()).isEqualTo("ClaimKept");
+        assertThat(kept.event().message()).contains("demo-2", "data-demo-2", "kept");
+        assertThat(w.settle()).containsExactly("leave 2");
+        assertThat(w.claims).containsKey(2);
+    }
+
+    @Test
+    void anOperationRecordedWithoutADrainConfirmationNeverDeletesTheClaim() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.stsReplicas = 2;
+        w.tick(); // demo-2 stopped; its claim stays
+        w.operation = new Operation(Operation.SCALE_DOWN, 2, 2, Operation.STEP_DELETING_CLAIM, w.now.toString());
+        Plan p = w.step();
+        assertThat(p.action()).isInstanceOf(Action.None.class);
+        assertThat(p.event().reason()).isEqualTo("ClaimKept");
+        // an older operator's Wipe operation is not continued either
+        w.operation = new Operation("Wipe", null, 1, Operation.STEP_DELETING_CLAIM, w.now.toString());
+        w.desired = 2;
+        assertThat(w.settle()).isEmpty();
+        assertThat(w.claims).containsOnlyKeys(0, 1, 2).doesNotContainValue(true);
+    }
+
+    /**
+     * Whatever happens — members failing, crashing, shutting down, the clock jumping days, replicas up and down, the
+     * StatefulSet edited by hand, rolls — the world throws if a claim is deleted without a confirmed drain.
+     */
+    @Test
+    void noSequenceOfEventsDeletesAClaimWithoutAConfirmedDrain() {
+        java.util.Random random = new java.util.Random(20);
+        PlannerWorld w = new PlannerWorld(3);
+        for (int i = 0; i < 4000; i++) {
+            double r = random.nextDouble();
+            if (r < 0.02) {
+                w.desired = random.nextInt(6);
+            } else if (r < 0.04) {
+                w.now = w.now.plus(Duration.ofHours(random.nextInt(72)));
+            } else if (r < 0.06) {
+                int o = random.nextInt(6);
+                if (!w.failing.remove(o)) {
+                    w.failing.add(o);
+                }
+                if (w.pods.containsKey(o)) {
+                    w.pods.get(o).ready = !w.failing.contains(o);
+                }
+            } else if (r < 0.07 && !w.pods.isEmpty()) {
+                w.pods.get(w.pods.keySet().stream().toList().get(random.nextInt(w.pods.size()))).terminating = true;
+            } else if (r < 0.08 && !w.pods.isEmpty()) {
+                PlannerWorld.PodState p = w.pods.get(w.pods.keySet().stream().toList().get(random.nextInt(w.pods.size())));
+                p.state = NodeStatus.LEFT;
+                p.shuttingDown = true;
+            } else if (r < 0.09) {
+                w.replicated = !w.replicated;
+            } else if (r < 0.095) {
+                w.templateHash = "v" + i;
+            } else if (r < 0.10) {
+                w.stsReplicas = Math.max(0, w.stsReplicas + (random.nextBoolean() ? 1 : -1));
+            } else if (r < 0.105) {
+                w.deleteClaims = !w.deleteClaims;
+            } else if (r < 0.11) {
+                w.leaveTicks = random.nextInt(6);
+            } else if (r < 0.13) { // things get better again
+                w.failing.clear();
+                w.pods.values().forEach(p -> p.ready = true);
+                w.replicated = true;
+            }
+            w.step();
+        }
+        assertThat(w.deletedClaims).as("drained claims were deleted: the rule was exercised").hasSizeGreaterThan(3);
     }
 
     @Test

@@ -4,10 +4,8 @@ import io.god.operator.admin.NodeStatus;
 import io.god.operator.model.Operation;
 import io.god.operator.reconcile.Observation.ClaimView;
 import io.god.operator.reconcile.Observation.PodView;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +13,9 @@ import java.util.TreeMap;
 
 /**
  * A small model of a StatefulSet, its pods and PVCs and the nodes' leave protocol, for driving the {@link Planner}
- * without Kubernetes: each {@link #step()} plans, takes the action, records the operation and lastSeenInRing as the
- * reconciler does, then lets the "controllers" and nodes move one tick.
+ * without Kubernetes: each {@link #step()} plans, takes the action, records the operation as the reconciler does, then
+ * lets the "controllers" and nodes move one tick. It checks the one rule about volumes on every action: a claim is
+ * deleted only after its member confirmed a drain (LEFT, leave phase DONE, nothing held); otherwise it throws.
  */
 final class PlannerWorld {
 
@@ -30,6 +29,8 @@ final class PlannerWorld {
         boolean terminating;
         int leaveTicks;
         long dataBytes = 100;
+        /** LEFT because it is shutting down (close()), not drained: it still holds its data. */
+        boolean shuttingDown;
 
         PodState(int ordinal, String hash) {
             this.ordinal = ordinal;
@@ -40,7 +41,6 @@ final class PlannerWorld {
     int desired;
     int redundancy = 3;
     boolean deleteClaims = true;
-    Duration window = Duration.ofHours(24);
     int stsReplicas;
     String templateHash = "v1";
     boolean replicated = true;
@@ -50,7 +50,11 @@ final class PlannerWorld {
     /** Ordinals whose pods never become Ready (Pending, crash-looping). */
     final java.util.Set<Integer> failing = new java.util.HashSet<>();
     final Map<Integer, Boolean> claims = new TreeMap<>(); // ordinal → terminating
-    final Map<Integer, Instant> lastSeen = new HashMap<>();
+    /** Ordinals whose current member finished a drain (its data handed over and dropped). */
+    final java.util.Set<Integer> drained = new java.util.HashSet<>();
+    /** Claims deleted and pods deleted, by ordinal, in order. */
+    final List<Integer> deletedClaims = new ArrayList<>();
+    final List<Integer> deletedPods = new ArrayList<>();
     Operation operation;
     Instant now = Instant.parse("2026-11-21T10:00:00Z");
     final List<String> actions = new ArrayList<>();
@@ -60,7 +64,6 @@ final class PlannerWorld {
         desired = members;
         stsReplicas = members;
         tick();
-        recordSeen(Plan.waiting(null, Progress.STEADY, ""));
     }
 
     Observation observation() {
@@ -70,9 +73,12 @@ final class PlannerWorld {
             String name = "demo-" + p.ordinal;
             views.add(new PodView(name, p.ordinal, p.ready && !p.terminating, "10.0.0." + p.ordinal, p.terminating, p.hash));
             if (p.ready && !p.terminating) {
-                statuses.put(name, new NodeStatus(p.state, "0" + p.ordinal, "ring", pods.size(), replicated, 1, 3,
-                        p.dataBytes, null, null, null, null,
-                        NodeStatus.LEAVING.equals(p.state) ? new NodeStatus.LeaveProgress(null, 4, 1) : null));
+                boolean done = NodeStatus.LEFT.equals(p.state) && !p.shuttingDown;
+                NodeStatus.LeaveProgress leave = NodeStatus.LEAVING.equals(p.state)
+                        ? new NodeStatus.LeaveProgress("HANDING_OFF", null, 4, 1)
+                        : done ? new NodeStatus.LeaveProgress(NodeStatus.LEAVE_DONE, null, 4, 4) : null;
+                statuses.put(name, new NodeStatus(p.state, "0" + p.ordinal, "ring", pods.size(), replicated, 1,
+                        done ? 0 : 3, p.dataBytes, null, null, null, null, leave));
             }
         }
         List<ClaimView> claimViews = claims.entrySet().stream()
@@ -81,8 +87,8 @@ final class PlannerWorld {
     }
 
     Plan plan() {
-        return Planner.plan(new Planner.Input(desired, redundancy, deleteClaims, window, "demo", observation(),
-                Map.copyOf(lastSeen), operation, now));
+        return Planner.plan(new Planner.Input(desired, redundancy, deleteClaims, "demo", observation(), operation,
+                now));
     }
 
     /** One reconcile, then one tick of the world. */
@@ -94,7 +100,6 @@ final class PlannerWorld {
             actions.add(plan.action().toString());
         }
         operation = plan.operation();
-        recordSeen(plan);
         now = now.plusSeconds(1);
         tick();
         return plan;
@@ -113,32 +118,30 @@ final class PlannerWorld {
         throw new AssertionError("did not settle: " + actions + ", last plan " + last);
     }
 
-    private void recordSeen(Plan plan) {
-        plan.forget().forEach(lastSeen::remove);
-        lastSeen.putAll(plan.carry());
-        for (PodState p : pods.values()) {
-            if (p.ready && !p.terminating && (NodeStatus.ACTIVE.equals(p.state) || NodeStatus.LEAVING.equals(p.state))) {
-                lastSeen.put(p.ordinal, now);
-            }
-        }
-    }
-
     private void apply(Action action) {
         if (action instanceof Action.SetReplicas s) {
             stsReplicas = s.replicas();
         } else if (action instanceof Action.DeletePod d) {
-            pods.get(d.ordinal()).terminating = true;
+            if (pods.containsKey(d.ordinal())) {
+                pods.get(d.ordinal()).terminating = true;
+            }
+            deletedPods.add(d.ordinal());
         } else if (action instanceof Action.DeleteClaim d) {
+            if (!drained.contains(d.ordinal())) {
+                throw new AssertionError("the claim of ordinal " + d.ordinal() + " was deleted without a confirmed"
+                        + " drain of its member; plan " + last + ", actions " + actions);
+            }
             claims.put(d.ordinal(), true);
+            deletedClaims.add(d.ordinal());
         } else if (action instanceof Action.Leave l) {
             PodState p = pods.get(l.ordinal());
-            if (NodeStatus.ACTIVE.equals(p.state)) {
+            if (p != null && NodeStatus.ACTIVE.equals(p.state)) {
                 p.state = NodeStatus.LEAVING;
                 p.leaveTicks = leaveTicks;
             }
         } else if (action instanceof Action.CancelLeave c) {
             PodState p = pods.get(c.ordinal());
-            if (NodeStatus.LEAVING.equals(p.state)) {
+            if (p != null && NodeStatus.LEAVING.equals(p.state)) {
                 p.state = NodeStatus.ACTIVE;
             }
         }
@@ -151,6 +154,7 @@ final class PlannerWorld {
         for (int o = 0; o < stsReplicas; o++) {
             if (!pods.containsKey(o) && !claims.getOrDefault(o, false)) {
                 claims.putIfAbsent(o, false);
+                drained.remove(o); // a member starts on the claim again: it may take data, so nothing is drained
                 PodState p = new PodState(o, templateHash);
                 p.ready = !failing.contains(o);
                 pods.put(o, p);
@@ -159,6 +163,7 @@ final class PlannerWorld {
         for (PodState p : pods.values()) {
             if (NodeStatus.LEAVING.equals(p.state) && --p.leaveTicks <= 0) {
                 p.state = NodeStatus.LEFT;
+                drained.add(p.ordinal);
             }
         }
     }

@@ -11,7 +11,6 @@ import io.god.operator.reconcile.Observation.PodView;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.god.operator.model.Operation;
 import org.junit.jupiter.api.Test;
@@ -55,8 +54,7 @@ class StatusWriterTest {
         var next = new StatusWriter(gc, t1).observed(settings, twoReadyMembers("h", "h"), STEADY);
         assertThat(Conditions.find(next.getConditions(), Conditions.READY).get().getLastTransitionTime())
                 .isEqualTo(T0.toString());
-        assertThat(next.getMembers()).extracting(Member::getLastSeenInRing)
-                .as("refreshed at most once a minute").containsOnly(T0.toString());
+        assertThat(next).as("an unchanged ring is an unchanged status (no write)").isEqualTo(gc.getStatus());
 
         gc.setStatus(next);
         Instant t2 = T0.plusSeconds(90);
@@ -68,9 +66,9 @@ class StatusWriterTest {
                     assertThat(c.getReason()).isEqualTo("RingNotConverged");
                     assertThat(c.getLastTransitionTime()).isEqualTo(t2.toString());
                 });
-        assertThat(split.getMembers()).extracting(Member::getLastSeenInRing).containsOnly(t2.toString());
         assertThat(split.getConditions()).extracting(c -> c.getType())
-                .containsExactly("Ready", "Progressing", "Replicated", "Degraded", "ReconciliationPaused");
+                .containsExactly("Ready", "Progressing", "Replicated", "Degraded", "FullRedundancy",
+                        "ReconciliationPaused");
     }
 
     @Test
@@ -87,12 +85,56 @@ class StatusWriterTest {
         assertThat(gc.getStatus().getMembers()).hasSize(3);
         assertThat(gc.getStatus().getMembers().get(2).getState()).isEqualTo("Absent");
 
-        var later = new StatusWriter(gc, T0.plusSeconds(5)).observed(settings, twoReadyMembers("h", "h"),
-                Plan.waiting(null, Progress.STEADY, "").forgetting(Set.of(1)).carrying(Map.of(2, T0.minusSeconds(7))));
+        var later = new StatusWriter(gc, T0.plusSeconds(5)).observed(settings, twoReadyMembers("h", "h"), STEADY);
         assertThat(later.getOperation()).isNull();
-        assertThat(later.getMembers()).extracting(Member::getLastSeenInRing)
-                .as("0 kept (refreshed at most once a minute), 1 forgotten and seen again now, 2 carried")
-                .containsExactly(T0.toString(), T0.plusSeconds(5).toString(), T0.minusSeconds(7).toString());
+    }
+
+    static NodeStatus reporting(String state, String lastAliveAt, String quarantinedAt) {
+        return new NodeStatus(state, "01", "h", 2, true, 1, 2, 3, null, lastAliveAt, null, quarantinedAt);
+    }
+
+    /** The node's own facts, as it reports them; kept while it does not answer; any state string passes through. */
+    @Test
+    void membersShowWhatTheirNodesReport() {
+        GodCluster gc = cluster(2);
+        Settings settings = Settings.of(gc.getSpec(), "img");
+        List<PodView> pods = List.of(new PodView("demo-0", 0, true, "10.0.0.1", false),
+                new PodView("demo-1", 1, true, "10.0.0.2", false));
+        gc.setStatus(new StatusWriter(gc, T0).observed(settings, new Observation(2, pods,
+                Map.of("demo-0", reporting("ACTIVE", "2026-11-21T09:59:00Z", null),
+                        "demo-1", reporting("CATCHING_UP", "2026-11-21T09:58:00Z", "2026-11-21T09:57:00Z")),
+                Map.of()), STEADY));
+        assertThat(gc.getStatus().getMembers()).extracting(Member::getState, Member::getLastAliveAt,
+                Member::getQuarantinedAt).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("ACTIVE", "2026-11-21T09:59:00Z", null),
+                        org.assertj.core.groups.Tuple.tuple("CATCHING_UP", "2026-11-21T09:58:00Z",
+                                "2026-11-21T09:57:00Z"));
+
+        var silent = new StatusWriter(gc, T0.plusSeconds(5)).observed(settings, new Observation(2, pods,
+                Map.of("demo-0", reporting("STALE", "2026-11-21T09:59:00Z", null)), Map.of("demo-1", "timeout")),
+                STEADY);
+        assertThat(silent.getMembers().get(0).getState()).isEqualTo("STALE");
+        assertThat(silent.getMembers().get(1)).satisfies(m -> {
+            assertThat(m.getState()).isEqualTo("Unreachable");
+            assertThat(m.getLastAliveAt()).as("the last report is kept").isEqualTo("2026-11-21T09:58:00Z");
+            assertThat(m.getQuarantinedAt()).isEqualTo("2026-11-21T09:57:00Z");
+        });
+    }
+
+    @Test
+    void fewerMembersThanRedundancyIsShownNotRefused() {
+        GodCluster gc = cluster(2); // redundancy defaults to 3
+        Settings settings = Settings.of(gc.getSpec(), "img");
+        var status = new StatusWriter(gc, T0).observed(settings, twoReadyMembers("h", "h"), STEADY);
+        assertThat(status.getPhase()).isEqualTo("Running");
+        assertThat(Conditions.find(status.getConditions(), Conditions.FULL_REDUNDANCY).get()).satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("ReplicasBelowRedundancy");
+            assertThat(c.getMessage()).isEqualTo("spec.replicas 2 is below spec.redundancy 3: every entry has only 2 copies");
+        });
+        gc.getSpec().setRedundancy(2);
+        var full = new StatusWriter(gc, T0).observed(Settings.of(gc.getSpec(), "img"), twoReadyMembers("h", "h"), STEADY);
+        assertThat(Conditions.find(full.getConditions(), Conditions.FULL_REDUNDANCY).get().getStatus()).isEqualTo("True");
     }
 
     @Test
