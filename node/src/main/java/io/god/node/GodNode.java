@@ -4,6 +4,7 @@ import io.god.cluster.Cluster;
 import io.god.events.EventBus;
 import io.god.persist.DurableTree;
 import io.god.persist.MetadataStore;
+import io.god.persist.RecoveryReport;
 import io.god.ring.Member;
 import io.god.ring.Membership;
 import io.god.time.NanoClock;
@@ -103,6 +104,7 @@ public final class GodNode implements AutoCloseable {
     private final Object timestampLock = new Object();
     private long persistedTimestamp; // guarded by timestampLock
     private final NodeRuntime runtime;
+    private volatile RecoveryReport recovery;
 
     private GodNode(NodeSettings settings, NodeRuntime runtime, Store store, Timestamps timestamps, byte[] position) {
         this.settings = settings;
@@ -146,17 +148,26 @@ public final class GodNode implements AutoCloseable {
         Timestamps timestamps = new Timestamps(timeNet.continuousClock());
         Store store;
         byte[] position;
+        RecoveryReport recovery = null;
         if (settings.inMemory()) {
             store = Store.inMemory(tree);
             position = null;
         } else {
-            store = Store.durable(DurableTree.open(runtime.disk(), settings.dataDir(), tree,
-                    settings.persistenceOptions()));
+            DurableTree durable = DurableTree.open(runtime.disk(), settings.dataDir(), tree,
+                    settings.persistenceOptions());
+            store = Store.durable(durable);
             try {
                 MetadataStore meta = store.metadata().orElseThrow();
                 Optional<byte[]> stored = meta.get(POSITION).filter(p -> p.length == POSITION_SIZE);
                 position = stored.orElse(null);
                 meta.getLong(LAST_TIMESTAMP).ifPresent(timestamps::advanceTo);
+                RecoveryReport recovered = durable.recovery();
+                if (recovered.lostRecords()) {
+                    // the data is complete only up to completeUpTo: the stale-data check must compare
+                    // that, not the old lastAliveAt, with what the ring collected, before any exchange
+                    io.god.cluster.Quarantine.lowerLastAliveAt(meta, recovered.completeUpTo());
+                }
+                recovery = recovered;
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -164,6 +175,7 @@ public final class GodNode implements AutoCloseable {
         }
         GodNode node = new GodNode(settings, runtime, store, timestamps, position);
         node.timeNet = timeNet;
+        node.recovery = recovery;
         try {
             node.startCluster(runtime.transports());
         } catch (RuntimeException e) {
@@ -523,6 +535,15 @@ public final class GodNode implements AutoCloseable {
 
     public Store store() {
         return store;
+    }
+
+    /**
+     * What recovery of the data directory found (null in memory). {@link RecoveryReport#lostRecords()}
+     * is the hook for the start path: the node started with records lost to damage
+     * ({@code god.persistence.on-corruption=repair}) and must not serve reads until it caught up.
+     */
+    public RecoveryReport recovery() {
+        return recovery;
     }
 
     public Timestamps timestamps() {
