@@ -113,6 +113,26 @@ public final class Quarantine {
         }
     }
 
+    /**
+     * After a recovery that lost records: the data is complete only up to {@code completeUpTo} (ns), so
+     * lastAliveAt may not claim more, or a tombstone the ring collected after it could not be noticed
+     * as missed (the lost part may have held it). Lowers, never raises; 0 forgets it.
+     */
+    public static void lowerLastAliveAt(io.god.persist.MetadataStore meta, long completeUpTo) {
+        long current = meta.getLong(LAST_ALIVE_AT).orElse(0L);
+        if (current <= completeUpTo) {
+            return;
+        }
+        if (completeUpTo <= 0) {
+            meta.delete(LAST_ALIVE_AT);
+        } else {
+            meta.putLong(LAST_ALIVE_AT, completeUpTo);
+        }
+        LOG.log(System.Logger.Level.WARNING, "records were lost to damage: lastAliveAt lowered from "
+                + Instant.ofEpochSecond(0, current) + " to " + (completeUpTo <= 0 ? "(none)"
+                : Instant.ofEpochSecond(0, completeUpTo)) + ", the newest timestamp known complete");
+    }
+
     /** Forgets lastAliveAt (the node left: a restart is a new, empty node). */
     public void forget() {
         store.metadata().ifPresent(m -> m.delete(LAST_ALIVE_AT));

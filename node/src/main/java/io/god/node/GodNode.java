@@ -4,6 +4,7 @@ import io.god.cluster.Cluster;
 import io.god.events.EventBus;
 import io.god.persist.DurableTree;
 import io.god.persist.MetadataStore;
+import io.god.persist.RecoveryReport;
 import io.god.ring.Member;
 import io.god.ring.Membership;
 import io.god.time.NanoClock;
@@ -104,6 +105,7 @@ public final class GodNode implements AutoCloseable {
     private long persistedTimestamp; // guarded by timestampLock
     private volatile FutureStamps futureStamps;
     private final NodeRuntime runtime;
+    private volatile RecoveryReport recovery;
 
     private GodNode(NodeSettings settings, NodeRuntime runtime, Store store, Timestamps timestamps, byte[] position) {
         this.settings = settings;
@@ -151,12 +153,14 @@ public final class GodNode implements AutoCloseable {
         Store store;
         byte[] position;
         FutureStamps future = null;
+        RecoveryReport recovery = null;
         if (settings.inMemory()) {
             store = Store.inMemory(tree);
             position = null;
         } else {
-            store = Store.durable(DurableTree.open(runtime.disk(), settings.dataDir(), tree,
-                    settings.persistenceOptions()));
+            DurableTree durable = DurableTree.open(runtime.disk(), settings.dataDir(), tree,
+                    settings.persistenceOptions());
+            store = Store.durable(durable);
             try {
                 MetadataStore meta = store.metadata().orElseThrow();
                 Optional<byte[]> stored = meta.get(POSITION).filter(p -> p.length == POSITION_SIZE);
@@ -165,6 +169,13 @@ public final class GodNode implements AutoCloseable {
                 if (last.isPresent()) {
                     future = restoreLastTimestamp(last.get(), store, timestamps, settings);
                 }
+                RecoveryReport recovered = durable.recovery();
+                if (recovered.lostRecords()) {
+                    // the data is complete only up to completeUpTo: the stale-data check must compare
+                    // that, not the old lastAliveAt, with what the ring collected, before any exchange
+                    io.god.cluster.Quarantine.lowerLastAliveAt(meta, recovered.completeUpTo());
+                }
+                recovery = recovered;
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -173,6 +184,7 @@ public final class GodNode implements AutoCloseable {
         GodNode node = new GodNode(settings, runtime, store, timestamps, position);
         node.timeNet = timeNet;
         node.futureStamps = future;
+        node.recovery = recovery;
         try {
             node.startCluster(runtime.transports());
         } catch (RuntimeException e) {
@@ -563,6 +575,15 @@ public final class GodNode implements AutoCloseable {
 
     public Store store() {
         return store;
+    }
+
+    /**
+     * What recovery of the data directory found (null in memory). {@link RecoveryReport#lostRecords()}
+     * is the hook for the start path: the node started with records lost to damage
+     * ({@code god.persistence.on-corruption=repair}) and must not serve reads until it caught up.
+     */
+    public RecoveryReport recovery() {
+        return recovery;
     }
 
     public Timestamps timestamps() {

@@ -1,5 +1,6 @@
 package io.god.node;
 
+import io.god.persist.CorruptionPolicy;
 import io.god.persist.FsyncPolicy;
 import io.god.persist.PersistenceOptions;
 import java.net.InetAddress;
@@ -36,11 +37,13 @@ import java.util.function.Function;
  * @param limits what one request may cost ({@code god.limits.*} beyond the key, value and body sizes)
  * @param maxSkew how far ahead of the physical clock peers' stamps, time samples and the persisted last
  *                timestamp may move this node's time ({@code god.time.max-skew})
+ * @param onCorruption what recovery does with a damaged data directory (refuse, repair, truncate)
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
-                           Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew) {
+                           Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
+                           CorruptionPolicy onCorruption) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -96,6 +99,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String TOMBSTONE_WINDOW = "god.tombstone-window";
     public static final String FSYNC = "god.persistence.fsync";
     public static final String SNAPSHOT_THRESHOLD = "god.persistence.snapshot-threshold";
+    public static final String ON_CORRUPTION = "god.persistence.on-corruption";
     public static final String KEY_SIZE = "god.limits.key-size";
     public static final String VALUE_SIZE = "god.limits.value-size";
     public static final String BODY_SIZE = "god.limits.body-size";
@@ -112,6 +116,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             Map.entry(TOMBSTONE_WINDOW, "24h"),
             Map.entry(FSYNC, "everysec"),
             Map.entry(SNAPSHOT_THRESHOLD, "64M"),
+            Map.entry(ON_CORRUPTION, "refuse"),
             Map.entry(KEY_SIZE, "64K"),
             Map.entry(VALUE_SIZE, "4M"),
             Map.entry(BODY_SIZE, "8M"),
@@ -177,6 +182,12 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             throw invalid(FSYNC, "must be always, everysec or no, was '" + get.apply(FSYNC) + "'");
         }
         long snapshot = size(SNAPSHOT_THRESHOLD, get.apply(SNAPSHOT_THRESHOLD));
+        CorruptionPolicy onCorruption;
+        try {
+            onCorruption = CorruptionPolicy.parse(get.apply(ON_CORRUPTION));
+        } catch (IllegalArgumentException e) {
+            throw invalid(ON_CORRUPTION, e.getMessage());
+        }
         long keySize = size(KEY_SIZE, get.apply(KEY_SIZE));
         if (keySize < 1 || keySize > Integer.MAX_VALUE) {
             throw invalid(KEY_SIZE, "must be between 1 and " + Integer.MAX_VALUE + " bytes, was " + keySize);
@@ -258,7 +269,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                 (int) queue, syncInterval, (int) syncBudget, (int) neighbours, (int) fanout, (int) probes);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
-                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew);
+                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption);
     }
 
     /** Settings from a map of overrides over the defaults (tests, embedding). */
@@ -271,7 +282,10 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     }
 
     public PersistenceOptions persistenceOptions() {
-        return PersistenceOptions.defaults().withFsync(fsync).withSnapshotThreshold(snapshotThreshold);
+        // repair restores lost records from the ring: only a node with peers to ask can use it
+        boolean peers = seeds.stream().anyMatch(s -> !s.equals(advertise));
+        return PersistenceOptions.defaults().withFsync(fsync).withSnapshotThreshold(snapshotThreshold)
+                .withOnCorruption(onCorruption, peers);
     }
 
     @Override

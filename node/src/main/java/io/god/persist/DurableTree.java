@@ -36,9 +36,11 @@ import java.util.function.UnaryOperator;
  * fsyncs, renames to {@code n.snap}, fsyncs the directory and only then deletes what the retention
  * no longer needs. Writes never wait for a snapshot.
  *
- * <p>Recovery: the newest snapshot that loads completely (a corrupt one is renamed {@code .corrupt}
- * and the previous one is tried), then every log numbered from it on, in order; a torn or corrupt
- * log tail is cut off with a warning.
+ * <p>Recovery ({@link Recovery}): the newest snapshot that loads completely (a corrupt one is renamed
+ * {@code .corrupt} and the previous one is tried), then every log numbered from it on, in order,
+ * checked end to end against the {@link DataManifest}; a torn tail is cut off with a warning, and
+ * corruption or a gap is handled by the {@link CorruptionPolicy} (by default the open fails). After a
+ * recovery that lost records a snapshot is taken at once, so the next recovery starts clean.
  */
 public final class DurableTree implements AutoCloseable {
 
@@ -61,6 +63,8 @@ public final class DurableTree implements AutoCloseable {
     private CompletableFuture<Void> runningSnapshot;
     private boolean closed;
     private volatile long snapshotsWritten;
+    /** The log the data started in from an empty tree (see {@link DataManifest}); guarded by writeLock. */
+    private long origin;
 
     private DurableTree(Disk disk, Path dir, Tree tree, PersistenceOptions options, Closeable dirLock,
                         WriteAheadLog wal, RecoveryReport recovery, long bytesSinceSnapshot) {
@@ -97,10 +101,25 @@ public final class DurableTree implements AutoCloseable {
         }
         Closeable lock = DataDirectory.lock(disk, dir);
         try {
-            Recovery.Recovered r = Recovery.recover(disk, dir, tree);
+            Recovery.Recovered r = Recovery.recover(disk, dir, tree, options);
             WriteAheadLog wal = WriteAheadLog.open(disk, dir, r.nextSeq(), options.fsync());
             DurableTree d = new DurableTree(disk, dir, tree, options, lock, wal, r.report(), r.bytesSinceSnapshot());
+            try {
+                d.origin = r.origin();
+                new DataManifest(d.origin, r.nextSeq()).write(d.metadata);
+            } catch (RuntimeException e) {
+                d.close();
+                throw e;
+            }
             LOG.log(System.Logger.Level.INFO, dir + ": " + r.report());
+            if (r.report().lostRecords()) {
+                try {
+                    d.snapshot(); // the gap or damage is behind this snapshot: the next recovery starts clean
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, dir + ": could not snapshot after a recovery that lost "
+                            + "records (the next start finds the same damage again): " + e);
+                }
+            }
             return d;
         } catch (IOException | RuntimeException e) {
             try {
@@ -305,6 +324,7 @@ public final class DurableTree implements AutoCloseable {
             nextSnapshotAt = bytesSinceSnapshot + Math.max(1, options.snapshotThresholdBytes());
             return CompletableFuture.failedFuture(e);
         }
+        recordNewestLog(seq);
         TreeState state = tree.state();
         long collected = tree.collectedUpTo();
         long covered = bytesSinceSnapshot;
@@ -312,6 +332,15 @@ public final class DurableTree implements AutoCloseable {
         runningSnapshot = f;
         snapshotter.execute(() -> runSnapshot(seq, state, collected, covered, f));
         return f;
+    }
+
+    /** Under the writer lock, after a rotation: the manifest names the new log (behind is safe, ahead never). */
+    private void recordNewestLog(long seq) {
+        try {
+            new DataManifest(origin, seq).write(metadata);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, dir + ": could not record log " + seq + " in the manifest: " + e);
+        }
     }
 
     private void runSnapshot(long seq, TreeState state, long collected, long covered, CompletableFuture<Void> f) {
@@ -452,6 +481,8 @@ public final class DurableTree implements AutoCloseable {
                     continue; // one started meanwhile: wait for it too
                 }
                 long seq = wal.rotate(); // later writes go to log seq, which stays
+                origin = seq; // the data starts again from an empty tree in log seq
+                recordNewestLog(seq);
                 disk.createDirectories(target);
                 int moved = 0;
                 for (FileNames.DataFile f : Recovery.dataFiles(disk, dir)) {

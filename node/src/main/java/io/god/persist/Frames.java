@@ -20,13 +20,38 @@ final class Frames {
     }
 
     static int crc(byte[] body, int length) {
+        return crc(body, 0, length);
+    }
+
+    static int crc(byte[] buf, int from, int length) {
         CRC32C c = new CRC32C();
         c.update(length >>> 24);
         c.update(length >>> 16);
         c.update(length >>> 8);
         c.update(length);
-        c.update(body, 0, length);
+        c.update(buf, from, length);
         return (int) c.getValue();
+    }
+
+    /**
+     * The body length of the frame starting at buf[p] if a whole frame with a matching checksum is
+     * there, else -1. Cheap checks first (a plausible length, a known record kind) so scanning garbage
+     * for the next valid frame rarely computes a checksum.
+     */
+    static int frameAt(byte[] buf, int p) {
+        if (p < 0 || buf.length - p < HEADER + 1) {
+            return -1;
+        }
+        ByteBuffer h = ByteBuffer.wrap(buf, p, HEADER);
+        int length = h.getInt();
+        int crc = h.getInt();
+        if (length <= 0 || length > MAX_BODY || length > buf.length - p - HEADER) {
+            return -1;
+        }
+        if (Record.Kind.of(buf[p + HEADER]) == null) {
+            return -1;
+        }
+        return crc(buf, p + HEADER, length) == crc ? length : -1;
     }
 
     /** Appends the frame of body to out (which must have room). */

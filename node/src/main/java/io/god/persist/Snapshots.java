@@ -35,7 +35,7 @@ final class Snapshots {
     private Snapshots() {
     }
 
-    record Loaded(TreeState state, long collectedUpTo, long records, boolean rootMatches) {
+    record Loaded(TreeState state, long collectedUpTo, long records, boolean rootMatches, long maxTimestamp) {
     }
 
     /** Writes state to dir/name.tmp, syncs it, renames it to dir/name and syncs dir. */
@@ -149,6 +149,7 @@ final class Snapshots {
             }
             TreeState s = TreeState.EMPTY;
             long records = 0;
+            long maxTs = 0;
             while (true) {
                 byte[] body = r.next();
                 if (body == null) {
@@ -178,9 +179,11 @@ final class Snapshots {
                     // every record passed its checksum, so a different root means a bug, not a bad
                     // disk: use the data (refusing it could lose everything) but say so loudly
                     boolean rootMatches = s.hash().equals(expected);
-                    return new Loaded(s, collectedUpTo, records, rootMatches);
+                    return new Loaded(s, collectedUpTo, records, rootMatches, Math.max(maxTs, Math.max(clearedAt, confTs)));
                 }
-                s = Record.decode(body).applyTo(s);
+                Record rec = Record.decode(body);
+                maxTs = Math.max(maxTs, rec.timestamp());
+                s = rec.applyTo(s);
                 records++;
             }
         }

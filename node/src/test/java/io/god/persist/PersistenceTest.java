@@ -185,8 +185,9 @@ class PersistenceTest {
                 assertSameTree(d.state(), versions.get((int) n));
                 assertThat(d.recovery().truncatedBytes()).isLessThanOrEqualTo(cut);
                 if (d.recovery().truncatedBytes() > 0) {
-                    assertThat(d.recovery().warnings()).anyMatch(w -> w.contains("torn or corrupt tail"));
+                    assertThat(d.recovery().warnings()).anyMatch(w -> w.contains("torn tail"));
                 }
+                assertThat(d.recovery().lostRecords()).isFalse();
                 // the log is clean again: writing on and recovering again loses nothing
                 d.put(b("more"), b("x"), 100);
             }
@@ -197,14 +198,21 @@ class PersistenceTest {
         }
     }
 
+    /**
+     * A flipped bit mid-log is corruption, not a torn tail: by default the open fails naming the file
+     * and offset and changes nothing; repair keeps every other record (before and after); truncate cuts
+     * at the damage as before. A flip in the last record looks like a torn tail and is cut.
+     */
     @Test
-    void bitFlipsCutTheLogAtTheDamagedRecord(@TempDir Path tmp) throws IOException {
+    void bitFlipsMidLogAreCorruptionAndNeverCutValidRecords(@TempDir Path tmp) throws IOException {
         Path base = tmp.resolve("base");
         List<TreeState> versions = new ArrayList<>();
+        List<Record> writes = new ArrayList<>();
         try (DurableTree d = open(base, opts(FsyncPolicy.NO))) {
             versions.add(d.state());
             for (int i = 1; i <= 10; i++) {
-                d.put(b("k" + i), b("v" + i), i);
+                writes.add(Record.put(b("k" + i), b("v" + i), i));
+                d.apply(writes.get(i - 1));
                 versions.add(d.state());
             }
         }
@@ -212,21 +220,66 @@ class PersistenceTest {
         byte[] full = Files.readAllBytes(log);
         int recordLen = (full.length - WriteAheadLog.MAGIC.length) / 10; // all records have the same size
         java.util.Random rnd = new java.util.Random(42);
+        int corruptions = 0;
         for (int trial = 0; trial < 30; trial++) {
             int pos = WriteAheadLog.MAGIC.length + rnd.nextInt(full.length - WriteAheadLog.MAGIC.length);
             byte[] damaged = full.clone();
             damaged[pos] ^= (byte) (1 << rnd.nextInt(8));
-            Path dir = tmp.resolve("flip" + trial);
-            Files.createDirectories(dir);
-            Files.write(dir.resolve(log.getFileName()), damaged);
-            int intact = (pos - WriteAheadLog.MAGIC.length) / recordLen;
-            try (DurableTree d = open(dir, opts(FsyncPolicy.NO))) {
-                assertThat(d.recovery().logRecords()).as("flip at %d", pos).isEqualTo(intact);
-                assertThat(d.recovery().truncatedBytes()).isEqualTo(full.length - WriteAheadLog.MAGIC.length - (long) intact * recordLen);
-                assertThat(d.recovery().warnings()).anyMatch(w -> w.contains("torn or corrupt tail"));
-                assertSameTree(d.state(), versions.get(intact));
+            int hit = (pos - WriteAheadLog.MAGIC.length) / recordLen; // the damaged record (0-based)
+            long at = WriteAheadLog.MAGIC.length + (long) hit * recordLen;
+            Path[] dirs = new Path[3];
+            for (int k = 0; k < 3; k++) {
+                dirs[k] = tmp.resolve("flip" + trial + "-" + k);
+                Files.createDirectories(dirs[k]);
+                Files.write(dirs[k].resolve(log.getFileName()), damaged);
+            }
+            if (hit == 9) { // the last record: indistinguishable from a torn tail, cut under every policy
+                try (DurableTree d = open(dirs[0], opts(FsyncPolicy.NO))) {
+                    assertThat(d.recovery().lostRecords()).isFalse();
+                    assertThat(d.recovery().truncatedBytes()).isEqualTo(full.length - at);
+                    assertSameTree(d.state(), versions.get(9));
+                }
+                continue;
+            }
+            corruptions++;
+            String name = log.getFileName().toString();
+            assertThatThrownBy(() -> open(dirs[0], opts(FsyncPolicy.NO)))
+                    .isInstanceOf(DataCorruptionException.class)
+                    .hasMessageContaining(name + " at offset " + at)
+                    .hasMessageContaining("refuse").hasMessageContaining("repair").hasMessageContaining("truncate");
+            assertThat(Files.readAllBytes(dirs[0].resolve(name))).isEqualTo(damaged);
+            assertThat(dataFiles(dirs[0])).containsExactly(name);
+
+            try (DurableTree d = open(dirs[1], opts(FsyncPolicy.NO).withOnCorruption(CorruptionPolicy.REPAIR, true))) {
+                assertThat(d.recovery().lostRecords()).isTrue();
+                assertThat(d.recovery().logRecords()).isEqualTo(9);
+                assertThat(d.recovery().damage()).singleElement().satisfies(x -> {
+                    assertThat(x.offset()).isEqualTo(at);
+                    assertThat(x.bytes()).isEqualTo(recordLen);
+                });
+                assertThat(d.recovery().completeUpTo()).isEqualTo(hit); // k1..k<hit> have timestamps 1..hit
+                TreeState expected = TreeState.EMPTY;
+                for (int i = 0; i < 10; i++) {
+                    if (i != hit) {
+                        expected = writes.get(i).applyTo(expected);
+                    }
+                }
+                assertSameTree(d.state(), expected);
+                d.put(b("after"), b("x"), 100);
+            }
+            assertThat(Files.readAllBytes(dirs[1].resolve(name + ".damaged"))).isEqualTo(damaged);
+            try (DurableTree d = open(dirs[1], opts(FsyncPolicy.NO))) { // clean now, even under refuse
+                assertThat(d.recovery().lostRecords()).isFalse();
+                assertThat(d.state().size()).isEqualTo(10);
+            }
+
+            try (DurableTree d = open(dirs[2], opts(FsyncPolicy.NO).withOnCorruption(CorruptionPolicy.TRUNCATE, false))) {
+                assertThat(d.recovery().logRecords()).as("flip at %d", pos).isEqualTo(hit);
+                assertThat(d.recovery().truncatedBytes()).isEqualTo(full.length - at);
+                assertSameTree(d.state(), versions.get(hit));
             }
         }
+        assertThat(corruptions).isGreaterThan(20);
     }
 
     @Test

@@ -1,0 +1,104 @@
+package io.god.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.god.persist.Damages;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A single node started as a real process on a damaged data directory: with the default
+ * {@code god.persistence.on-corruption=refuse} it exits non-zero, the message names the file, where
+ * the damage is and the three choices, and every byte stays on disk. A torn tail does not stop it.
+ */
+@Timeout(120)
+class DamagedStartTest {
+
+    @TempDir
+    Path tmp;
+
+    private record Exit(int code, String out, String err) {
+    }
+
+    private Exit start(Path dir, String... settings) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        String address = "127.0.0.1:" + port;
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), StartChild.class.getName(), dir.toString(), address, address));
+        cmd.addAll(List.of(settings));
+        Path out = tmp.resolve("child-" + port + ".out");
+        Path err = tmp.resolve("child-" + port + ".err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try {
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child finished in time").isTrue();
+        } finally {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        return new Exit(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Damages.class)
+    void aDamagedDirectoryStopsTheNodeAndKeepsEveryByte(Damages kind) throws Exception {
+        Path dir = tmp.resolve("data");
+        Damages.populate(dir);
+        List<String> touched = kind.inflict(dir, 11);
+        TreeMap<String, String> before = Damages.fingerprint(dir);
+        Exit e = start(dir);
+        assertThat(e.code()).as(e.err()).isNotZero();
+        assertThat(e.out()).doesNotContain("STARTED");
+        assertThat(e.err()).contains("is damaged").contains(dir.toString())
+                .contains("god.persistence.on-corruption").contains("refuse").contains("repair").contains("truncate");
+        if (kind == Damages.FLIP_MID_LOG || kind == Damages.GARBAGE_NEWEST_LOG) {
+            assertThat(e.err()).contains(touched.get(0) + " at offset ");
+        } else {
+            assertThat(e.err()).containsPattern("log\\(s\\) \\d{20}\\.log.* missing");
+        }
+        assertThat(Damages.fingerprint(dir)).isEqualTo(before);
+    }
+
+    @Test
+    void aTornTailIsCutAndTheNodeStarts() throws Exception {
+        Path dir = tmp.resolve("data");
+        Damages.populate(dir);
+        Path newest = Damages.files(dir, "log").lastEntry().getValue();
+        long size = Files.size(newest);
+        byte[] partial = new byte[4096];
+        partial[3] = 40; // a frame header announcing 40 bytes, then zeros: a write the power loss cut off
+        Files.write(newest, partial, StandardOpenOption.APPEND);
+        Exit e = start(dir);
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(e.out()).contains("STARTED").contains("cut 4096 corrupt/torn bytes").doesNotContain("LOST");
+        assertThat(Files.size(newest)).isEqualTo(size);
+    }
+
+    @Test
+    void repairWithoutRingPeersRefusesToo() throws Exception {
+        Path dir = tmp.resolve("data");
+        Damages.populate(dir);
+        Damages.FLIP_MID_LOG.inflict(dir, 11);
+        TreeMap<String, String> before = Damages.fingerprint(dir);
+        Exit e = start(dir, "god.persistence.on-corruption=repair");
+        assertThat(e.code()).isNotZero();
+        assertThat(e.err()).contains("needs ring peers");
+        assertThat(Damages.fingerprint(dir)).isEqualTo(before);
+    }
+
+}
