@@ -184,7 +184,8 @@ public final class GodNode implements AutoCloseable {
             int maxFrame = (int) Math.min(Integer.MAX_VALUE - 64, settings.bodySize() + 2L * settings.valueSize()
                     + 65536);
             transport = new TcpTransport(vertx, c.bindHost(), settings.nodePort(), settings.advertise(),
-                    settings.authToken(), maxFrame, c.rpcTimeout(), handlers);
+                    settings.authToken(), maxFrame, c.rpcTimeout(), handlers,
+                    new io.god.limits.ByteBudget(settings.limits().frameBudget()));
         } else {
             transport = transports.create(settings, handlers);
         }
