@@ -140,6 +140,7 @@ public final class GodNode implements AutoCloseable {
 
     /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
     public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
+        OomExit.install();
         NanoClock clock = runtime.clock();
         Tree tree = new Tree(clock, settings.tombstoneWindow());
         io.god.time.TimeNet timeNet = new io.god.time.TimeNet(clock);
