@@ -103,6 +103,10 @@ public final class GodNode implements AutoCloseable {
     private final Object timestampLock = new Object();
     private long persistedTimestamp; // guarded by timestampLock
     private final NodeRuntime runtime;
+    private final io.god.supervise.Supervisor supervisor;
+    private final io.god.supervise.Heartbeat ringBeat;
+    private final io.god.supervise.Heartbeat gcBeat;
+    private final io.god.supervise.Heartbeat syncBeat;
 
     private GodNode(NodeSettings settings, NodeRuntime runtime, Store store, Timestamps timestamps, byte[] position) {
         this.settings = settings;
@@ -117,6 +121,17 @@ public final class GodNode implements AutoCloseable {
         this.timers = runtime.loops().apply("god-ring-" + settings.advertise());
         this.syncs = runtime.loops().apply("god-sync-" + settings.advertise());
         this.handlers = runtime.handlers().apply("god-peer-" + settings.advertise());
+        this.supervisor = new io.god.supervise.Supervisor(clock);
+        store.heartbeats().forEach(supervisor::add);
+        this.ringBeat = supervisor.register("ring", settings.cluster().ringInterval());
+        this.gcBeat = supervisor.register("tombstone-gc", settings.gcInterval());
+        // one thread runs the sync rounds and the drain steps: one beat (a long round reports progress)
+        this.syncBeat = supervisor.register("sync", settings.cluster().syncInterval());
+    }
+
+    /** The supervisor of this node's background loops (liveness, /admin/status). */
+    public io.god.supervise.Supervisor supervisor() {
+        return supervisor;
     }
 
     /** Starts a node on the system clock. */
@@ -222,7 +237,7 @@ public final class GodNode implements AutoCloseable {
         transport.serve(this::serve, this::serveInline);
         tick();
         long every = c.ringInterval().toNanos();
-        timers.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
+        timers.scheduleWithFixedDelay(ringBeat.wrap(this::tick), every, every, TimeUnit.NANOSECONDS);
     }
 
     private void tick() {
@@ -318,17 +333,18 @@ public final class GodNode implements AutoCloseable {
 
     private void startLoops() {
         long every = Math.max(1, settings.gcInterval().toMillis());
-        loops.scheduleWithFixedDelay(this::collectGarbage, every, every, TimeUnit.MILLISECONDS);
+        loops.scheduleWithFixedDelay(gcBeat.wrap(this::collectGarbage), every, every, TimeUnit.MILLISECONDS);
         if (antiEntropy != null) {
+            antiEntropy.onProgress(syncBeat::progress);
             long sync = settings.cluster().syncInterval().toNanos();
-            syncs.scheduleWithFixedDelay(() -> {
+            syncs.scheduleWithFixedDelay(syncBeat.wrap(() -> {
                 syncRound();
                 recordAlive();
                 cleanPass();
                 migratePass();
-            }, sync, sync, TimeUnit.NANOSECONDS);
+            }), sync, sync, TimeUnit.NANOSECONDS);
             long ring = settings.cluster().ringInterval().toNanos();
-            syncs.scheduleWithFixedDelay(this::drainStep, ring, ring, TimeUnit.NANOSECONDS);
+            syncs.scheduleWithFixedDelay(syncBeat.wrap(this::drainStep), ring, ring, TimeUnit.NANOSECONDS);
         }
     }
 
