@@ -13,6 +13,9 @@ import java.util.List;
  */
 public final class FrameDecoder {
 
+    /** Buffer capacity kept between frames; a larger one (grown for a large frame) is dropped when empty. */
+    private static final int KEEP = 64 * 1024;
+
     private final int maxFrame;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private byte[] buf = new byte[0];
@@ -67,6 +70,9 @@ public final class FrameDecoder {
         if (start == end) {
             start = 0;
             end = 0;
+            if (buf.length > KEEP) {
+                buf = new byte[0]; // a large frame's buffer is not kept for the connection's lifetime
+            }
         }
         return out;
     }

@@ -51,6 +51,13 @@ public record AdminStatus(String state, String position, String address, String 
     public record FutureStamps(String newest, String bound, long keys) {
     }
 
+    /** Whether a round that ended at {@code at} is recent: within max(5 sync intervals, 60 s). */
+    static boolean recent(GodNode node, long at) {
+        long window = Math.max(node.settings().cluster().syncInterval().multipliedBy(5).toNanos(),
+                io.god.supervise.Supervisor.MIN_SILENCE.toNanos());
+        return node.clock().nanos() - at <= window;
+    }
+
     /** Neighbourhoods that stayed unchanged this many intervals count as settled for {@code replicated}. */
     public static final int STABLE_TICKS = 5;
 
@@ -74,8 +81,10 @@ public record AdminStatus(String state, String position, String address, String 
             ring.add(new Member(position, node.address()));
         }
         var ae = node.antiEntropy();
+        // never from a stale round: the sync loop must be alive and its last round recent
         boolean replicated = node.state() == GodNode.State.ACTIVE && (ring.size() == 1
-                || membership.neighbourhoodStableTicks() >= STABLE_TICKS && ae != null && ae.lastSyncAt() != 0 && ae.replicated());
+                || membership.neighbourhoodStableTicks() >= STABLE_TICKS && ae != null && ae.lastSyncAt() != 0
+                && ae.replicated() && recent(node, ae.lastSyncAt()) && node.supervisor().alive("sync"));
         long owned = s.realSize();
         var range = node.cluster() == null ? null : node.cluster().ownedRange();
         if (range != null) {

@@ -204,6 +204,9 @@ public final class JsonRpc {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "DHash call " + method + " failed", e);
             r = error(500, "internal error: " + e);
+        } catch (OutOfMemoryError e) {
+            io.god.node.OomExit.onError(e); // the frameworks above would only log it and answer 500
+            throw e;
         }
         observer.completed(METHODS.contains(name(method)) ? name(method) : "unknown", r.status(),
                 System.nanoTime() - start);

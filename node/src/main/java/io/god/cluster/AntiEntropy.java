@@ -55,6 +55,13 @@ public final class AntiEntropy extends RepairTask {
         super(context);
     }
 
+    /** Told as a long round moves on (each successor, each pass of a tree): the loop's supervisor. */
+    private volatile Runnable progress = () -> { };
+
+    public void onProgress(Runnable progress) {
+        this.progress = progress;
+    }
+
     /** True when the last round found no difference with any successor (always on one node or N=1). */
     public boolean replicated() {
         Ring r = ring.get();
@@ -109,6 +116,7 @@ public final class AntiEntropy extends RepairTask {
                 successors.add(s);
             }
             for (Member succ : successors) {
+                progress.run();
                 try {
                     Outcome o = syncWith(succ.address(), from, to);
                     if (o.differences() > 0) {
@@ -178,6 +186,7 @@ public final class AntiEntropy extends RepairTask {
     private void syncTree(String peer, byte[] parent, byte[] from, byte[] to, long call, Totals t) {
         boolean settled = false;
         for (int pass = 0; pass < PASSES && t.regions < budget; pass++) {
+            progress.run();
             TreeState root = store.state();
             TreeState local = parent == null ? root : root.sub(parent);
             local = local == null ? TreeState.EMPTY : local;

@@ -106,6 +106,10 @@ public final class GodNode implements AutoCloseable {
     private volatile FutureStamps futureStamps;
     private final NodeRuntime runtime;
     private volatile RecoveryReport recovery;
+    private final io.god.supervise.Supervisor supervisor;
+    private final io.god.supervise.Heartbeat ringBeat;
+    private final io.god.supervise.Heartbeat gcBeat;
+    private final io.god.supervise.Heartbeat syncBeat;
 
     private GodNode(NodeSettings settings, NodeRuntime runtime, Store store, Timestamps timestamps, byte[] position) {
         this.settings = settings;
@@ -120,6 +124,17 @@ public final class GodNode implements AutoCloseable {
         this.timers = runtime.loops().apply("god-ring-" + settings.advertise());
         this.syncs = runtime.loops().apply("god-sync-" + settings.advertise());
         this.handlers = runtime.handlers().apply("god-peer-" + settings.advertise());
+        this.supervisor = new io.god.supervise.Supervisor(clock);
+        store.heartbeats().forEach(supervisor::add);
+        this.ringBeat = supervisor.register("ring", settings.cluster().ringInterval());
+        this.gcBeat = supervisor.register("tombstone-gc", settings.gcInterval());
+        // one thread runs the sync rounds and the drain steps: one beat (a long round reports progress)
+        this.syncBeat = supervisor.register("sync", settings.cluster().syncInterval());
+    }
+
+    /** The supervisor of this node's background loops (liveness, /admin/status). */
+    public io.god.supervise.Supervisor supervisor() {
+        return supervisor;
     }
 
     /** Starts a node on the system clock. */
@@ -143,6 +158,7 @@ public final class GodNode implements AutoCloseable {
 
     /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
     public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
+        OomExit.install();
         NanoClock clock = runtime.clock();
         Tree tree = new Tree(clock, settings.tombstoneWindow());
         // time belongs to the ring (issue 23): nothing from outside moves this node's time beyond physical
@@ -235,7 +251,8 @@ public final class GodNode implements AutoCloseable {
             int maxFrame = (int) Math.min(Integer.MAX_VALUE - 64, settings.bodySize() + 2L * settings.valueSize()
                     + 65536);
             transport = new TcpTransport(vertx, c.bindHost(), settings.nodePort(), settings.advertise(),
-                    settings.authToken(), maxFrame, c.rpcTimeout(), handlers);
+                    settings.authToken(), maxFrame, c.rpcTimeout(), handlers,
+                    new io.god.limits.ByteBudget(settings.limits().frameBudget()));
         } else {
             transport = transports.create(settings, handlers);
         }
@@ -271,7 +288,7 @@ public final class GodNode implements AutoCloseable {
         transport.serve(this::serve, this::serveInline);
         tick();
         long every = c.ringInterval().toNanos();
-        timers.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
+        timers.scheduleWithFixedDelay(ringBeat.wrap(this::tick), every, every, TimeUnit.NANOSECONDS);
     }
 
     private void tick() {
@@ -367,17 +384,18 @@ public final class GodNode implements AutoCloseable {
 
     private void startLoops() {
         long every = Math.max(1, settings.gcInterval().toMillis());
-        loops.scheduleWithFixedDelay(this::collectGarbage, every, every, TimeUnit.MILLISECONDS);
+        loops.scheduleWithFixedDelay(gcBeat.wrap(this::collectGarbage), every, every, TimeUnit.MILLISECONDS);
         if (antiEntropy != null) {
+            antiEntropy.onProgress(syncBeat::progress);
             long sync = settings.cluster().syncInterval().toNanos();
-            syncs.scheduleWithFixedDelay(() -> {
+            syncs.scheduleWithFixedDelay(syncBeat.wrap(() -> {
                 syncRound();
                 recordAlive();
                 cleanPass();
                 migratePass();
-            }, sync, sync, TimeUnit.NANOSECONDS);
+            }), sync, sync, TimeUnit.NANOSECONDS);
             long ring = settings.cluster().ringInterval().toNanos();
-            syncs.scheduleWithFixedDelay(this::drainStep, ring, ring, TimeUnit.NANOSECONDS);
+            syncs.scheduleWithFixedDelay(syncBeat.wrap(this::drainStep), ring, ring, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -47,6 +47,11 @@ public interface Store extends AutoCloseable {
     @Override
     void close();
 
+    /** Background loops of the store (the log's fsync loop), for the node's supervisor. */
+    default java.util.List<io.god.supervise.Heartbeat> heartbeats() {
+        return java.util.List.of();
+    }
+
     /** A store that keeps everything in memory only. */
     static Store inMemory(io.god.tree.Tree tree) {
         return new Store() {
@@ -119,6 +124,11 @@ public interface Store extends AutoCloseable {
     /** A store that logs every write to the data directory of {@code durable}. */
     static Store durable(io.god.persist.DurableTree durable) {
         return new Store() {
+            @Override
+            public java.util.List<io.god.supervise.Heartbeat> heartbeats() {
+                return durable.heartbeats();
+            }
+
             @Override
             public TreeState state() {
                 return durable.state();

@@ -52,6 +52,11 @@ public final class DurableTree implements AutoCloseable {
     private final PersistenceOptions options;
     private final Closeable dirLock;
     private final WriteAheadLog wal;
+
+    /** The background loops of this directory for the node's supervisor: the log's fsync loop (everysec). */
+    public java.util.List<io.god.supervise.Heartbeat> heartbeats() {
+        return options.fsync() == FsyncPolicy.EVERYSEC ? java.util.List.of(wal.heartbeat) : java.util.List.of();
+    }
     private final MetadataStore metadata;
     private final RecoveryReport recovery;
     private final ExecutorService snapshotter;

@@ -36,6 +36,9 @@ final class WriteAheadLog implements AutoCloseable {
     private Throwable failure;
     private boolean closed;
     private Thread syncer;
+    /** The fsync loop's beat for the node's supervisor (one iteration per second at most). */
+    final io.god.supervise.Heartbeat heartbeat = new io.god.supervise.Heartbeat("wal-fsync",
+            java.time.Duration.ofSeconds(1));
 
     private WriteAheadLog(Disk disk, Path dir, FsyncPolicy policy) {
         this.disk = disk;
@@ -245,7 +248,19 @@ final class WriteAheadLog implements AutoCloseable {
     }
 
     private void syncEverySecond() {
+        heartbeat.started();
+        try {
+            syncLoop();
+        } catch (Throwable t) {
+            io.god.node.OomExit.onError(t);
+            heartbeat.failed(t);
+            throw t;
+        }
+    }
+
+    private void syncLoop() {
         while (true) {
+            heartbeat.started();
             mon.lock();
             try {
                 if (closed) {

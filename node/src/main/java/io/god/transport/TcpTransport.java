@@ -42,6 +42,7 @@ public final class TcpTransport implements Transport {
     private final byte[] token;
     private final int maxFrame;
     private final Executor handlers;
+    private final io.god.limits.ByteBudget frameBudget;
     private final NetClient client;
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
@@ -54,6 +55,18 @@ public final class TcpTransport implements Transport {
      */
     public TcpTransport(Vertx vertx, String bindHost, int port, String advertise, String token, int maxFrame,
                         Duration connectTimeout, Executor handlers) {
+        this(vertx, bindHost, port, advertise, token, maxFrame, connectTimeout, handlers,
+                io.god.limits.ByteBudget.unlimited());
+    }
+
+    /**
+     * @param frameBudget bytes of request frames all server connections together may hold (received and
+     *     not yet answered); a connection whose next read would pass it is refused with an error naming
+     *     {@code god.limits.frame-budget} and closed
+     */
+    public TcpTransport(Vertx vertx, String bindHost, int port, String advertise, String token, int maxFrame,
+                        Duration connectTimeout, Executor handlers, io.god.limits.ByteBudget frameBudget) {
+        this.frameBudget = frameBudget;
         this.vertx = vertx;
         this.bindHost = bindHost;
         this.port = port;
@@ -220,25 +233,50 @@ public final class TcpTransport implements Transport {
         private final InlineHandler inline;
         private final FrameDecoder decoder = new FrameDecoder(maxFrame);
         private volatile boolean authenticated = token == null;
+        /** Bytes of the frame budget held by the decoder's partial frame (event loop only). */
+        private long held;
+        private boolean refused;
 
         ServerConnection(NetSocket socket, Handler handler, InlineHandler inline) {
             this.socket = socket;
             this.handler = handler;
             this.inline = inline;
             socket.handler(this::received);
+            socket.closeHandler(v -> {
+                frameBudget.release(held);
+                held = 0;
+            });
             socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "peer " + socket.remoteAddress() + ": " + e));
         }
 
         private void received(Buffer b) {
+            if (refused) {
+                return;
+            }
+            int incoming = b.length();
+            if (!frameBudget.tryReserve(incoming)) {
+                refused = true;
+                String why = "node busy: request frames buffered across connections would exceed "
+                        + io.god.limits.Limits.FRAME_BUDGET + " (" + frameBudget.max() + " bytes); retry later";
+                LOG.log(System.Logger.Level.WARNING, "refusing peer " + socket.remoteAddress() + ": " + why);
+                socket.write(Buffer.buffer(new Frame(0, Frame.HELLO, Ops.HELLO, new byte[0]).error(why).encode()))
+                        .onComplete(v -> socket.close());
+                return;
+            }
             List<Frame> frames;
             try {
                 frames = decoder.feed(b.getBytes());
             } catch (WireException e) {
+                frameBudget.release(incoming);
                 LOG.log(System.Logger.Level.WARNING, "malformed frame from " + socket.remoteAddress()
                         + ", closing the connection: " + e.getMessage());
                 socket.close();
                 return;
             }
+            // the bytes that became frames: those handed to the pool stay reserved until answered
+            long consumed = held + incoming - decoder.buffered();
+            held = decoder.buffered();
+            long kept = 0;
             Buffer replies = null; // inline answers of this read, written at once
             for (Frame f : frames) {
                 switch (f.kind()) {
@@ -250,6 +288,7 @@ public final class TcpTransport implements Transport {
                             LOG.log(System.Logger.Level.WARNING, "peer " + socket.remoteAddress()
                                     + " presented a wrong god.auth.token; closing");
                             socket.write(Buffer.buffer(f.error("bad god.auth.token").encode())).onComplete(v -> socket.close());
+                            frameBudget.release(consumed - kept);
                             return;
                         }
                     }
@@ -257,10 +296,12 @@ public final class TcpTransport implements Transport {
                         if (!authenticated) {
                             socket.write(Buffer.buffer(f.error("god.auth.token required: send a hello first").encode()))
                                     .onComplete(v -> socket.close());
+                            frameBudget.release(consumed - kept);
                             return;
                         }
                         byte[] answer = answerInline(f);
                         if (answer == null) {
+                            kept += f.payload().length;
                             handlers.execute(() -> handle(f));
                         } else {
                             replies = replies == null ? Buffer.buffer(answer) : replies.appendBytes(answer);
@@ -271,6 +312,7 @@ public final class TcpTransport implements Transport {
                     }
                 }
             }
+            frameBudget.release(consumed - kept);
             if (replies != null) {
                 socket.write(replies);
             }
@@ -300,6 +342,7 @@ public final class TcpTransport implements Transport {
                 reply = CompletableFuture.failedFuture(e);
             }
             reply.whenComplete((r, e) -> {
+                frameBudget.release(f.payload().length);
                 Frame out;
                 if (e == null) {
                     out = f.response(r);

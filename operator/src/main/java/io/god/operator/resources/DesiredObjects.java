@@ -202,7 +202,10 @@ public final class DesiredObjects {
                 new EnvVarBuilder().withName(NodeEnv.ADVERTISE)
                         .withValue("$(POD_NAME)." + Labels.peersService(cluster) + "." + cluster.getMetadata().getNamespace()
                                 + ".svc:" + Ports.BINARY)
-                        .build());
+                        .build(),
+                // a JVM node image dies cleanly on OOM (the run-java launcher of JVM images appends this);
+                // the native node exits by itself on OOM (io.god.node.OomExit)
+                new EnvVarBuilder().withName("JAVA_OPTS_APPEND").withValue("-XX:+ExitOnOutOfMemoryError").build());
     }
 
     private static EnvVar fieldEnv(String name, String path) {
