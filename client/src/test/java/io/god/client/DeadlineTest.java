@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -65,7 +66,7 @@ class DeadlineTest {
                     .hasMessageContaining("did not answer");
             long ms = (System.nanoTime() - t0) / 1_000_000;
             // 3 attempts of 150 ms and 10 + 20 ms of backoff
-            assertThat(ms).isBetween(450L, 2000L);
+            assertThat(ms).isBetween(450L, TimeScale.seconds(2).toMillis());
         }
     }
 
@@ -78,7 +79,7 @@ class DeadlineTest {
             assertThatThrownBy(() -> c.put(new byte[] {1}, new byte[] {2}, true))
                     .isInstanceOf(GodUnavailableException.class);
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertThat(ms).isBetween(350L, 1500L);
+            assertThat(ms).isBetween(350L, TimeScale.millis(1500).toMillis());
         }
     }
 }

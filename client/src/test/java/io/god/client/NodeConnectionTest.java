@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.wire.Frame;
 import io.god.wire.FrameDecoder;
 import io.god.wire.Ops;
@@ -134,7 +135,7 @@ class NodeConnectionTest {
             long t0 = System.nanoTime();
             assertThatThrownBy(() -> c.call(Ops.DATA, new byte[] {1}, TimeUnit.MILLISECONDS.toNanos(200)))
                     .isInstanceOf(TimeoutException.class);
-            assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(3));
+            assertThat(System.nanoTime() - t0).isLessThan(TimeScale.seconds(3).toNanos());
             assertThat(c.broken()).isFalse();
             node.close();
             assertThatThrownBy(() -> c.call(Ops.DATA, new byte[] {1}, TimeUnit.SECONDS.toNanos(5)))

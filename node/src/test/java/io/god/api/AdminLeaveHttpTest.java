@@ -73,7 +73,7 @@ class AdminLeaveHttpTest {
             Router router = Router.router(vertx);
             AdminRoutes.mount(router, () -> node);
             server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.2")
-                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                    .toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
             base = "http://127.0.0.2:" + server.actualPort();
 
             // a future holder is down: the hand-off cannot be confirmed
@@ -127,9 +127,9 @@ class AdminLeaveHttpTest {
             }
         } finally {
             if (server != null) {
-                server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                server.close().toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
             }
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            vertx.close().toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.god.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.god.events.Event;
+import io.god.testing.TimeScale;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
@@ -61,7 +62,7 @@ class DashboardBrowserTest extends RpcTestSupport {
                 .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
         WebDriver driver = new ChromeDriver(service, options);
         try {
-            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+            WebDriverWait wait = new WebDriverWait(driver, TimeScale.seconds(20));
             driver.get("http://localhost:" + RestAssured.port + "/");
             wait.until(d -> "true".equals(d.findElement(By.tagName("body")).getAttribute("data-methods-loaded")));
             // live data over /ws: the node table fills in from the first RingChange

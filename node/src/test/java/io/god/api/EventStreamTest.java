@@ -122,12 +122,15 @@ class EventStreamTest extends RpcTestSupport {
             assertThat(routes).hasSize(1);
             assertThat(routes.get(0).get("Addr").asText()).isEqualTo("127.0.0.1:9191");
             assertThat(routes.get(0).get("Pos").asText()).isEqualTo(d.get("Pos").asText());
-            // then once a second (one shared timer): two consecutive ticks about a second apart
+            // then once a second (one shared timer): three ticks take about three seconds; measured over three
+            // intervals so one late tick on a busy machine (and the timer catching up) does not decide it
             c.next("RingChange", 3);
             long tick = System.nanoTime();
-            c.next("RingChange", 3);
+            for (int i = 0; i < 3; i++) {
+                c.next("RingChange", 3);
+            }
             long gap = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - tick);
-            assertThat(gap).isBetween(700L, 2500L);
+            assertThat(gap).isBetween(1_500L, 3_000L + TimeScale.seconds(1).toMillis());
         } finally {
             c.close();
         }

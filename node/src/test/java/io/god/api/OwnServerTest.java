@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.god.node.GodNode;
 import io.god.node.NodeSettings;
+import io.god.testing.TimeScale;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -38,7 +39,7 @@ class OwnServerTest {
                 Router router = Router.router(vertx);
                 RpcRoutes.mount(router, () -> rpc, node.settings().bodySize());
                 servers.add(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0." + i)
-                        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+                        .toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS));
             }
             for (int i = 0; i < 3; i++) {
                 String base = "http://127.0.0." + (i + 2) + ":" + servers.get(i).actualPort() + "/rpc/DHash.";
@@ -71,10 +72,10 @@ class OwnServerTest {
             }
         } finally {
             for (HttpServer s : servers) {
-                s.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                s.close().toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
             }
             nodes.forEach(GodNode::close);
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            vertx.close().toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

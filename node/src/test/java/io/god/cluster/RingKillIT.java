@@ -51,7 +51,7 @@ class RingKillIT {
     void tearDown() throws Exception {
         for (Process p : children) {
             p.destroyForcibly();
-            p.waitFor(20, TimeUnit.SECONDS);
+            p.waitFor(TimeScale.seconds(20).toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

@@ -46,7 +46,7 @@ class TransportTest {
         open.forEach(Transport::close);
         workers.shutdownNow();
         timers.shutdownNow();
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        vertx.close().toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
     }
 
     static int freePort() throws Exception {
@@ -70,7 +70,7 @@ class TransportTest {
 
     static TransportException failure(CompletableFuture<?> f) {
         try {
-            f.get(10, TimeUnit.SECONDS);
+            f.get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             return TransportException.of(e);
         } catch (Exception e) {
@@ -87,12 +87,12 @@ class TransportTest {
         TcpTransport client = tcp(0, null);
         List<CompletableFuture<byte[]>> calls = new java.util.ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            calls.add(client.call("127.0.0.1:" + port, 5, new byte[] {(byte) i}, Duration.ofSeconds(5)));
+            calls.add(client.call("127.0.0.1:" + port, 5, new byte[] {(byte) i}, TimeScale.seconds(5)));
         }
         for (int i = 0; i < 200; i++) {
-            assertThat(calls.get(i).get(10, TimeUnit.SECONDS)).containsExactly((byte) i);
+            assertThat(calls.get(i).get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).containsExactly((byte) i);
         }
-        TransportException e = failure(client.call("127.0.0.1:" + port, 98, new byte[0], Duration.ofSeconds(5)));
+        TransportException e = failure(client.call("127.0.0.1:" + port, 98, new byte[0], TimeScale.seconds(5)));
         assertThat(e.reason()).isEqualTo(TransportException.Reason.REMOTE);
         assertThat(e.getMessage()).isEqualTo("no such thing");
     }
@@ -108,10 +108,10 @@ class TransportTest {
         long tookMs = (System.nanoTime() - start) / 1_000_000;
         assertThat(slow.reason()).isEqualTo(TransportException.Reason.TIMEOUT);
         assertThat(tookMs).isBetween(100L, TimeScale.seconds(2).toMillis());
-        TransportException refused = failure(client.call("127.0.0.1:" + freePort(), 1, new byte[0], Duration.ofSeconds(5)));
+        TransportException refused = failure(client.call("127.0.0.1:" + freePort(), 1, new byte[0], TimeScale.seconds(5)));
         assertThat(refused.reason()).isEqualTo(TransportException.Reason.UNREACHABLE);
         // the connection used by the timed-out call still works
-        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {7}, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
+        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {7}, TimeScale.seconds(5)).get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS))
                 .containsExactly(7);
     }
 
@@ -120,14 +120,14 @@ class TransportTest {
         int port = freePort();
         TcpTransport client = tcp(0, null);
         Retry retry = new Retry(client, Scheduler.of(timers), NanoClock.system(), 8, Duration.ofMillis(20));
-        CompletableFuture<byte[]> call = retry.call("127.0.0.1:" + port, 1, new byte[] {1}, Duration.ofSeconds(5));
+        CompletableFuture<byte[]> call = retry.call("127.0.0.1:" + port, 1, new byte[] {1}, TimeScale.seconds(5));
         Thread.sleep(150);
         tcp(port, null).serve(echo());
-        assertThat(call.get(10, TimeUnit.SECONDS)).containsExactly(1);
+        assertThat(call.get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).containsExactly(1);
 
         Retry bounded = new Retry(client, Scheduler.of(timers), NanoClock.system(), 3, Duration.ofMillis(10));
         long start = System.nanoTime();
-        TransportException e = failure(bounded.call("127.0.0.1:" + freePort(), 1, new byte[0], Duration.ofSeconds(5)));
+        TransportException e = failure(bounded.call("127.0.0.1:" + freePort(), 1, new byte[0], TimeScale.seconds(5)));
         assertThat(e.reason()).isEqualTo(TransportException.Reason.UNREACHABLE);
         assertThat((System.nanoTime() - start) / 1_000_000).as("3 attempts, not the whole deadline").isLessThan(TimeScale.seconds(2).toMillis());
     }
@@ -148,11 +148,11 @@ class TransportTest {
             }
         }
         TcpTransport client = tcp(0, null);
-        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {3}, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
+        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {3}, TimeScale.seconds(5)).get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS))
                 .as("the node still serves").containsExactly(3);
-        TransportException big = failure(client.call("127.0.0.1:" + port, 1, new byte[1 << 17], Duration.ofSeconds(5)));
+        TransportException big = failure(client.call("127.0.0.1:" + port, 1, new byte[1 << 17], TimeScale.seconds(5)));
         assertThat(big.reason()).isEqualTo(TransportException.Reason.UNREACHABLE);
-        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {4}, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
+        assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {4}, TimeScale.seconds(5)).get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS))
                 .as("a new connection after the oversized frame").containsExactly(4);
     }
 
@@ -166,12 +166,12 @@ class TransportTest {
     void theTokenIsRequiredWhenSet() throws Exception {
         int port = freePort();
         tcp(port, "secret-token").serve(echo());
-        assertThat(tcp(0, "secret-token").call("127.0.0.1:" + port, 1, new byte[] {1}, Duration.ofSeconds(5))
-                .get(5, TimeUnit.SECONDS)).containsExactly(1);
+        assertThat(tcp(0, "secret-token").call("127.0.0.1:" + port, 1, new byte[] {1}, TimeScale.seconds(5))
+                .get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS)).containsExactly(1);
         TransportException wrong = failure(tcp(0, "wrong-token!").call("127.0.0.1:" + port, 1, new byte[] {1},
                 Duration.ofSeconds(5)));
         assertThat(wrong.getMessage()).contains("god.auth.token");
-        TransportException none = failure(tcp(0, null).call("127.0.0.1:" + port, 1, new byte[] {1}, Duration.ofSeconds(5)));
+        TransportException none = failure(tcp(0, null).call("127.0.0.1:" + port, 1, new byte[] {1}, TimeScale.seconds(5)));
         assertThat(none.getMessage()).contains("god.auth.token");
     }
 
@@ -182,8 +182,8 @@ class TransportTest {
         Transport b = net.transport("b:1");
         b.serve(echo());
         a.serve(echo());
-        assertThat(a.call("b:1", 1, new byte[] {1}, Duration.ofSeconds(1)).get(5, TimeUnit.SECONDS)).containsExactly(1);
-        assertThat(failure(a.call("c:1", 1, new byte[0], Duration.ofSeconds(1))).reason())
+        assertThat(a.call("b:1", 1, new byte[] {1}, TimeScale.seconds(1)).get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS)).containsExactly(1);
+        assertThat(failure(a.call("c:1", 1, new byte[0], TimeScale.seconds(1))).reason())
                 .isEqualTo(TransportException.Reason.UNREACHABLE);
         net.partition(List.of("a:1"), List.of("b:1"));
         assertThat(failure(a.call("b:1", 1, new byte[0], Duration.ofMillis(50))).reason())
@@ -191,16 +191,16 @@ class TransportTest {
         net.heal();
         net.delay(Duration.ofMillis(30));
         long start = System.nanoTime();
-        assertThat(a.call("b:1", 1, new byte[] {2}, Duration.ofSeconds(1)).get(5, TimeUnit.SECONDS)).containsExactly(2);
+        assertThat(a.call("b:1", 1, new byte[] {2}, TimeScale.seconds(1)).get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS)).containsExactly(2);
         assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(55);
         net.delay(Duration.ZERO);
         net.loss(1.0);
         assertThat(failure(a.call("b:1", 1, new byte[0], Duration.ofMillis(50))).reason())
                 .isEqualTo(TransportException.Reason.TIMEOUT);
         net.loss(0);
-        assertThat(failure(a.call("b:1", 98, new byte[0], Duration.ofSeconds(1))).getMessage()).isEqualTo("no such thing");
+        assertThat(failure(a.call("b:1", 98, new byte[0], TimeScale.seconds(1))).getMessage()).isEqualTo("no such thing");
         b.close();
-        assertThat(failure(a.call("b:1", 1, new byte[0], Duration.ofSeconds(1))).reason())
+        assertThat(failure(a.call("b:1", 1, new byte[0], TimeScale.seconds(1))).reason())
                 .isEqualTo(TransportException.Reason.UNREACHABLE);
     }
 }
