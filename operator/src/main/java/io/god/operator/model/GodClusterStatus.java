@@ -1,5 +1,6 @@
 package io.god.operator.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.Objects;
 
 /** Observed state of a god ring, written only by the operator. */
+// a status written by another operator version (e.g. the removed lastSeenInRing) must still read
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class GodClusterStatus {
 

@@ -1,10 +1,13 @@
 package io.god.operator.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** One ordinal of the ring as the operator last saw it, with the facts its node last reported. */
+// a status written by another operator version (e.g. the removed lastSeenInRing) must still read
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Member {
 

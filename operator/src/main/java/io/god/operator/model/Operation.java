@@ -1,5 +1,6 @@
 package io.god.operator.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
@@ -8,6 +9,8 @@ import java.util.Objects;
  * The multi-step operation in progress, kept in the status so that a restarted operator resumes it where it stopped.
  * Every step is idempotent: repeating it after a crash does no harm.
  */
+// a status written by another operator version (e.g. the removed lastSeenInRing) must still read
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Operation {
 

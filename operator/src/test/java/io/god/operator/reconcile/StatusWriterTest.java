@@ -121,6 +121,20 @@ class StatusWriterTest {
         });
     }
 
+    /** A status written by an older operator (lastSeenInRing, a Wipe in progress) still reads. */
+    @Test
+    void anOlderOperatorsStatusStillReads() {
+        GodCluster gc = io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+                {"apiVersion":"god.io/v1alpha1","kind":"GodCluster","metadata":{"name":"demo","namespace":"ns"},
+                 "spec":{"replicas":3},
+                 "status":{"phase":"Wiping","members":[{"ordinal":0,"pod":"demo-0","state":"ACTIVE",
+                   "lastSeenInRing":"2026-11-20T10:00:00Z"}],
+                   "operation":{"type":"Wipe","ordinal":1,"step":"DeletingClaim","startedAt":"2026-11-20T10:00:00Z"}}}
+                """, GodCluster.class);
+        assertThat(gc.getStatus().getMembers()).extracting(Member::getPod).containsExactly("demo-0");
+        assertThat(gc.getStatus().getOperation().getType()).isEqualTo("Wipe");
+    }
+
     @Test
     void fewerMembersThanRedundancyIsShownNotRefused() {
         GodCluster gc = cluster(2); // redundancy defaults to 3
