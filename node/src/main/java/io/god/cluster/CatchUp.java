@@ -128,6 +128,13 @@ public final class CatchUp {
         for (Member m : order) {
             try {
                 AntiEntropy.Outcome o = antiEntropy.syncWith(m.address(), from, to, since);
+                var events = context.events();
+                if ((o.pulled() > 0 || o.pushed() > 0) && events != null && events.hasListeners()) {
+                    Member me = r.byAddress(context.address());
+                    events.publish(new io.god.events.Event.Sync(
+                            new io.god.events.Event.NodeRef(me.position(), me.address()),
+                            new io.god.events.Event.NodeRef(m.position(), m.address()), o.pulled(), o.pushed()));
+                }
                 if (o.olderThanStart() == 0) {
                     return true;
                 }
