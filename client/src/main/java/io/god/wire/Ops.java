@@ -38,7 +38,9 @@ public final class Ops {
     public static final int LEAVE = 17;
     /**
      * Stale-data check: empty → the receiver's collectedUpTo (8 bytes, big-endian ns); refused unless
-     * the receiver is a ring member.
+     * the receiver is a ring member. Symmetric form (newer nodes): the caller's lastAliveAt,
+     * collectedUpTo and whether it holds data (3 × 8 bytes) → the receiver's three, so either side
+     * can find itself stale.
      */
     public static final int COLLECTED = 18;
 
@@ -47,6 +49,12 @@ public final class Ops {
      * SubGet, SubPut, SubDel without JSON; everything else goes through {@link #CALL}).
      */
     public static final int DATA = 19;
+
+    /**
+     * Member states (catching up or not) by push-pull: the caller's entries → the callee's
+     * ({@code io.god.ring.MemberStates}). Older nodes refuse it as an unknown operation.
+     */
+    public static final int STATES = 20;
 
     public static String name(int op) {
         return switch (op) {
@@ -64,6 +72,7 @@ public final class Ops {
             case LEAVE -> "Discord.Leave";
             case COLLECTED -> "DHash.CollectedUpTo";
             case DATA -> "DHash.Data";
+            case STATES -> "Discord.States";
             default -> "op" + op;
         };
     }

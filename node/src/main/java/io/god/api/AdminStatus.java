@@ -92,7 +92,7 @@ public record AdminStatus(String state, String position, String address, String 
             owned = c < 0 ? s.realSizeBetween(range[0], range[1])
                     : s.realSizeBetween(range[0], null) + s.realSizeBetween(null, range[1]);
         }
-        long collected = node.store().collectedUpTo();
+        long collected = node.quarantine() != null ? node.quarantine().collectedUpTo() : node.store().collectedUpTo();
         var q = node.quarantine();
         return new AdminStatus(node.state().name(), position, node.address(), ringHash(ring), ring, replicated,
                 owned, s.realSize(), node.closed() ? 0 : node.store().dataBytes(),

@@ -86,17 +86,25 @@ final class DataCalls implements GodNode.DataHandler {
             throw new JsonRpc.ClientError(503, "this node has left the ring (/admin/leave); call a ring member");
         }
         Cluster cluster = node.cluster();
-        boolean local = c.mode() == Call.EXECUTE || cluster == null || cluster.executesHere(c.key(), c.hops());
-        if (!mayBlock && (!local || c.writes() && (c.sync() || node.store().durable()))) {
+        boolean read = !c.writes();
+        boolean local = cluster == null || (c.mode() == Call.EXECUTE
+                ? !(read && c.hops() < Cluster.MAX_HOPS && cluster.handsReadOver(c.key())) // catching up (DESIGN §7)
+                : cluster.executesHere(c.key(), c.hops(), read));
+        if (!mayBlock && (!local || c.writes() && (c.sync() || node.store().durable())
+                || read && cluster != null && !cluster.servesReads())) {
             return null;
         }
         long stamp = c.writes() ? node.timestamps().forWrite(c.stamp(), node.settings().cluster().rpcTimeout().toNanos())
                 : 0;
         if (!local) {
-            Cluster.Forwarded f = cluster.forward(c.key(), c.hops(), Ops.DATA, mode -> c.forwarded(mode, stamp).encode());
+            Cluster.Forwarded f = cluster.forward(c.key(), c.hops(), Ops.DATA, mode -> c.forwarded(mode, stamp).encode(),
+                    read);
             if (f != null) {
                 return f.reply() != null ? DataCall.Reply.decode(f.reply()) : DataCall.Reply.error(f.status(), f.message());
             }
+        }
+        if (read && cluster != null && !cluster.servesReads() && c.hops() < Cluster.MAX_HOPS) {
+            cluster.mergeRead(c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null); // every replica catches up
         }
         return switch (c.kind()) {
             case DataCall.GET -> found(node.store().state().get(c.key()));

@@ -252,7 +252,10 @@ public final class JsonRpc {
         }
         Cluster cluster = node.cluster();
         long stamp = stampOf(name, given);
-        if (mode == Call.ROUTE && cluster != null && !cluster.alone()) {
+        // a node catching up hands reads it was asked to execute to a replica that serves reads (DESIGN §7)
+        boolean handOver = mode == Call.EXECUTE && cluster != null && !cluster.servesReads() && hops < Cluster.MAX_HOPS
+                && !MUTATING.contains(name) && !LOCAL.contains(name) && !BROADCAST.contains(name);
+        if ((mode == Call.ROUTE || handOver) && cluster != null && !cluster.alone()) {
             Response routed = route(cluster, name, body, authorization, hops, stamp);
             if (routed != null) {
                 return routed;
@@ -368,6 +371,12 @@ public final class JsonRpc {
             "DescribeTree");
 
     private Object run(String name, Object request, String authorization, long stamp) {
+        Cluster cluster = node.cluster();
+        if (("Get".equals(name) || "SubGet".equals(name)) && cluster != null && !cluster.servesReads()) {
+            Wire.Req q = (Wire.Req) request; // every replica of the key is catching up: the newest of them
+            byte[] k = q.key == null ? EMPTY : q.key;
+            cluster.mergeRead(k, "SubGet".equals(name) ? (q.subKey == null ? EMPTY : q.subKey) : null);
+        }
         if (EXPENSIVE.contains(name)) {
             return bulkhead.run(() -> runHere(name, request, authorization, stamp));
         }
@@ -479,7 +488,9 @@ public final class JsonRpc {
         } else {
             key = key(read(body, Wire.Req.class, name).key, "Key");
         }
-        Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key, stamp);
+        boolean read = !MUTATING.contains(name) && !("SetExpression".equals(name) && hops == 0
+                && read(body, Wire.SetExpressionReq.class, name).dest != null);
+        Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key, stamp, read);
         return r == null ? null : new Response(r.status(), r.body());
     }
 
@@ -549,6 +560,10 @@ public final class JsonRpc {
     }
 
     private List<Wire.Remote> nodes() {
+        if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
+            // a (re)starting node knows no ring yet: answering "just me" made clients route to a 1-member ring
+            throw new ClientError(503, "this node is still joining the ring (god.seeds); ask another member");
+        }
         Cluster cluster = node.cluster();
         if (cluster == null || cluster.ring().isEmpty()) {
             return List.of(self());

@@ -94,8 +94,15 @@ public final class AntiEntropy extends RepairTask {
         return bytesReceived.get();
     }
 
-    /** Outcome of syncing one range with one successor. */
-    public record Outcome(int differences, long pulled, long pushed, long fingerprints) {
+    /**
+     * Outcome of syncing one range with one successor. {@code olderThanStart}: records pulled that are
+     * older than the exchange's {@code since} plus regions left unresolved — 0 is a clean exchange for
+     * a node catching up (what it still lacked; writes newer than its start are no lag, DESIGN §7).
+     */
+    public record Outcome(int differences, long pulled, long pushed, long fingerprints, long olderThanStart) {
+        public Outcome(int differences, long pulled, long pushed, long fingerprints) {
+            this(differences, pulled, pushed, fingerprints, differences);
+        }
     }
 
     /**
@@ -146,7 +153,13 @@ public final class AntiEntropy extends RepairTask {
      * reached, or a difference that could not be narrowed down); 0 means the range is in sync.
      */
     public Outcome syncWith(String peer, byte[] from, byte[] to) {
+        return syncWith(peer, from, to, Long.MAX_VALUE);
+    }
+
+    /** As above, counting in {@link Outcome#olderThanStart} what was pulled with a timestamp before {@code since}. */
+    public Outcome syncWith(String peer, byte[] from, byte[] to, long since) {
         Totals t = new Totals();
+        t.since = since;
         long call = calls.getAndIncrement();
         // tree-level configuration and clear marker
         TreeState mine = store.state();
@@ -155,6 +168,7 @@ public final class AntiEntropy extends RepairTask {
         if (!apply.isEmpty()) {
             t.differences += apply.size();
             t.in += apply.size();
+            t.stale(apply);
             applyLocally(apply);
         }
         for (Record rec : metaRecords(mine)) {
@@ -166,7 +180,8 @@ public final class AntiEntropy extends RepairTask {
         syncTree(peer, null, from, to, call, t);
         pulled.addAndGet(t.in);
         pushed.addAndGet(t.out);
-        return new Outcome((int) Math.min(t.differences, Integer.MAX_VALUE), t.in, t.out, t.fingerprints);
+        return new Outcome((int) Math.min(t.differences, Integer.MAX_VALUE), t.in, t.out, t.fingerprints,
+                t.olderThanStart);
     }
 
     /** Running totals of one {@link #syncWith}. */
@@ -176,6 +191,16 @@ public final class AntiEntropy extends RepairTask {
         long out;
         long fingerprints;
         int regions;
+        long since = Long.MAX_VALUE;
+        long olderThanStart;
+
+        void stale(List<Record> pulled) {
+            for (Record r : pulled) {
+                if (r.timestamp() < since) {
+                    olderThanStart++;
+                }
+            }
+        }
     }
 
     /**
@@ -206,6 +231,7 @@ public final class AntiEntropy extends RepairTask {
             if (!x.received.isEmpty()) {
                 applyLocally(x.received);
                 t.in += x.received.size();
+                t.stale(x.received);
             }
             if (!x.wanted.isEmpty()) {
                 call(peer, Ops.SYNC_EXCHANGE, x.push());
@@ -222,6 +248,7 @@ public final class AntiEntropy extends RepairTask {
         }
         if (!settled) {
             t.differences++;
+            t.olderThanStart++;
         }
     }
 

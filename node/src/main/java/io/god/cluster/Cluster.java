@@ -95,6 +95,95 @@ public final class Cluster {
         return membership.ring();
     }
 
+    private volatile java.util.function.Predicate<String> catchingUp = a -> false;
+    private volatile java.util.function.BooleanSupplier servesReads = () -> true;
+
+    /**
+     * Read routing while members catch up (DESIGN §7): {@code catchingUp} tells which other members
+     * are known to be catching up, {@code servesReads} whether this node may answer reads now.
+     */
+    public void readFilter(java.util.function.Predicate<String> catchingUp,
+                           java.util.function.BooleanSupplier servesReads) {
+        this.catchingUp = catchingUp;
+        this.servesReads = servesReads;
+    }
+
+    /** Whether a member may answer reads (this node: not catching up; others: not known to be). */
+    private boolean readable(Member m) {
+        return m.address().equals(address) ? servesReads.getAsBoolean() : !catchingUp.test(m.address());
+    }
+
+    /** Whether this node answers reads now (false while it catches up). */
+    public boolean servesReads() {
+        return servesReads.getAsBoolean();
+    }
+
+    /**
+     * Whether this node, catching up, must hand a read of {@code key} to another replica: true when it
+     * does not serve reads and some replica of the key does (else it answers itself, after
+     * {@link #mergeRead} for point reads).
+     */
+    public boolean handsReadOver(byte[] key) {
+        if (servesReads.getAsBoolean()) {
+            return false;
+        }
+        Ring r = ring();
+        if (r.size() <= 1) {
+            return false;
+        }
+        for (Member m : r.replicas(key, redundancy)) {
+            if (readable(m)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * When every replica of a key is catching up (a healed partition), a point read merges: the other
+     * replicas' versions of the key (or of {@code subKey} in its sub tree) are fetched and the newest
+     * applied here under the one LWW rule, so the local read that follows answers the newest of all.
+     * Replicas that do not answer within the deadline are skipped.
+     */
+    public void mergeRead(byte[] key, byte[] subKey) {
+        Ring r = ring();
+        if (servesReads.getAsBoolean() || r.size() <= 1) {
+            return;
+        }
+        List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+        io.god.wire.DataCall get = subKey == null
+                ? new io.god.wire.DataCall(io.god.wire.DataCall.GET, key, null, null, false, null, MAX_HOPS, Call.EXECUTE, 0)
+                : new io.god.wire.DataCall(io.god.wire.DataCall.SUB_GET, key, subKey, null, false, null, MAX_HOPS,
+                        Call.EXECUTE, 0);
+        byte[] payload = get.encode();
+        for (Member m : r.replicas(key, redundancy)) {
+            if (!m.address().equals(address)) {
+                calls.add(transport.call(m.address(), Ops.DATA, payload, timeout));
+            }
+        }
+        List<Record> newer = new ArrayList<>();
+        for (CompletableFuture<byte[]> c : calls) {
+            try {
+                io.god.wire.DataCall.Reply reply = io.god.wire.DataCall.Reply.decode(await(c));
+                if (reply.status() != 200 || reply.timestamp() <= 0) {
+                    continue;
+                }
+                if (subKey == null) {
+                    newer.add(reply.exists() ? Record.put(key, reply.value(), reply.timestamp())
+                            : Record.delete(key, reply.timestamp()));
+                } else {
+                    newer.add(reply.exists() ? Record.subPut(key, subKey, reply.value(), reply.timestamp())
+                            : Record.subDelete(key, subKey, reply.timestamp()));
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "merged read: a replica did not answer: " + e);
+            }
+        }
+        if (!newer.isEmpty()) {
+            store.applyAll(newer);
+        }
+    }
+
     public int redundancy() {
         return redundancy;
     }
@@ -125,8 +214,14 @@ public final class Cluster {
      * write again, not a newer one.
      */
     public Call.Reply route(String method, byte[] body, String authorization, int hops, byte[] key, long stamp) {
+        return route(method, body, authorization, hops, key, stamp, false);
+    }
+
+    /** As above; {@code read}: the call only reads (it avoids members that catch up). */
+    public Call.Reply route(String method, byte[] body, String authorization, int hops, byte[] key, long stamp,
+                            boolean read) {
         Forwarded f = forward(key, hops, Ops.CALL,
-                mode -> new Call(method, body, authorization, hops + 1, mode, stamp).encode());
+                mode -> new Call(method, body, authorization, hops + 1, mode, stamp).encode(), read);
         if (f == null) {
             return null;
         }
@@ -135,9 +230,17 @@ public final class Cluster {
 
     /** Whether a call for {@code key} that has made {@code hops} forwards executes here without forwarding. */
     public boolean executesHere(byte[] key, int hops) {
+        return executesHere(key, hops, false);
+    }
+
+    /** As above; a {@code read} does not execute on this node while it catches up and another replica serves reads. */
+    public boolean executesHere(byte[] key, int hops, boolean read) {
         Ring r = ring();
         if (r.size() <= 1 || hops >= MAX_HOPS) {
             return true;
+        }
+        if (read && handsReadOver(key)) {
+            return false;
         }
         Member owner = r.successor(key);
         return owner == null || owner.address().equals(address);
@@ -157,11 +260,32 @@ public final class Cluster {
      * @param encode the request payload for a mode ({@link Call#ROUTE} to the owner, else EXECUTE)
      */
     public Forwarded forward(byte[] key, int hops, int op, java.util.function.IntFunction<byte[]> encode) {
+        return forward(key, hops, op, encode, false);
+    }
+
+    /**
+     * As above; a {@code read} skips the replicas that are catching up (this node included), unless
+     * every replica is: then the first live one in line answers (see {@link #mergeRead}).
+     */
+    public Forwarded forward(byte[] key, int hops, int op, java.util.function.IntFunction<byte[]> encode,
+                             boolean read) {
         Ring r = ring();
         if (r.size() <= 1 || hops >= MAX_HOPS) {
             return null;
         }
         List<Member> replicas = r.replicas(key, redundancy);
+        Member owner = replicas.get(0);
+        if (read) {
+            List<Member> readable = new ArrayList<>();
+            for (Member m : replicas) {
+                if (readable(m)) {
+                    readable.add(m);
+                }
+            }
+            if (!readable.isEmpty()) {
+                replicas = readable;
+            }
+        }
         String lastError = null;
         boolean remoteFault = false;
         for (int i = 0; i < replicas.size(); i++) {
@@ -171,7 +295,7 @@ public final class Cluster {
             }
             try {
                 return new Forwarded(await(transport.call(m.address(), op,
-                        encode.apply(i == 0 ? Call.ROUTE : Call.EXECUTE), timeout)), 200, null);
+                        encode.apply(i == 0 && m.equals(owner) ? Call.ROUTE : Call.EXECUTE), timeout)), 200, null);
             } catch (TransportException e) {
                 // a peer that faults (or has just left the ring and refuses calls) is failed over like
                 // one that is down: the next replica executes the call under the same LWW rule

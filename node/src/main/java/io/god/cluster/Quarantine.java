@@ -25,6 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code lastAliveAt}, its data is moved to {@code quarantine/<time>/} (never deleted; at most
  * {@code god.quarantine.keep} such directories are kept) and it joins empty at a new position.
  *
+ * <p>The check is symmetric: the request carries the caller's own lastAliveAt and collectedUpTo, so
+ * the member answering finds out when it is the stale one (a stale first seed that founded a ring
+ * with old data is quarantined by the first member that joins it; {@link #serve}).
+ *
  * <p>A whole ring stopped together keeps its data: no member can have collected a tombstone newer
  * than what every node saw before it stopped. A node that reaches no member waits (as its join does),
  * except the founder (first seed), which founds a ring with its data when nobody answers.
@@ -33,6 +37,8 @@ public final class Quarantine {
 
     /** Metadata name of lastAliveAt (8 bytes, ns since the epoch). */
     public static final String LAST_ALIVE_AT = "last-alive-at";
+    /** Metadata name of the newest collectedUpTo recorded (8 bytes; snapshots alone may lag behind). */
+    public static final String COLLECTED_UP_TO = "collected-up-to";
     /** Metadata name of the time of the last quarantine (8 bytes). */
     public static final String QUARANTINED_AT = "quarantined-at";
 
@@ -78,6 +84,32 @@ public final class Quarantine {
         this.forgetPosition = forgetPosition;
         this.lastAliveAt = store.metadata().flatMap(m -> m.getLong(LAST_ALIVE_AT)).orElse(0L);
         this.quarantinedAt = store.metadata().flatMap(m -> m.getLong(QUARANTINED_AT)).orElse(0L);
+        this.collected = store.metadata().flatMap(m -> m.getLong(COLLECTED_UP_TO)).orElse(0L);
+    }
+
+    private volatile long collected;
+
+    /**
+     * The newest deletion this node's ring has forgotten, as far as this node knows: its store's
+     * collectedUpTo, or the one recorded before a restart (a restart without a snapshot since the
+     * collection must not forget it).
+     */
+    public long collectedUpTo() {
+        return Math.max(store.collectedUpTo(), collected);
+    }
+
+    /** Records the store's collectedUpTo in the data directory when it advanced. */
+    public void recordCollected() {
+        long c = store.collectedUpTo();
+        if (c <= collected || store.metadata().isEmpty()) {
+            return;
+        }
+        try {
+            store.metadata().get().putLong(COLLECTED_UP_TO, c);
+            collected = c;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, address + ": could not record collectedUpTo: " + e);
+        }
     }
 
     /** The persisted lastAliveAt (ns; 0 = never recorded). */
@@ -150,13 +182,23 @@ public final class Quarantine {
 
     /**
      * As {@link #check()}, also asking {@code alsoAsk}: members that probed this node while it joins
-     * (the seeds may all be down or joining themselves; simulation seed 2197).
+     * (the seeds may all be down or joining themselves; simulation seed 2197), or, on a rejoin while
+     * running, the members of its view. The outcome holds until {@link #reset()}: a node runs the
+     * check again every time it (re)joins (DESIGN §7: one (re)join path), not once per process.
      */
     public boolean check(List<String> alsoAsk) {
+        return check(alsoAsk, seeds.isEmpty() || seeds.get(0).equals(address));
+    }
+
+    /**
+     * As above; {@code mayGoAlone}: true when this node may go on when nobody answers (the founder
+     * of a ring, when joining); false keeps it waiting for a member's answer.
+     */
+    public boolean check(List<String> alsoAsk, boolean mayGoAlone) {
         if (passed) {
             return true;
         }
-        if (!store.durable() || store.state().realSize() == 0) {
+        if (!holdsData()) {
             passed = true; // nothing that could be stale
             return true;
         }
@@ -168,17 +210,18 @@ public final class Quarantine {
                 others.add(s);
             }
         }
+        byte[] request = encodeCheck();
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         for (String s : others) {
-            calls.add(transport.call(s, Ops.COLLECTED, new byte[0], timeout));
+            calls.add(transport.call(s, Ops.COLLECTED, request, timeout));
         }
         long newest = -1;
         String from = null;
         for (int i = 0; i < calls.size(); i++) {
             try {
                 byte[] r = awaiter.await(calls.get(i), Awaiter.limitFor(timeout));
-                if (r.length == 8) {
-                    long c = ByteBuffer.wrap(r).getLong();
+                if (r.length == 8 || r.length == 24) { // an older node answers its collectedUpTo only
+                    long c = ByteBuffer.wrap(r).getLong(r.length == 8 ? 0 : 8);
                     if (c > newest) {
                         newest = c;
                         from = others.get(i);
@@ -189,35 +232,104 @@ public final class Quarantine {
             }
         }
         if (newest < 0) {
-            boolean founder = seeds.isEmpty() || seeds.get(0).equals(address);
-            passed = founder; // the founder may found a ring with its data; others wait for a member
-            return founder;
+            passed = mayGoAlone; // the founder may found a ring with its data; others wait for a member
+            return mayGoAlone;
         }
-        if (newest > lastAliveAt) {
-            quarantine(from, newest);
+        synchronized (this) { // one decision at a time: a member's check may find this node stale meanwhile (serve)
+            if (holdsData() && newest > lastAliveAt) {
+                quarantine(from, newest);
+            }
         }
         passed = true;
         return true;
     }
+
+    /** The check runs again on the next {@link #check} (the node (re)joins). */
+    public void reset() {
+        passed = false;
+    }
+
+    /** Whether the check passed since the last {@link #reset()}. */
+    public boolean passed() {
+        return passed;
+    }
+
+    /** Whether this node holds data that could be stale (a durable store with live entries). */
+    public boolean holdsData() {
+        return store.durable() && store.state().realSize() > 0;
+    }
+
+    /** This node's side of a symmetric check: lastAliveAt, collectedUpTo, holds data (3 × 8 bytes). */
+    byte[] encodeCheck() {
+        return ByteBuffer.allocate(24).putLong(lastAliveAt).putLong(collectedUpTo())
+                .putLong(holdsData() ? 1 : 0).array();
+    }
+
+    /**
+     * The member's side of {@link Ops#COLLECTED}. An empty request (an older node) gets the 8-byte
+     * collectedUpTo. A symmetric request carries the caller's lastAliveAt, collectedUpTo and whether it
+     * holds data: when the caller collected tombstones newer than this node's lastAliveAt, this node is
+     * the stale one — even the founder, even when ACTIVE (DESIGN §7) — and its data is quarantined now,
+     * before the caller (which joins on this answer) can exchange any data with it.
+     */
+    public byte[] serve(byte[] request) {
+        if (request.length < 24) {
+            return encodeCollected(collectedUpTo());
+        }
+        ByteBuffer in = ByteBuffer.wrap(request);
+        in.getLong(); // the caller's lastAliveAt: its own check decides about the caller
+        long theirCollected = in.getLong();
+        byte[] reply = encodeCheck();
+        synchronized (this) {
+            if (holdsData() && theirCollected > lastAliveAt) {
+                if (staleDecision != null && staleDecision.apply(theirCollected)) {
+                    return reply; // N=1: kept aside for an explicit decision (not exchanged meanwhile)
+                }
+                quarantine("(a member that contacted this node)", theirCollected);
+                onQuarantined.run();
+            }
+        }
+        return reply;
+    }
+
+    /**
+     * Called (with the newest collectedUpTo that makes this node stale) before a quarantine decided
+     * while running; true = the node keeps its data for an explicit decision instead (N=1).
+     */
+    public void staleDecision(java.util.function.LongPredicate decide) {
+        this.staleDecision = decide::test;
+    }
+
+    /** Told after a quarantine decided while running (the node empties and catches up). */
+    public void onQuarantined(Runnable r) {
+        this.onQuarantined = r;
+    }
+
+    private volatile java.util.function.Function<Long, Boolean> staleDecision;
+    private volatile Runnable onQuarantined = () -> { };
 
     private void quarantine(String member, long collected) {
         long now = clock.nanos();
         long stale = lastAliveAt;
         String name = DIR_NAME.format(Instant.ofEpochSecond(0, now));
         Path where = store.quarantine(name, keep).orElse(null);
+        // empty now, it holds nothing a deletion could have missed: what it receives from here on comes
+        // from the ring, so it is "in sync" as of now (else the data it catches up with would look stale
+        // to the next member that contacts it, and be quarantined again)
+        long alive = Math.max(now, collected);
         store.metadata().ifPresent(m -> {
             m.putLong(QUARANTINED_AT, now);
-            m.delete(LAST_ALIVE_AT);
+            m.putLong(LAST_ALIVE_AT, alive);
         });
         quarantinedAt = now;
-        lastAliveAt = 0;
+        lastAliveAt = alive;
         lastQuarantine = where;
         quarantines.incrementAndGet();
         forgetPosition.run();
         LOG.log(System.Logger.Level.WARNING, address + ": STALE DATA QUARANTINED to " + where + ": member " + member
                 + " has collected tombstones up to " + Instant.ofEpochSecond(0, collected) + ", later than this node's"
-                + " lastAliveAt " + (stale == 0 ? "(none)" : Instant.ofEpochSecond(0, stale)) + "; joining empty at a"
-                + " new position");
+                + " lastAliveAt " + (stale == 0 ? "(none)" : Instant.ofEpochSecond(0, stale)) + "; going on empty and"
+                + " catching up");
     }
 
     /** The answer to {@link Ops#COLLECTED}: 8 bytes, big-endian. */

@@ -18,7 +18,9 @@ import io.god.wire.Ops;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +51,15 @@ public final class GodNode implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(GodNode.class.getName());
 
-    public enum State { JOINING, ACTIVE, LEAVING, LEFT }
+    /**
+     * JOINING (stale-data check, then joining the ring) → CATCHING_UP (a member: applies replication,
+     * serves no reads, not ready) → ACTIVE; LEAVING → LEFT on request. A node the ring declared dead
+     * goes back through the check and CATCHING_UP (DESIGN §7: one (re)join path).
+     */
+    public enum State { JOINING, CATCHING_UP, ACTIVE, LEAVING, LEFT }
+
+    /** Catch-up rounds between warnings while a node has not caught up. */
+    public static final int CATCH_UP_WARN_ROUNDS = 10;
 
     /** Creates a node's transport; handlers may block and run on the given executor. */
     @FunctionalInterface
@@ -95,6 +105,12 @@ public final class GodNode implements AutoCloseable {
     private io.god.cluster.Migrator migrator;
     private io.god.cluster.Drain drain;
     private io.god.cluster.Quarantine quarantine;
+    private io.god.cluster.CatchUp catchUp;
+    private io.god.ring.MemberStates memberStates;
+    private final Random statesRandom;
+    /** The stale-data check must pass (again) before catching up can end: set on every (re)join. */
+    private volatile boolean checkPending;
+    private volatile long lastTickAt;
     private volatile boolean initialSync;
     private final java.util.concurrent.ScheduledExecutorService syncs;
     private final AtomicReference<CallHandler> callHandler = new AtomicReference<>();
@@ -120,6 +136,7 @@ public final class GodNode implements AutoCloseable {
         this.position = position;
         this.startedAt = clock.nanos();
         this.timeRandom = new Random(runtime.seeds().getAsLong());
+        this.statesRandom = new Random(runtime.seeds().getAsLong());
         this.loops = runtime.loops().apply("god-gc-" + settings.advertise());
         this.timers = runtime.loops().apply("god-ring-" + settings.advertise());
         this.syncs = runtime.loops().apply("god-sync-" + settings.advertise());
@@ -270,8 +287,12 @@ public final class GodNode implements AutoCloseable {
                 transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
                 settings.tombstoneWindow(), c.syncBudget(), runtime.awaiter());
         antiEntropy = new io.god.cluster.AntiEntropy(repair);
+        memberStates = new io.god.ring.MemberStates(settings.advertise(), forgetTicks);
+        catchUp = new io.god.cluster.CatchUp(repair, antiEntropy, memberStates::catchingUp, CATCH_UP_WARN_ROUNDS);
+        cluster.readFilter(memberStates::catchingUp, this::servesReads);
         quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
                 c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());
+        quarantine.onQuarantined(this::rejoin);
         drain = new io.god.cluster.Drain(repair, antiEntropy, membership, () -> {
             store.metadata().ifPresent(m -> m.delete(POSITION));
             quarantine.forget();
@@ -299,27 +320,132 @@ public final class GodNode implements AutoCloseable {
             if (state == State.JOINING && !quarantine.check(membership.probers())) {
                 return; // stale-data check first: no member answered yet
             }
+            // a monotonic reading, not the (injected, steppable) clock: a clock step is no pause
+            long now = System.nanoTime();
+            long last = lastTickAt;
+            lastTickAt = now;
             membership.tick();
             sampleTime();
+            boolean dead = membership.takeDeclaredDead();
             if (membership.state() == Membership.State.ACTIVE && state == State.JOINING) {
-                state = State.ACTIVE;
-                // a founder has nothing to catch up with; a joiner is ready after its first clean sync round
-                initialSync |= membership.ring().size() <= 1;
+                if (membership.ring().size() <= 1 || settings.redundancy() == 1) {
+                    state = State.ACTIVE; // a founder (or N=1) has nothing to catch up with
+                    initialSync = true;
+                    memberStates.setSelf(membership.self().incarnation(), false);
+                } else {
+                    startCatchingUp(false);
+                }
+            } else if (state == State.ACTIVE && (dead || last > 0 && now - last > pauseLimit())) {
+                // the ring declared this node dead, or it was paused long enough for that: rejoin
+                LOG.log(System.Logger.Level.WARNING, address() + ": the ring " + (dead ? "declared this node dead"
+                        : "may have declared this node dead (no tick for " + (now - last) / 1_000_000 + " ms)")
+                        + "; checking for stale data and catching up before serving reads");
+                rejoin();
             }
+            if (state == State.CATCHING_UP && checkPending) {
+                List<String> members = new ArrayList<>();
+                for (Member m : membership.ring().members()) {
+                    members.add(m.address());
+                }
+                if (quarantine.check(members, false)) {
+                    checkPending = false;
+                }
+            }
+            spreadStates();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "ring tick failed: " + e);
         }
+    }
+
+    /** No tick for this long: the ring has had time to declare this node dead (a paused process). */
+    private long pauseLimit() {
+        NodeSettings.Cluster c = settings.cluster();
+        return Math.max(c.ringInterval().toNanos() * (c.ringFailures() + 1), c.rpcTimeout().toNanos())
+                + c.ringInterval().toNanos() * 2L;
+    }
+
+    /** Enters CATCHING_UP: no reads, not ready, the stale-data check (again) if {@code check}. */
+    private synchronized void startCatchingUp(boolean check) {
+        if (state == State.LEAVING || state == State.LEFT || closed) {
+            return;
+        }
+        checkPending = check; // first: no data exchange from here until the check passed
+        state = State.CATCHING_UP;
+        initialSync = false;
+        catchUp.start(clock.nanos());
+        Member me = membership.self();
+        memberStates.setSelf(me == null ? 0 : me.incarnation(), true);
+        LOG.log(System.Logger.Level.INFO, address() + " is catching up (serves no reads until every range it holds"
+                + " had a clean exchange)");
+    }
+
+    /** The one (re)join path of a running node (declared dead, paused, or its data just quarantined). */
+    private void rejoin() {
+        quarantine.reset();
+        startCatchingUp(true);
+    }
+
+    /** Whether this node answers reads: ACTIVE and not just back from a pause the ring may have noticed. */
+    public boolean servesReads() {
+        if (state != State.ACTIVE) {
+            return state == State.LEAVING;
+        }
+        long last = lastTickAt;
+        return last == 0 || System.nanoTime() - last <= pauseLimit();
+    }
+
+    /** Push-pull of member states with one random member per tick (DESIGN §7: spread with membership). */
+    private void spreadStates() {
+        memberStates.tick(membership::isMember);
+        if (STATES_REFUSED.contains(address())) {
+            return;
+        }
+        var peer = membership.randomPeer(statesRandom);
+        if (peer == null) {
+            return;
+        }
+        transport.call(peer.address(), Ops.STATES, memberStates.encode(), settings.cluster().rpcTimeout())
+                .whenComplete((r, e) -> {
+                    if (e == null && r != null) {
+                        try {
+                            memberStates.merge(r);
+                        } catch (RuntimeException bad) {
+                            LOG.log(System.Logger.Level.DEBUG, "bad member states from " + peer.address() + ": " + bad);
+                        }
+                    }
+                });
+    }
+
+    /** Member states: which members are catching up. */
+    public io.god.ring.MemberStates memberStates() {
+        return memberStates;
+    }
+
+    public io.god.cluster.CatchUp catchUp() {
+        return catchUp;
     }
 
     private CompletableFuture<byte[]> serve(int op, byte[] payload) {
         if (drain.refuses(op)) {
             return CompletableFuture.failedFuture(new IllegalStateException(address() + " has left the ring"));
         }
+        if ((checkPending || state == State.JOINING) && (op == Ops.SYNC_FINGERPRINTS || op == Ops.SYNC_EXCHANGE
+                || op == Ops.SYNC_META || op == Ops.OWNED)) {
+            return CompletableFuture.failedFuture(new IllegalStateException(address()
+                    + " has not passed the stale-data check yet: no data exchange before it (DESIGN §7)"));
+        }
         return switch (op) {
             case Ops.JOIN, Ops.PING, Ops.GOSSIP, Ops.LEAVE -> membership.handle(op, payload);
             case Ops.COLLECTED -> membership.state() == Membership.State.ACTIVE
-                    ? CompletableFuture.completedFuture(io.god.cluster.Quarantine.encodeCollected(store.collectedUpTo()))
+                    ? CompletableFuture.completedFuture(quarantine.serve(payload))
                     : CompletableFuture.failedFuture(new IllegalStateException(address() + " is not a ring member"));
+            case Ops.STATES -> {
+                if (STATES_REFUSED.contains(address())) { // tests: a node of an older version
+                    yield CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
+                }
+                memberStates.merge(payload);
+                yield CompletableFuture.completedFuture(memberStates.encode());
+            }
             case Ops.REPLICATE -> cluster.applyReplicated(payload);
             case Ops.SYNC_FINGERPRINTS -> antiEntropy.serveFingerprints(payload);
             case Ops.SYNC_EXCHANGE -> antiEntropy.serveExchange(payload);
@@ -360,12 +486,19 @@ public final class GodNode implements AutoCloseable {
         return op == Ops.REPLICATE && !store.durable() ? cluster.applyReplicated(payload).join() : null;
     }
 
-    /** After a quarantine: the node joins as a new, empty node at a new position. */
+    /**
+     * After a quarantine: a joining node joins as a new, empty node at a new position; a member keeps
+     * its position (it catches up empty there).
+     */
     private void forgetPosition() {
-        position = null;
-        store.metadata().ifPresent(m -> m.delete(POSITION));
-        membership.forgetPosition();
+        if (membership.forgetPosition()) {
+            position = null;
+            store.metadata().ifPresent(m -> m.delete(POSITION));
+        }
     }
+
+    /** Test-only: nodes (by address) that behave like a version before member states (no {@link Ops#STATES}). */
+    public static final java.util.Set<String> STATES_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private void positionChosen(byte[] p) {
         position = p.clone();
@@ -395,7 +528,10 @@ public final class GodNode implements AutoCloseable {
                 migratePass();
             }), sync, sync, TimeUnit.NANOSECONDS);
             long ring = settings.cluster().ringInterval().toNanos();
-            syncs.scheduleWithFixedDelay(syncBeat.wrap(this::drainStep), ring, ring, TimeUnit.NANOSECONDS);
+            syncs.scheduleWithFixedDelay(syncBeat.wrap(() -> {
+                catchUpRound(); // every ring interval, not every sync interval: a member catching up serves no reads
+                drainStep();
+            }), ring, ring, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -440,6 +576,35 @@ public final class GodNode implements AutoCloseable {
         }
     }
 
+    /** One catch-up round while CATCHING_UP (the sync loop's first step; tests may call it); true when done. */
+    public boolean catchUpRound() {
+        if (closed || state != State.CATCHING_UP || checkPending) {
+            return false;
+        }
+        try {
+            if (!catchUp.round()) {
+                return false;
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "catch-up round failed: " + e);
+            return false;
+        }
+        synchronized (this) {
+            if (state != State.CATCHING_UP || checkPending) {
+                return false;
+            }
+            state = State.ACTIVE;
+            initialSync = true;
+            Member me = membership.self();
+            memberStates.setSelf(me == null ? 0 : me.incarnation(), false);
+        }
+        if (membership.ring().size() > 1) {
+            quarantine.alive(catchUp.since()); // every range it holds was in sync as of the start of catching up
+        }
+        LOG.log(System.Logger.Level.INFO, address() + " caught up after " + catchUp.rounds() + " round(s); serving");
+        return true;
+    }
+
     /**
      * Persists lastAliveAt while this node is an in-sync member of a ring of several nodes (a node cut
      * off alone must not look alive): the newest of its clock and every timestamp it has seen.
@@ -461,6 +626,9 @@ public final class GodNode implements AutoCloseable {
     public synchronized String leave() {
         if (state == State.JOINING) {
             return "the node is still joining the ring";
+        }
+        if (state == State.CATCHING_UP) {
+            return "the node is still catching up with the ring; retry when it is ACTIVE";
         }
         if (state == State.ACTIVE) {
             String refused = drain.start();
@@ -554,6 +722,9 @@ public final class GodNode implements AutoCloseable {
         }
         try {
             store.collectGarbage(settings.gcBudget());
+            if (quarantine != null) {
+                quarantine.recordCollected(); // kept across restarts even without a snapshot since
+            }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "tombstone collection failed: " + e);
         }
@@ -698,6 +869,9 @@ public final class GodNode implements AutoCloseable {
         }
         handlers.shutdownNow();
         persistLastTimestamp();
+        if (quarantine != null) {
+            quarantine.recordCollected();
+        }
         store.close();
         LOG.log(System.Logger.Level.INFO, "god node stopped: " + settings.advertise());
     }

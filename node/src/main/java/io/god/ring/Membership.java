@@ -120,6 +120,8 @@ public final class Membership {
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
     private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
+    /** Set when the ring declared this node dead (a notice about itself, or its view shrank to itself). */
+    private boolean declaredDead;
     private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private record Down(Member member, long since) {
@@ -180,6 +182,16 @@ public final class Membership {
         }
         Member m = view.random(r);
         return m.address().equals(config.address()) ? null : m;
+    }
+
+    /**
+     * True once after the ring declared this node dead (a death notice about itself, or its view shrank
+     * to itself): the node then goes through the (re)join path — stale-data check, catching up.
+     */
+    public synchronized boolean takeDeclaredDead() {
+        boolean d = declaredDead;
+        declaredDead = false;
+        return d;
     }
 
     /** Members that pinged this node while it was joining (asked on the next join attempt). */
@@ -397,6 +409,9 @@ public final class Membership {
         int n = failures.merge(address, 1, Integer::sum);
         if (n >= config.failuresToRemove()) {
             Member gone = removeLive(address);
+            if (view.size() == 1) {
+                declaredDead = true; // alone in its view: the rest of the ring has most likely dropped it too
+            }
             down.put(gone, ticks);
             rumors.add(new Rumors.Rumor(true, gone));
             LOG.log(System.Logger.Level.INFO, config.address() + " removed " + gone + " after " + n
@@ -463,6 +478,7 @@ public final class Membership {
         String a = m.address();
         if (a.equals(config.address())) {
             if (state == State.ACTIVE && m.incarnation() >= self.incarnation()) {
+                declaredDead = true; // the others went on without this node: it must catch up (DESIGN §7)
                 self = new Member(self.position(), a, m.incarnation() + 1);
                 view.put(self);
                 rumors.add(new Rumors.Rumor(false, self));

@@ -132,12 +132,12 @@ class SimulationTest {
 
     @Test
     void unorderedReplicaWritesAreCaught() {
-        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 7, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "older write won");
+        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 4, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "older write won");
     }
 
     @Test
     void aDifferenceDroppingSourcesIsCaught() {
-        caught(BugSwitch.DIFFERENCE_DROPS_SOURCES, 2, EnumSet.noneOf(Fault.class), "difference of trees");
+        caught(BugSwitch.DIFFERENCE_DROPS_SOURCES, 3, EnumSet.noneOf(Fault.class), "difference of trees");
     }
 
     @Test
