@@ -29,6 +29,13 @@ public class NodeBean {
     @Inject
     MeterRegistry registry;
 
+    /**
+     * The node's environment (clock, loop executors) when a bean provides one: only tests do (a test
+     * profile selects an alternative producer); otherwise the real machine.
+     */
+    @Inject
+    jakarta.enterprise.inject.Instance<io.god.node.NodeRuntime> runtime;
+
     private GodNode node;
     private JsonRpc rpc;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -38,7 +45,7 @@ public class NodeBean {
         NodeSettings settings;
         try {
             settings = NodeSettings.from(key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
-            node = GodNode.start(settings);
+            node = runtime.isResolvable() ? GodNode.start(settings, runtime.get()) : GodNode.start(settings);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "god node cannot start: " + e.getMessage());
             throw e;

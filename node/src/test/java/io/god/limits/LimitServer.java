@@ -32,10 +32,11 @@ final class LimitServer implements AutoCloseable {
     private final String base;
 
     LimitServer(Map<String, String> settings, NanoClock clock) throws Exception {
-        Map<String, String> all = new HashMap<>(settings);
+        Map<String, String> all = new HashMap<>();
         all.put("god.node.advertise", "127.0.0.1:9191");
         all.put("god.node.port", "0");
         all.put("god.auth.token", TOKEN);
+        all.putAll(settings); // a test that reaches the binary port names it (and the advertised address)
         node = GodNode.start(NodeSettings.of(all), clock);
         rpc = new JsonRpc(node);
         vertx = Vertx.vertx();
@@ -44,6 +45,11 @@ final class LimitServer implements AutoCloseable {
         server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").toCompletionStage()
                 .toCompletableFuture().get(10, TimeUnit.SECONDS);
         base = "http://127.0.0.1:" + server.actualPort() + "/rpc/DHash.";
+    }
+
+    /** The URL of the god JSON contract's method {@code method}. */
+    URI uri(String method) {
+        return URI.create(base + method);
     }
 
     HttpResponse<String> call(String method, String body) throws Exception {
