@@ -9,6 +9,8 @@ import io.god.api.JsonRpc;
 import io.god.cluster.Rings;
 import io.god.node.GodNode;
 import io.god.persist.Record;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.tree.Item;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
@@ -20,10 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * CALL, the JSON contract), a peer's record from the future is applied by last-write-wins but moves
  * the stamp floor at most by god.time.max-skew, and a restart over such data reports it.
  */
-@Timeout(90)
+@ScaledTimeout(90)
 class TimeBelongsToTheRingTest {
 
     static final long SKEW = Duration.ofMinutes(1).toNanos();
@@ -56,13 +56,13 @@ class TimeBelongsToTheRingTest {
         Rings rings = new Rings();
         rings.clock = now::get;
         rings.start(0, dir, rings.address(0));
-        await().atMost(Duration.ofSeconds(20)).until(rings::converged);
+        await().atMost(TimeScale.seconds(20)).until(rings::converged);
         return rings;
     }
 
     static byte[] call(String address, int op, byte[] payload) throws Exception {
         try (NodeConnection c = new NodeConnection(address, null, 2000)) {
-            return c.call(op, payload, TimeUnit.SECONDS.toNanos(5));
+            return c.call(op, payload, TimeScale.seconds(5).toNanos());
         }
     }
 

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.api.JsonRpc;
 import io.god.node.GodNode;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.time.NanoClock;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
@@ -22,7 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,10 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * reads, and what a joining node tells clients. In-JVM rings with a clock the test moves and an
  * in-memory network the test partitions.
  */
-@Timeout(180)
+@ScaledTimeout(180)
 class RejoinTest {
 
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = TimeScale.seconds(30);
     static final long HOURS_2 = Duration.ofHours(2).toNanos();
 
     @TempDir
@@ -267,7 +268,7 @@ class RejoinTest {
     void aJoiningNodeDoesNotAnswerNodesWithARingOfItself() throws Exception {
         try (Rings rings = rings(null)) {
             GodNode joining = rings.start(1, null, rings.address(0)); // its only seed is not running
-            await().during(Duration.ofMillis(200)).atMost(WAIT).until(() -> joining.state() == GodNode.State.JOINING);
+            await().during(TimeScale.millis(200)).atMost(WAIT).until(() -> joining.state() == GodNode.State.JOINING);
             JsonRpc.Response r = rings.rpcs.get(1).handle("DHash.Nodes", "{}".getBytes(StandardCharsets.UTF_8), null);
             assertThat(r.status()).isEqualTo(503);
             assertThat(r.text()).contains("joining");

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.node.GodNode;
 import io.god.persist.Damages;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.time.NanoClock;
 import io.god.tree.Entry;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,10 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * back every acknowledged value and tombstone with its timestamp. When the lost part held deletions
  * the ring has since collected, the member is quarantined instead and nothing deleted comes back.
  */
-@Timeout(180)
+@ScaledTimeout(180)
 class RingDamageTest {
 
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = TimeScale.seconds(30);
 
     @TempDir
     Path tmp;

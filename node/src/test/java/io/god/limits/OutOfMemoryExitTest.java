@@ -3,6 +3,7 @@ package io.god.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.god.testing.TimeScale;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,25 +37,25 @@ class OutOfMemoryExitTest {
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         try {
             Pattern portLine = Pattern.compile("PORT (\\d+)");
-            int port = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            int port = await().atMost(TimeScale.seconds(60)).pollInterval(Duration.ofMillis(100))
                     .until(() -> port(out, portLine), n -> n > 0);
             // 4 M sources in 8 MB: within the raised limits, far beyond a 96 MB heap
             String code = "(U " + "a ".repeat(4_000_000) + ")";
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             try {
                 http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/rpc/DHash.SetExpression"))
-                        .timeout(Duration.ofSeconds(60))
+                        .timeout(TimeScale.seconds(60))
                         .POST(HttpRequest.BodyPublishers.ofString("{\"Code\":\"" + code + "\"}")).build(),
                         HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 // expected: the node is gone before it answers
             }
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the child exited").isTrue();
+            assertThat(p.waitFor(TimeScale.seconds(60).toMillis(), TimeUnit.MILLISECONDS)).as("the child exited").isTrue();
             assertThat(p.exitValue()).as(Files.readString(out)).isEqualTo(3);
             assertThat(Files.readString(out)).contains("Terminating due to java.lang.OutOfMemoryError");
         } finally {
             p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
+            p.waitFor(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

@@ -3,6 +3,8 @@ package io.god.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.god.persist.Damages;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -13,7 +15,6 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -23,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code god.persistence.on-corruption=refuse} it exits non-zero, the message names the file, where
  * the damage is and the three choices, and every byte stays on disk. A torn tail does not stop it.
  */
-@Timeout(120)
+@ScaledTimeout(120)
 class DamagedStartTest {
 
     @TempDir
@@ -46,10 +47,10 @@ class DamagedStartTest {
         Path err = tmp.resolve("child-" + port + ".err");
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try {
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("child finished in time").isTrue();
+            assertThat(p.waitFor(TimeScale.seconds(60).toMillis(), TimeUnit.MILLISECONDS)).as("child finished in time").isTrue();
         } finally {
             p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
+            p.waitFor(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
         }
         return new Exit(p.exitValue(), Files.readString(out), Files.readString(err));
     }

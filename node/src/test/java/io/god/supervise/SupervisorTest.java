@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.god.node.GodNode;
 import io.god.node.NodeRuntime;
 import io.god.node.NodeSettings;
+import io.god.testing.TimeScale;
 import io.god.time.NanoClock;
 import java.time.Duration;
 import java.util.Map;
@@ -92,12 +93,12 @@ class SupervisorTest {
                 "god.sync.interval", "20ms")), runtime)) {
             Map<String, Long> before = new java.util.HashMap<>();
             node.supervisor().loops().forEach(h -> before.put(h.name(), h.beats()));
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> node.supervisor().loops()
+            await().atMost(TimeScale.seconds(10)).untilAsserted(() -> node.supervisor().loops()
                     .forEach(h -> assertThat(h.beats()).as(h.name()).isGreaterThan(before.get(h.name()))));
             assertThat(node.supervisor().dead()).isEmpty();
             executors.entrySet().stream().filter(e -> e.getKey().startsWith("god-gc-")).findFirst().orElseThrow()
                     .getValue().shutdownNow(); // the collection loop's thread ends
-            await().atMost(Duration.ofSeconds(10)).until(() -> !node.supervisor().alive("tombstone-gc"));
+            await().atMost(TimeScale.seconds(10)).until(() -> !node.supervisor().alive("tombstone-gc"));
             assertThat(node.supervisor().dead()).singleElement().asString().startsWith("tombstone-gc: thread god-gc-");
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.god.limits.ByteBudget;
+import io.god.testing.TimeScale;
 import io.god.wire.Frame;
 import io.god.wire.FrameDecoder;
 import io.god.wire.Ops;
@@ -43,7 +44,7 @@ class FrameBudgetTest {
             // a: most of one large frame, held by the server while it waits for the rest
             a.getOutputStream().write(big, 0, 70_000);
             a.getOutputStream().flush();
-            await().atMost(Duration.ofSeconds(10)).until(() -> budget.used() >= 70_000);
+            await().atMost(TimeScale.seconds(10)).until(() -> budget.used() >= 70_000);
             // b: 40 000 more bytes would pass the budget: refused with a clear error, then closed
             b.getOutputStream().write(Frame.request(7, Ops.PING, new byte[40_000]).encode());
             b.getOutputStream().flush();
@@ -59,10 +60,10 @@ class FrameBudgetTest {
             assertThat(reply.kind()).isEqualTo(Frame.RESPONSE);
             assertThat(reply.id()).isEqualTo(1);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> budget.used() == 0);
+        await().atMost(TimeScale.seconds(10)).until(() -> budget.used() == 0);
         server.close();
         pool.shutdownNow();
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        vertx.close().toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static List<Frame> read(InputStream in, int n) throws Exception {
