@@ -1,9 +1,13 @@
 package io.god.limits;
 
+import static io.god.node.SettingValues.between;
+import static io.god.node.SettingValues.duration;
+import static io.god.node.SettingValues.invalid;
+import static io.god.node.SettingValues.number;
+import static io.god.node.SettingValues.size;
+
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.god.node.Durations;
-import io.god.node.Sizes;
 import io.god.setop.SetOp;
 import io.god.setop.SetOpParser;
 import io.god.setop.SetOpSource;
@@ -180,40 +184,8 @@ public record Limits(int setSources, int setDepth, int resultRows, long resultBy
 
     // ------------------------------------------------------------------ parsing helpers
 
-    private static IllegalArgumentException invalid(String key, String problem) {
-        return new IllegalArgumentException(key + ": " + problem);
-    }
-
-    private static long number(String key, String v) {
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw invalid(key, "not an integer: '" + v + "'");
-        }
-    }
-
-    private static long size(String key, String v) {
-        try {
-            return Sizes.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw invalid(key, e.getMessage());
-        }
-    }
-
-    private static long between(String key, long n, long min, long max) {
-        if (n < min || n > max) {
-            throw invalid(key, "must be between " + min + " and " + max + ", was " + n);
-        }
-        return n;
-    }
-
     private static Duration time(String key, String v) {
-        Duration d;
-        try {
-            d = Durations.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw invalid(key, e.getMessage());
-        }
+        Duration d = duration(key, v);
         if (d.compareTo(Duration.ofMillis(1)) < 0) {
             throw invalid(key, "must be at least 1ms, was '" + v + "'");
         }

@@ -1,5 +1,10 @@
 package io.god.node;
 
+import static io.god.node.SettingValues.duration;
+import static io.god.node.SettingValues.invalid;
+import static io.god.node.SettingValues.number;
+import static io.god.node.SettingValues.size;
+
 import io.god.persist.CorruptionPolicy;
 import io.god.persist.FsyncPolicy;
 import io.god.persist.PersistenceOptions;
@@ -297,24 +302,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
 
     // ------------------------------------------------------------------ parsing helpers
 
-    private static IllegalArgumentException invalid(String key, String problem) {
-        return new IllegalArgumentException(key + ": " + problem);
-    }
-
-    private static long number(String key, String v) {
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw invalid(key, "not an integer: '" + v + "'");
-        }
-    }
-
     private static long between(String key, String v, long min, long max) {
-        long n = number(key, v);
-        if (n < min || n > max) {
-            throw invalid(key, "must be between " + min + " and " + max + ", was " + n);
-        }
-        return n;
+        return SettingValues.between(key, number(key, v), min, max);
     }
 
     private static int port(String key, String v, boolean zeroAllowed) {
@@ -323,29 +312,6 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             throw invalid(key, "must be a port between " + (zeroAllowed ? 0 : 1) + " and 65535, was " + p);
         }
         return (int) p;
-    }
-
-    private static Duration duration(String key, String v) {
-        try {
-            Duration d = Durations.parse(v);
-            if (d.isNegative()) {
-                throw invalid(key, "must not be negative, was '" + v + "'");
-            }
-            return d;
-        } catch (IllegalArgumentException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith(key + ":")) {
-                throw e;
-            }
-            throw invalid(key, e.getMessage());
-        }
-    }
-
-    private static long size(String key, String v) {
-        try {
-            return Sizes.parse(v);
-        } catch (IllegalArgumentException e) {
-            throw invalid(key, e.getMessage());
-        }
     }
 
     private static String address(String key, String a) {
