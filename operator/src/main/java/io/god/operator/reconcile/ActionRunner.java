@@ -57,11 +57,7 @@ final class ActionRunner {
                 client.pods().inNamespace(ns).withName(pod.pod()).delete();
             }
         } else if (action instanceof Action.AcceptReplace) {
-            // a merge patch: absent annotations are no error, and only the annotations change
-            client.resources(GodCluster.class).inNamespace(ns).withName(cluster.getMetadata().getName())
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\""
-                            + Planner.REPLACE_ANNOTATION + "\":null,\"" + Planner.CONFIRM_DATA_LOSS_ANNOTATION
-                            + "\":null}}}");
+            clearRequest(cluster);
         } else if (action instanceof Action.RemoveMember remove) {
             result = removeMember(cluster, plan, remove);
         } else if (action instanceof DeleteClaim claim) {
@@ -134,6 +130,27 @@ final class ActionRunner {
                 + " member by failure detection)";
         return new Plan(plan.action(), plan.operation(), plan.progress(), plan.message() + note, plan.event(),
                 plan.alert());
+    }
+
+    /**
+     * Removes the replace request annotations that the GodCluster read in this pass carries (a JSON patch: a merge
+     * patch's nulls are not honoured everywhere). If one is already gone, the API server refuses the patch and the
+     * pass fails before anything was deleted; the next pass no longer sees the request.
+     */
+    private void clearRequest(GodCluster cluster) {
+        var annotations = cluster.getMetadata().getAnnotations();
+        List<String> ops = new ArrayList<>();
+        for (String key : List.of(Planner.REPLACE_ANNOTATION, Planner.CONFIRM_DATA_LOSS_ANNOTATION)) {
+            if (annotations != null && annotations.containsKey(key)) {
+                ops.add("{\"op\":\"remove\",\"path\":\"/metadata/annotations/" + key.replace("~", "~0")
+                        .replace("/", "~1") + "\"}");
+            }
+        }
+        if (!ops.isEmpty()) {
+            client.resources(GodCluster.class).inNamespace(cluster.getMetadata().getNamespace())
+                    .withName(cluster.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON), "[" + String.join(",", ops) + "]");
+        }
     }
 
     /** The last pass already reported this (a refusal repeated every pass is one event, not one per pass). */
