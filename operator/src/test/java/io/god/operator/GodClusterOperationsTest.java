@@ -299,6 +299,142 @@ class GodClusterOperationsTest extends ScenarioSupport {
         assertThat(claimNames(ns)).as("the data stays").hasSize(2);
     }
 
+    // ---- no dead ends (issue 25) ------------------------------------------------------------------------------------
+
+    /** A 3-member ring draining demo-2 whose member dies mid-drain; the operation's deadline is 2 s. */
+    void drainWhoseMemberDies(String ns) {
+        nodeAdmin.leaveCalls(ns, Integer.MAX_VALUE);
+        create(ns, "demo", spec -> {
+            spec.setReplicas(3);
+            spec.setOperationTimeout("2s");
+        });
+        running(ns, 3);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s.getMembers().size() == 3 && "LEAVING".equals(s.getMembers().get(2).getState()));
+        nodeAdmin.unreachable(ns, "demo-2");
+        markNotReady(ns, "demo-2");
+        GodClusterStatus stalled = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> Conditions.find(s.getConditions(), Conditions.PROGRESSING)
+                        .filter(c -> "ProgressDeadlineExceeded".equals(c.getReason())).isPresent());
+        assertCondition(stalled, Conditions.PROGRESSING, "False", "ProgressDeadlineExceeded");
+        assertCondition(stalled, Conditions.DEGRADED, "True", "ProgressDeadlineExceeded");
+        assertThat(stalled.getOperation().getType()).as("only reported").isEqualTo(Operation.SCALE_DOWN);
+        awaitPasses(ns, "demo-0", 5);
+        assertThat(events(ns)).filteredOn(e -> "ProgressDeadlineExceeded".equals(e.getReason())).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getMessage()).contains("ScaleDown of demo-2", "Nothing is cancelled");
+                });
+        assertThat(meters.counter(GodClusterReconciler.DEADLINES, "namespace", ns, "cluster", "demo").count())
+                .isEqualTo(1.0);
+        assertThat(stsReplicas(ns)).isEqualTo(3);
+    }
+
+    /** The dead pod was deleted by the operator; its successor answers. */
+    void awaitDeadPodReplaced(String ns) {
+        await().atMost(TIMEOUT).until(() -> fakeController.gone(ns).contains("demo-2"));
+        nodeAdmin.reset(ns, "demo-2");
+    }
+
+    @Test
+    @Order(10)
+    void aDrainWhoseMemberDiesReportsItsDeadlineThenScalingBackUpTakesEffect() {
+        String ns = "dies-up";
+        drainWhoseMemberDies(ns);
+        List<String> claims = claimUids(ns);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(3));
+        awaitDeadPodReplaced(ns);
+        GodClusterStatus back = running(ns, 3);
+        assertCondition(back, Conditions.DEGRADED, "False", "AsExpected");
+        assertThat(eventReasons(ns)).contains("DrainAbandoned");
+        assertThat(claimUids(ns)).as("no volume deleted").isEqualTo(claims);
+        assertThat(fakeController.gone(ns)).containsExactly("demo-2");
+    }
+
+    @Test
+    @Order(11)
+    void aDrainWhoseMemberDiesThenHibernating() {
+        String ns = "dies-sleep";
+        drainWhoseMemberDies(ns);
+        List<String> claims = claimUids(ns);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(0));
+        awaitPhase(ns, "demo", "Hibernated");
+        assertThat(claimUids(ns)).isEqualTo(claims);
+        assertThat(eventReasons(ns)).contains("DrainAbandoned");
+    }
+
+    @Test
+    @Order(12)
+    void aDrainWhoseMemberDiesThenANewImageTakesEffect() {
+        String ns = "dies-image";
+        drainWhoseMemberDies(ns);
+        edit(ns, "demo", gc -> gc.getSpec().setImage("example.org/god-node:v2"));
+        awaitDeadPodReplaced(ns);
+        nodeAdmin.leaveCalls(ns, 3);
+        running(ns, 2);
+        assertThat(k8s.pods().inNamespace(ns).list().getItems()).allSatisfy(p ->
+                assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo("example.org/god-node:v2"));
+        assertThat(claimNames(ns)).as("the new demo-2 drained; its claim went").containsExactly("data-demo-0",
+                "data-demo-1");
+    }
+
+    @Test
+    @Order(13)
+    void aDeadHighestMemberIsRemovedAndItsClaimKept() {
+        String ns = "remove-dead";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        nodeAdmin.unreachable(ns, "demo-2"); // crash-looping: never Ready, never answers
+        markNotReady(ns, "demo-2");
+        nodeAdmin.dropFromView(ns, "demo-2"); // the members' failure detection dropped it
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        GodClusterStatus done = running(ns, 2);
+        assertThat(done.getKeptClaims()).containsExactly("data-demo-2");
+        assertThat(claimNames(ns)).contains("data-demo-2");
+        assertThat(nodeAdmin.calls(ns)).as("told the live members; no leave").containsExactlyInAnyOrder(
+                "demo-0 remove demo-2", "demo-1 remove demo-2");
+        assertThat(eventReasons(ns)).contains("RemovingDeadMember", "ClaimKept");
+        nodeAdmin.reset(ns, "demo-2");
+    }
+
+    @Test
+    @Order(14)
+    void aReplaceRequestIsUsedExactlyOnce() {
+        String ns = "replace";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        String pod = podUid(ns, "demo-1");
+        String claim = claimUid(ns, "data-demo-1");
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/replace-member", "1"));
+        GodClusterStatus done = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s.getLastReplacement() != null && s.getOperation() == null && "Running".equals(s.getPhase())
+                        && s.getReadyReplicas() == 3);
+        assertThat(done.getLastReplacement().getOrdinal()).isEqualTo(1);
+        assertThat(done.getLastReplacement().getPodUid()).isEqualTo(pod);
+        assertThat(current(ns, "demo").getMetadata().getAnnotations()).doesNotContainKey("god.io/replace-member");
+        assertThat(claimUid(ns, "data-demo-1")).as("a new, empty volume").isNotNull().isNotEqualTo(claim);
+        awaitPasses(ns, "demo-0", 10);
+        assertThat(fakeController.gone(ns)).as("replaced exactly once").containsExactly("demo-1");
+        assertThat(eventReasons(ns)).contains("ReplacingMember", "MemberReplaced");
+    }
+
+    @Test
+    @Order(15)
+    void aPendingMemberWithoutAnIpIsReplacedWhenAsked() {
+        String ns = "pending";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        fakeController.pending(ns, "demo-2", true);
+        k8s.pods().inNamespace(ns).withName("demo-2").delete(); // comes back Pending, without an IP
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getMembers().get(2).getMissedPolls(),
+                m -> m != null && m >= 3);
+        fakeController.pending(ns, "demo-2", false);
+        edit(ns, "demo", gc -> gc.getMetadata().getAnnotations().put("god.io/replace-member", "2"));
+        running(ns, 3);
+        assertThat(current(ns, "demo").getStatus().getLastReplacement().getOrdinal()).isEqualTo(2);
+    }
+
     // ---- no volume is deleted for staleness (DESIGN §8, revised): these move the operator's clock forward ----------
 
     /** Waits until the operator has made this many more passes over the namespace's ring that asked this pod. */
@@ -475,14 +611,15 @@ class GodClusterOperationsTest extends ScenarioSupport {
     @Order(100)
     void rbacAllowsEveryCallTheOperatorMadeAndOnlyDrainedClaimsWereDeleted() throws Exception {
         List<ApiCall> calls = assertRbacAllowsEveryCall(server, "delete /pods", "delete /persistentvolumeclaims",
-                "list /persistentvolumeclaims", "patch apps/statefulsets");
+                "list /persistentvolumeclaims", "patch apps/statefulsets", "patch god.io/godclusters");
         // every PVC the operator deleted in every scenario above belonged to a member whose drain it saw confirmed
         Pattern claimPath = Pattern.compile(".*/namespaces/([^/]+)/persistentvolumeclaims/([^/?]+).*");
         List<String> deletedClaims = calls.stream()
                 .filter(c -> c.verb().equals("delete") && c.resource().equals("persistentvolumeclaims"))
                 .map(c -> claimPath.matcher(c.path())).filter(Matcher::matches)
                 .map(m -> m.group(1) + "/" + m.group(2)).distinct().sorted().toList();
-        assertThat(deletedClaims).containsExactly("drain/data-demo-2", "drain/data-demo-3", "no-room/data-demo-2",
-                "pause-annotation/data-demo-1", "resume/data-demo-2");
+        assertThat(deletedClaims).containsExactly("dies-image/data-demo-2", "drain/data-demo-2", "drain/data-demo-3",
+                "no-room/data-demo-2", "pause-annotation/data-demo-1", "pending/data-demo-2", "replace/data-demo-1",
+                "resume/data-demo-2");
     }
 }

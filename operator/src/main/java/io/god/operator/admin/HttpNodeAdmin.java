@@ -53,6 +53,27 @@ public class HttpNodeAdmin implements NodeAdmin {
         return send(host, "DELETE", "/admin/leave").thenCompose(HttpNodeAdmin::leaveAnswer);
     }
 
+    /** 200/202/204: removed; 404: a node without the call (tolerated); 409: refused with its reason. */
+    @Override
+    public CompletionStage<RemoveAnswer> removeMember(String host, String address, String position) {
+        var body = JSON.createObjectNode().put("address", address);
+        if (position != null) {
+            body.put("position", position);
+        }
+        return send(host, "POST", "/admin/remove-member", body.toString()).thenCompose(r -> {
+            if (r.code() == 200 || r.code() == 202 || r.code() == 204) {
+                return CompletableFuture.completedFuture(RemoveAnswer.removed());
+            }
+            if (r.code() == 404) {
+                return CompletableFuture.completedFuture(RemoveAnswer.unsupported(r.uri() + " answered 404"));
+            }
+            if (r.code() == 409) {
+                return CompletableFuture.completedFuture(RemoveAnswer.refused(abbreviate(r.body())));
+            }
+            return CompletableFuture.failedFuture(new IOException(r.uri() + " answered " + r.code()));
+        });
+    }
+
     /** 200/202 carry the status document, 409 an {"error"} refusal; anything else is a failure. */
     private static CompletionStage<LeaveAnswer> leaveAnswer(Answer r) {
         if (r.code() == 200 || r.code() == 202) {
@@ -75,9 +96,17 @@ public class HttpNodeAdmin implements NodeAdmin {
     }
 
     private CompletableFuture<Answer> send(String host, String method, String path) {
+        return send(host, method, path, null);
+    }
+
+    private CompletableFuture<Answer> send(String host, String method, String path, String json) {
         URI uri = URI.create("http://" + hostPart(host) + ":" + port + path);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json")
-                .method(method, HttpRequest.BodyPublishers.noBody());
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
         token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
                 .thenApply(response -> new Answer(uri, response.statusCode(), response.body()));
@@ -107,12 +136,20 @@ public class HttpNodeAdmin implements NodeAdmin {
                 n.path("replicated").asBoolean(false),
                 n.path("ownedEntries").asLong(0), n.path("heldEntries").asLong(0), n.path("dataBytes").asLong(0),
                 text(n, "lastSyncAt"), text(n, "lastAliveAt"), text(n, "collectedUpTo"), text(n, "quarantinedAt"),
-                leave(n.get("leave")));
+                leave(n.get("leave")), ring(ring));
     }
 
     private static NodeStatus.LeaveProgress leave(JsonNode l) {
         return l == null || !l.isObject() ? null : new NodeStatus.LeaveProgress(text(l, "phase"), text(l, "startedAt"),
-                l.path("rangesTotal").asLong(0), l.path("rangesConfirmed").asLong(0));
+                l.path("rangesTotal").asLong(0), l.path("rangesConfirmed").asLong(0), text(l, "lastError"));
+    }
+
+    private static java.util.List<NodeStatus.RingMember> ring(JsonNode ring) {
+        java.util.List<NodeStatus.RingMember> members = new java.util.ArrayList<>();
+        if (ring != null && ring.isArray()) {
+            ring.forEach(m -> members.add(new NodeStatus.RingMember(text(m, "position"), text(m, "address"))));
+        }
+        return members;
     }
 
     private static String text(JsonNode n, String field) {

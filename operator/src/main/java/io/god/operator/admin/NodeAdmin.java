@@ -20,4 +20,15 @@ public interface NodeAdmin {
 
     /** DELETE /admin/leave: a LEAVING node becomes ACTIVE again (200); 409 once it is LEFT. */
     CompletionStage<LeaveAnswer> cancelLeave(String host);
+
+    /**
+     * POST /admin/remove-member on a live member: the dead member at {@code address} (position {@code position}, when
+     * known) is removed from the ring's expected membership (DESIGN §5), so replica sets and tombstone collection no
+     * longer wait for it. A node without the call answers 404, which is {@link RemoveAnswer.Outcome#UNSUPPORTED}, not a
+     * failure. This default is for NodeAdmins that do not implement it.
+     */
+    default CompletionStage<RemoveAnswer> removeMember(String host, String address, String position) {
+        return java.util.concurrent.CompletableFuture.completedFuture(
+                RemoveAnswer.unsupported("this NodeAdmin has no remove-member call"));
+    }
 }

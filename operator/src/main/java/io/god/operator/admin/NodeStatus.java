@@ -7,7 +7,7 @@ package io.god.operator.admin;
  */
 public record NodeStatus(String state, String position, String ringHash, int ringSize, boolean replicated,
         long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt, String lastAliveAt,
-        String collectedUpTo, String quarantinedAt, LeaveProgress leave) {
+        String collectedUpTo, String quarantinedAt, LeaveProgress leave, java.util.List<RingMember> ring) {
 
     public static final String JOINING = "JOINING";
     public static final String ACTIVE = "ACTIVE";
@@ -20,14 +20,46 @@ public record NodeStatus(String state, String position, String ringHash, int rin
      * Progress of a leave: its phase (HANDING_OFF, LEFT_RING, DONE) and how many of the node's ranges their future
      * holders have confirmed.
      */
-    public record LeaveProgress(String phase, String startedAt, long rangesTotal, long rangesConfirmed) {
+    public record LeaveProgress(String phase, String startedAt, long rangesTotal, long rangesConfirmed,
+            String lastError) {
+
+        public LeaveProgress(String phase, String startedAt, long rangesTotal, long rangesConfirmed) {
+            this(phase, startedAt, rangesTotal, rangesConfirmed, null);
+        }
+    }
+
+    /** A member of the node's ring view: its position (hex) and the address it advertises. */
+    public record RingMember(String position, String address) {
+    }
+
+    public NodeStatus(String state, String position, String ringHash, int ringSize, boolean replicated,
+            long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt, String lastAliveAt,
+            String collectedUpTo, String quarantinedAt, LeaveProgress leave) {
+        this(state, position, ringHash, ringSize, replicated, ownedEntries, heldEntries, dataBytes, lastSyncAt,
+                lastAliveAt, collectedUpTo, quarantinedAt, leave, java.util.List.of());
+    }
+
+    /** This status with another ring view. */
+    public NodeStatus withRing(java.util.List<RingMember> members) {
+        return new NodeStatus(state, position, ringHash, members.size(), replicated, ownedEntries, heldEntries,
+                dataBytes, lastSyncAt, lastAliveAt, collectedUpTo, quarantinedAt, leave, members);
+    }
+
+    /**
+     * Whether the node's ring view holds the member at this position (when known) or advertising an address that
+     * starts with {@code addressPrefix} (e.g. "demo-3.").
+     */
+    public boolean sees(String memberPosition, String addressPrefix) {
+        return ring != null && ring.stream().anyMatch(m -> (memberPosition != null
+                && memberPosition.equalsIgnoreCase(m.position()))
+                || (m.address() != null && m.address().startsWith(addressPrefix)));
     }
 
     public NodeStatus(String state, String position, String ringHash, int ringSize, boolean replicated,
             long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt, String lastAliveAt,
             String collectedUpTo, String quarantinedAt) {
         this(state, position, ringHash, ringSize, replicated, ownedEntries, heldEntries, dataBytes, lastSyncAt,
-                lastAliveAt, collectedUpTo, quarantinedAt, null);
+                lastAliveAt, collectedUpTo, quarantinedAt, null, java.util.List.of());
     }
 
     /**

@@ -34,6 +34,13 @@ public class GodClusterSpec {
     @JsonPropertyDescription("How long tombstones are kept before collection (Go duration, at least 1h).")
     private String tombstoneWindow;
 
+    @Pattern(DURATION_PATTERN)
+    @Default("30m")
+    @JsonPropertyDescription("How long an operation (drain, restart, removal, replacement) may go without progress"
+            + " before the operator reports ProgressDeadlineExceeded (Go duration). It only reports; nothing is"
+            + " cancelled.")
+    private String operationTimeout;
+
     @JsonPropertyDescription("Persistent volume of each member.")
     private StorageSpec storage;
 
@@ -64,6 +71,8 @@ public class GodClusterSpec {
     public void setRedundancy(Integer redundancy) { this.redundancy = redundancy; }
     public String getTombstoneWindow() { return tombstoneWindow; }
     public void setTombstoneWindow(String tombstoneWindow) { this.tombstoneWindow = tombstoneWindow; }
+    public String getOperationTimeout() { return operationTimeout; }
+    public void setOperationTimeout(String operationTimeout) { this.operationTimeout = operationTimeout; }
     public StorageSpec getStorage() { return storage; }
     public void setStorage(StorageSpec storage) { this.storage = storage; }
     public ResourceRequirements getResources() { return resources; }

@@ -33,7 +33,7 @@ public class GodClusterStatus {
     @JsonPropertyDescription("ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Running, Degraded, Hibernating, Hibernated, Paused or Invalid.")
     private String phase;
 
-    @JsonPropertyDescription("Ready, Progressing (reason ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart or Idle), Replicated, Degraded, FullRedundancy (False while spec.replicas < spec.redundancy), ReconciliationPaused.")
+    @JsonPropertyDescription("Ready, Progressing (reason ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Replacing, ProgressDeadlineExceeded or Idle), Replicated, Degraded, FullRedundancy (False while spec.replicas < spec.redundancy), ReconciliationPaused.")
     private List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("One entry per ordinal, as seen through the pods and each node's /admin/status.")
@@ -44,6 +44,13 @@ public class GodClusterStatus {
 
     @JsonPropertyDescription("The multi-step operation in progress, so a restarted operator resumes it.")
     private Operation operation;
+
+    @JsonPropertyDescription("PVCs of ordinals outside the StatefulSet that the operator kept (a member removed without"
+            + " a drain, or deleteClaimOnScaleDown false). Delete them with kubectl once their data is not needed.")
+    private List<String> keptClaims;
+
+    @JsonPropertyDescription("The last replace request accepted (annotation god.io/replace-member).")
+    private Replacement lastReplacement;
 
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
@@ -63,6 +70,10 @@ public class GodClusterStatus {
     public void setRingHash(String ringHash) { this.ringHash = ringHash; }
     public Operation getOperation() { return operation; }
     public void setOperation(Operation operation) { this.operation = operation; }
+    public List<String> getKeptClaims() { return keptClaims; }
+    public void setKeptClaims(List<String> keptClaims) { this.keptClaims = keptClaims; }
+    public Replacement getLastReplacement() { return lastReplacement; }
+    public void setLastReplacement(Replacement lastReplacement) { this.lastReplacement = lastReplacement; }
 
     @Override
     public boolean equals(Object o) {
@@ -71,7 +82,8 @@ public class GodClusterStatus {
                 && Objects.equals(readyReplicas, s.readyReplicas) && Objects.equals(selector, s.selector)
                 && Objects.equals(phase, s.phase) && Objects.equals(conditions, s.conditions)
                 && Objects.equals(members, s.members) && Objects.equals(ringHash, s.ringHash)
-                && Objects.equals(operation, s.operation);
+                && Objects.equals(operation, s.operation) && Objects.equals(keptClaims, s.keptClaims)
+                && Objects.equals(lastReplacement, s.lastReplacement);
     }
 
     @Override

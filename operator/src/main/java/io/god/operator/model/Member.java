@@ -31,6 +31,12 @@ public class Member {
             + " stale and rejoined empty.")
     private String quarantinedAt;
 
+    @JsonPropertyDescription("Consecutive reconcile passes without an answer to /admin/status (absent when it answered).")
+    private Integer missedPolls;
+
+    @JsonPropertyDescription("Since when (RFC 3339) the member has not answered /admin/status.")
+    private String unansweredSince;
+
     public Member() {
     }
 
@@ -53,13 +59,18 @@ public class Member {
     public void setLastAliveAt(String lastAliveAt) { this.lastAliveAt = lastAliveAt; }
     public String getQuarantinedAt() { return quarantinedAt; }
     public void setQuarantinedAt(String quarantinedAt) { this.quarantinedAt = quarantinedAt; }
+    public Integer getMissedPolls() { return missedPolls; }
+    public void setMissedPolls(Integer missedPolls) { this.missedPolls = missedPolls; }
+    public String getUnansweredSince() { return unansweredSince; }
+    public void setUnansweredSince(String unansweredSince) { this.unansweredSince = unansweredSince; }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof Member m && Objects.equals(ordinal, m.ordinal) && Objects.equals(pod, m.pod)
                 && Objects.equals(position, m.position) && Objects.equals(state, m.state)
                 && Objects.equals(ready, m.ready) && Objects.equals(lastAliveAt, m.lastAliveAt)
-                && Objects.equals(quarantinedAt, m.quarantinedAt);
+                && Objects.equals(quarantinedAt, m.quarantinedAt) && Objects.equals(missedPolls, m.missedPolls)
+                && Objects.equals(unansweredSince, m.unansweredSince);
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.util.Optional;
 public record Settings(int replicas, String image, int redundancy, String tombstoneWindow, String storageSize,
         String storageClassName, boolean deleteClaimOnScaleDown, ResourceRequirements resources, String fsync,
         Long snapshotThreshold, String restartNonce, boolean paused, PodTemplateOverrides podTemplate,
-        String serviceType) {
+        String serviceType, String operationTimeout) {
 
     public static final int DEFAULT_REPLICAS = 3;
     public static final int DEFAULT_REDUNDANCY = 3;
@@ -18,6 +18,7 @@ public record Settings(int replicas, String image, int redundancy, String tombst
     public static final String DEFAULT_STORAGE_SIZE = "1Gi";
     public static final String DEFAULT_FSYNC = "everysec";
     public static final String DEFAULT_SERVICE_TYPE = "ClusterIP";
+    public static final String DEFAULT_OPERATION_TIMEOUT = "30m";
 
     public static Settings of(GodClusterSpec spec, String defaultImage) {
         GodClusterSpec s = spec == null ? new GodClusterSpec() : spec;
@@ -38,7 +39,8 @@ public record Settings(int replicas, String image, int redundancy, String tombst
                 s.getRestartNonce(),
                 or(s.getPaused(), false),
                 Optional.ofNullable(s.getPodTemplate()).orElseGet(PodTemplateOverrides::new),
-                blankOr(service.getType(), DEFAULT_SERVICE_TYPE));
+                blankOr(service.getType(), DEFAULT_SERVICE_TYPE),
+                blankOr(s.getOperationTimeout(), DEFAULT_OPERATION_TIMEOUT));
     }
 
     private static <T> T or(T value, T fallback) {

@@ -34,10 +34,32 @@ public sealed interface Action {
         }
     }
 
-    record DeletePod(int ordinal, String pod) implements Action {
+    /** Deletes a member pod; {@code force}: grace period 0, only on an explicit request for a pod stuck Terminating. */
+    record DeletePod(int ordinal, String pod, boolean force) implements Action {
+
+        public DeletePod(int ordinal, String pod) {
+            this(ordinal, pod, false);
+        }
+
         @Override
         public String toString() {
-            return "delete-pod " + ordinal;
+            return (force ? "force-delete-pod " : "delete-pod ") + ordinal;
+        }
+    }
+
+    /** POST /admin/remove-member on each live member ({@code hosts}): the dead member at the ordinal is removed. */
+    record RemoveMember(int ordinal, String position, java.util.List<String> hosts) implements Action {
+        @Override
+        public String toString() {
+            return "remove-member " + ordinal;
+        }
+    }
+
+    /** Clears the replace request annotations on the GodCluster: the request is used exactly once. */
+    record AcceptReplace(int ordinal) implements Action {
+        @Override
+        public String toString() {
+            return "accept-replace " + ordinal;
         }
     }
 

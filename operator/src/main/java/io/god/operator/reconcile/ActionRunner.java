@@ -10,7 +10,13 @@ import io.god.operator.reconcile.Action.DeletePod;
 import io.god.operator.reconcile.Action.Leave;
 import io.god.operator.reconcile.Action.SetReplicas;
 import io.god.operator.resources.Labels;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.god.operator.admin.RemoveAnswer;
+import io.god.operator.model.Operation;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +51,15 @@ final class ActionRunner {
                 return sts;
             });
         } else if (action instanceof DeletePod pod) {
-            client.pods().inNamespace(ns).withName(pod.pod()).delete();
+            if (pod.force()) {
+                client.pods().inNamespace(ns).withName(pod.pod()).withGracePeriod(0).delete();
+            } else {
+                client.pods().inNamespace(ns).withName(pod.pod()).delete();
+            }
+        } else if (action instanceof Action.AcceptReplace) {
+            clearRequest(cluster);
+        } else if (action instanceof Action.RemoveMember remove) {
+            result = removeMember(cluster, plan, remove);
         } else if (action instanceof DeleteClaim claim) {
             client.persistentVolumeClaims().inNamespace(ns).withName(claim.claim()).delete();
         } else if (action instanceof Leave leave) {
@@ -83,10 +97,70 @@ final class ActionRunner {
                 new Plan.Event(EventRecorder.WARNING, cancelling ? "CancelLeaveRefused" : "LeaveRefused", message));
     }
 
+    /**
+     * Tells every live member that the dead one is removed. A node without the call (404) is tolerated: the member
+     * then leaves the ring by the nodes' failure detection alone, and the message says so. A refusal stops the removal
+     * (nothing else changed); no answer keeps the step, so the next pass tells the ring again.
+     */
+    private Plan removeMember(GodCluster cluster, Plan plan, Action.RemoveMember remove) {
+        String address = Labels.podAddress(cluster, Labels.pod(cluster, remove.ordinal()));
+        List<String> unsupported = new ArrayList<>();
+        for (String host : remove.hosts()) {
+            RemoveAnswer answer;
+            try {
+                answer = admin.removeMember(host, address, remove.position()).toCompletableFuture()
+                        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).join();
+            } catch (RuntimeException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                return Plan.waiting(plan.operation().atStep(Operation.STEP_REMOVING), plan.progress(),
+                        plan.message() + ": " + host
+                        + " did not answer /admin/remove-member (" + cause.getClass().getSimpleName() + ")");
+            }
+            if (answer.outcome() == RemoveAnswer.Outcome.REFUSED) {
+                String message = "the ring refused to remove " + Labels.pod(cluster, remove.ordinal()) + ": "
+                        + answer.detail();
+                return Plan.of(Action.NONE, null, plan.progress(), message,
+                        new Plan.Event(EventRecorder.WARNING, "RemoveRefused", message));
+            }
+            if (answer.outcome() == RemoveAnswer.Outcome.UNSUPPORTED) {
+                unsupported.add(host);
+            }
+        }
+        String note = unsupported.isEmpty() ? "" : " (the nodes have no /admin/remove-member yet; the ring drops the"
+                + " member by failure detection)";
+        return new Plan(plan.action(), plan.operation(), plan.progress(), plan.message() + note, plan.event(),
+                plan.alert());
+    }
+
+    /**
+     * Removes the replace request annotations that the GodCluster read in this pass carries (a JSON patch: a merge
+     * patch's nulls are not honoured everywhere). If one is already gone, the API server refuses the patch and the
+     * pass fails before anything was deleted; the next pass no longer sees the request.
+     */
+    private void clearRequest(GodCluster cluster) {
+        var annotations = cluster.getMetadata().getAnnotations();
+        List<String> ops = new ArrayList<>();
+        for (String key : List.of(Planner.REPLACE_ANNOTATION, Planner.CONFIRM_DATA_LOSS_ANNOTATION)) {
+            if (annotations != null && annotations.containsKey(key)) {
+                ops.add("{\"op\":\"remove\",\"path\":\"/metadata/annotations/" + key.replace("~", "~0")
+                        .replace("/", "~1") + "\"}");
+            }
+        }
+        if (!ops.isEmpty()) {
+            client.resources(GodCluster.class).inNamespace(cluster.getMetadata().getNamespace())
+                    .withName(cluster.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON), "[" + String.join(",", ops) + "]");
+        }
+    }
+
     /** The last pass already reported this (a refusal repeated every pass is one event, not one per pass). */
     private static boolean repeated(GodCluster cluster, Plan plan) {
         return cluster.getStatus() != null && Objects.equals(cluster.getStatus().getPhase(), plan.progress().phase())
                 && Conditions.find(cluster.getStatus().getConditions(), Conditions.PROGRESSING)
-                        .map(c -> Objects.equals(c.getMessage(), plan.message())).orElse(false);
+                        .map(c -> Objects.equals(c.getMessage(), plan.message())
+                                // past the deadline the condition quotes the plan's message inside its own
+                                || (Deadline.REASON.equals(c.getReason()) && c.getMessage() != null
+                                        && c.getMessage().contains(plan.message())))
+                        .orElse(false);
     }
 }

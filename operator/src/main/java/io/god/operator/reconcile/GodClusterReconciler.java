@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.god.operator.admin.NodeAdmin;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterStatus;
+import io.god.operator.model.GoDuration;
+import io.god.operator.model.Member;
 import io.god.operator.model.Settings;
 import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
@@ -31,8 +33,11 @@ import io.god.operator.model.Operation;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -48,6 +53,8 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
 
     /** Counter of member quarantines the nodes reported (tags namespace, cluster). */
     public static final String QUARANTINES = "god.operator.member.quarantines";
+    /** Counter of operations that passed spec.operationTimeout without progress (tags namespace, cluster). */
+    public static final String DEADLINES = "god.operator.operation.deadline.exceeded";
 
     private final KubernetesClient client;
     private final NodeAdmin nodeAdmin;
@@ -57,12 +64,15 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     private final Duration pollInterval;
     private final Duration resyncInterval;
     private final Clock clock;
+    private final Silence.Bounds silenceBounds;
 
     public GodClusterReconciler(KubernetesClient client, NodeAdmin nodeAdmin, MeterRegistry meters, Clock clock,
             @ConfigProperty(name = "god.operator.default-image") String defaultImage,
             @ConfigProperty(name = "god.operator.admin-timeout", defaultValue = "2s") Duration adminTimeout,
             @ConfigProperty(name = "god.operator.poll-interval", defaultValue = "5s") Duration pollInterval,
-            @ConfigProperty(name = "god.operator.resync-interval", defaultValue = "60s") Duration resyncInterval) {
+            @ConfigProperty(name = "god.operator.resync-interval", defaultValue = "60s") Duration resyncInterval,
+            @ConfigProperty(name = "god.operator.unanswered-polls", defaultValue = "3") int unansweredPolls,
+            @ConfigProperty(name = "god.operator.unanswered-after", defaultValue = "30s") Duration unansweredAfter) {
         this.client = client;
         this.nodeAdmin = nodeAdmin;
         this.meters = meters;
@@ -71,6 +81,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         this.pollInterval = pollInterval;
         this.resyncInterval = resyncInterval;
         this.clock = clock;
+        this.silenceBounds = new Silence.Bounds(unansweredPolls, unansweredAfter);
     }
 
     /** Owned objects trigger a reconcile when they change (drift repair); pods are mapped back by label. */
@@ -113,10 +124,22 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         }
         applyOwnedObjects(cluster, settings);
         Observation observation = observe(cluster);
+        List<Member> members = cluster.getStatus() == null ? List.of() : cluster.getStatus().getMembers();
+        Map<Integer, String> positions = new HashMap<>();
+        Optional.ofNullable(members).orElse(List.of()).stream().filter(m -> m.getPosition() != null)
+                .forEach(m -> positions.put(m.getOrdinal(), m.getPosition()));
         Plan plan = Planner.plan(new Planner.Input(settings.replicas(), settings.redundancy(),
                 settings.deleteClaimOnScaleDown(), cluster.getMetadata().getName(), observation, operation(cluster),
-                now));
+                now, Silence.update(members, observation, now), silenceBounds, positions, requests(cluster),
+                GoDuration.parse(settings.operationTimeout())));
         plan = new ActionRunner(client, nodeAdmin, adminTimeout, events()).run(cluster, plan);
+        if (plan.alert() != null) {
+            events().record(cluster, plan.alert().type(), plan.alert().reason(), plan.alert().message());
+            if (Deadline.REASON.equals(plan.alert().reason())) {
+                meters.counter(DEADLINES, "namespace", cluster.getMetadata().getNamespace(),
+                        "cluster", cluster.getMetadata().getName()).increment();
+            }
+        }
         GodClusterStatus next = status.observed(settings, observation, plan);
         announce(cluster, next);
         return reportStatus(cluster, context, next, plan);
@@ -139,6 +162,13 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         var annotations = cluster.getMetadata().getAnnotations();
         return settings.paused()
                 || (annotations != null && "true".equalsIgnoreCase(annotations.get(StatusWriter.PAUSED_ANNOTATION)));
+    }
+
+    /** The explicit requests a user makes with annotations (replace a member, confirm, force-delete a stuck pod). */
+    private static Planner.Requests requests(GodCluster cluster) {
+        Map<String, String> a = Optional.ofNullable(cluster.getMetadata().getAnnotations()).orElse(Map.of());
+        return new Planner.Requests(a.get(Planner.REPLACE_ANNOTATION), a.get(Planner.CONFIRM_DATA_LOSS_ANNOTATION),
+                a.get(Planner.FORCE_DELETE_ANNOTATION));
     }
 
     private static Operation operation(GodCluster cluster) {

@@ -18,10 +18,15 @@ public record Observation(int statefulSetReplicas, String templateHash, List<Pod
     }
 
     /** A member pod, reduced to what the operator decides on; {@code specHash} is the template it was made from. */
-    public record PodView(String name, int ordinal, boolean ready, String ip, boolean terminating, String specHash) {
+    public record PodView(String name, int ordinal, boolean ready, String ip, boolean terminating, String specHash,
+            String uid) {
+
+        public PodView(String name, int ordinal, boolean ready, String ip, boolean terminating, String specHash) {
+            this(name, ordinal, ready, ip, terminating, specHash, null);
+        }
 
         public PodView(String name, int ordinal, boolean ready, String ip, boolean terminating) {
-            this(name, ordinal, ready, ip, terminating, null);
+            this(name, ordinal, ready, ip, terminating, null, null);
         }
     }
 

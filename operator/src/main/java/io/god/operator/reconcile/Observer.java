@@ -115,7 +115,8 @@ public final class Observer {
                 && pod.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
-        return Optional.of(new PodView(name, ordinal, ready, ip, terminating, annotation(pod.getMetadata())));
+        return Optional.of(new PodView(name, ordinal, ready, ip, terminating, annotation(pod.getMetadata()),
+                pod.getMetadata().getUid()));
     }
 
     /** data-demo-3 → ordinal 3; the provisioned capacity when known, else the request. */

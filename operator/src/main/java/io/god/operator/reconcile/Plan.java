@@ -5,16 +5,26 @@ import io.god.operator.model.Operation;
 /**
  * The planner's verdict for one reconcile: the action to take, the operation to record in the status afterwards
  * (null: none open), where the ring stands, why (the Progressing message), and an event to record when the action is
- * taken.
+ * taken, and an alert (the operation's deadline passed) to record once.
  */
-public record Plan(Action action, Operation operation, Progress progress, String message, Event event) {
+public record Plan(Action action, Operation operation, Progress progress, String message, Event event, Event alert) {
 
     /** A Kubernetes Event to record on the GodCluster. */
     public record Event(String type, String reason, String message) {
     }
 
     public static Plan of(Action action, Operation operation, Progress progress, String message, Event event) {
-        return new Plan(action, operation, progress, message, event);
+        return new Plan(action, operation, progress, message, event, null);
+    }
+
+    /** This plan with a second event: news about the operation itself (its deadline passed), recorded once. */
+    public Plan withAlert(Operation operation, Event alert) {
+        return new Plan(action, operation, progress, message, event, alert);
+    }
+
+    /** The operation passed spec.operationTimeout without progress (reported, never acted on). */
+    public boolean deadlineExceeded() {
+        return operation != null && operation.getDeadlineExceededAt() != null;
     }
 
     public static Plan waiting(Operation operation, Progress progress, String message) {

@@ -12,8 +12,10 @@ import io.god.operator.reconcile.Action.SetReplicas;
 import io.god.operator.reconcile.Observation.ClaimView;
 import io.god.operator.reconcile.Observation.PodView;
 import io.god.operator.reconcile.Plan.Event;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -37,25 +39,57 @@ import java.util.stream.Collectors;
  */
 public final class Planner {
 
-    /** The inputs: the spec's numbers, what was observed, the operation recorded in the status, and the time. */
+    /**
+     * The inputs: the spec's numbers, what was observed, the operation recorded in the status, the time, the
+     * members that no longer answer ({@link Silence}), what the last status knew of each member's position, the
+     * user's explicit requests (annotations) and the operation deadline.
+     */
     public record Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, String clusterName,
-            Observation obs, Operation operation, Instant now) {
+            Observation obs, Operation operation, Instant now, Map<Integer, Silence.Entry> silence,
+            Silence.Bounds bounds, Map<Integer, String> positions, Requests requests, Duration operationTimeout) {
+
+        public Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, String clusterName,
+                Observation obs, Operation operation, Instant now) {
+            this(desired, redundancy, deleteClaimOnScaleDown, clusterName, obs, operation, now, Map.of(),
+                    Silence.Bounds.DEFAULT, Map.of(), Requests.NONE, DEFAULT_TIMEOUT);
+        }
+
+        /** The members that no longer answer: silent for at least the bounds' passes and time. */
+        Set<Integer> unanswering() {
+            return Silence.unanswering(silence, now, bounds);
+        }
     }
+
+    /**
+     * Explicit user requests, from the GodCluster's annotations: replace the member at an ordinal (raw text, checked
+     * here), confirm that replacing the only copy of some data loses it, force-delete a pod stuck Terminating.
+     */
+    public record Requests(String replaceMember, String confirmDataLoss, String forceDeletePod) {
+        public static final Requests NONE = new Requests(null, null, null);
+    }
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(30);
+    public static final String REPLACE_ANNOTATION = "god.io/replace-member";
+    public static final String CONFIRM_DATA_LOSS_ANNOTATION = "god.io/replace-member-confirm-data-loss";
+    public static final String FORCE_DELETE_ANNOTATION = "god.io/force-delete-pod";
 
     private final Input in;
     private final Observation obs;
     private final int desired;
     private final int stsReplicas;
+    private final Set<Integer> unanswering;
 
     public Planner(Input in) {
         this.in = in;
         this.obs = in.obs();
         this.desired = in.desired();
         this.stsReplicas = obs.statefulSetReplicas();
+        this.unanswering = in.unanswering();
     }
 
     public static Plan plan(Input in) {
-        return new Planner(in).next(in.operation());
+        Plan plan = new Planner(in).next(in.operation());
+        return Deadline.apply(plan, in.operation(), in.obs(), in.now(), in.operationTimeout(), in.clusterName());
     }
 
     private Plan next(Operation op) {
@@ -63,6 +97,8 @@ public final class Planner {
             Optional<Plan> next = switch (op.getType()) {
                 case Operation.SCALE_DOWN -> continueScaleDown(op);
                 case Operation.RESTART -> continueRestart(op);
+                case Operation.REMOVE -> continueRemove(op);
+                case Operation.REPLACE -> continueReplace(op);
                 // ScaleUp has no step of its own to finish; an operation this version does not know (an older
                 // operator's "Wipe") is simply not continued
                 default -> Optional.empty();
@@ -74,8 +110,8 @@ public final class Planner {
                 return next(null);
             }
         }
-        return hibernateOrScaleUp().or(this::restartUnhealthyOutdated).or(this::scaleDown).or(this::roll)
-                .orElseGet(() -> settle(op));
+        return hibernateOrScaleUp().or(this::replaceRequested).or(this::restartUnhealthyOutdated)
+                .or(this::scaleDown).or(this::roll).orElseGet(() -> settle(op));
     }
 
     // ---- 1. operations in progress ------------------------------------------------------------------------------
@@ -110,6 +146,10 @@ public final class Planner {
                         return Optional.empty(); // cancelled: the member is ACTIVE again
                     }
                     if (st.isEmpty()) {
+                        if (unanswering(o)) {
+                            return Optional.of(abandonDrain(o, desired == 0 ? "spec.replicas is 0"
+                                    : "spec.replicas is " + desired));
+                        }
                         return Optional.of(Plan.waiting(op, Progress.SCALING_DOWN,
                                 "cancelling the drain of " + pod(o) + ": waiting for it to answer"));
                     }
@@ -119,6 +159,18 @@ public final class Planner {
                                     + " stays; its leave is cancelled")));
                 }
                 if (st.isEmpty()) {
+                    if (unanswering(o)) {
+                        if (obs.pod(o).filter(p -> !p.terminating() && outdated(p)).isPresent()) {
+                            return Optional.of(abandonDrain(o, "its pod template changed"));
+                        }
+                        Optional<String> refusal = removalRefusal(o);
+                        if (refusal.isEmpty()) {
+                            return Optional.of(remove(o, "it stopped answering during its drain"));
+                        }
+                        return Optional.of(Plan.waiting(op, Progress.SCALING_DOWN, "draining " + pod(o)
+                                + ": it does not answer (" + silence(o) + ") and cannot be removed without its drain: "
+                                + refusal.get()));
+                    }
                     return Optional.of(Plan.waiting(op, Progress.SCALING_DOWN,
                             "draining " + pod(o) + ": waiting for it to answer /admin/status"));
                 }
@@ -201,8 +253,8 @@ public final class Planner {
 
     private Optional<Plan> continueRestart(Operation op) {
         int o = op.getOrdinal();
-        if (desired == 0) {
-            return Optional.empty(); // hibernating stops every pod anyway
+        if (desired == 0 || desired > stsReplicas) {
+            return Optional.empty(); // hibernating stops every pod anyway; adding members touches no running one
         }
         Optional<PodView> pod = obs.pod(o);
         if (pod.isPresent() && !pod.get().terminating() && outdated(pod.get())) {
@@ -224,6 +276,232 @@ public final class Planner {
                     "waiting after restarting " + pod(o) + ": " + unhealthy.get()));
         }
         return Optional.empty(); // done; another outdated pod that serves nothing may go next without waiting
+    }
+
+    /**
+     * The member being drained stopped answering and the spec no longer wants the drain (scaled back up, hibernating,
+     * a new template): the drain is given up. Its pod is deleted so that it restarts (OnDelete) from the current
+     * template, and the next pass plans afresh; when hibernating, the StatefulSet stops every pod anyway.
+     */
+    private Plan abandonDrain(int o, String why) {
+        String message = pod(o) + " stopped answering during its drain (" + silence(o) + ") and " + why
+                + ": the drain is abandoned";
+        Plan.Event event = new Plan.Event(WARNING, "DrainAbandoned", message
+                + (desired == 0 ? "; hibernating" : "; its pod is deleted and comes back from the current template"));
+        Optional<PodView> pod = obs.pod(o).filter(p -> !p.terminating());
+        if (desired == 0 || pod.isEmpty()) {
+            Plan next = next(null);
+            return next.withAlert(next.operation(), event);
+        }
+        return Plan.of(new DeletePod(o, pod.get().name()), null, desired > o ? Progress.SCALING_UP
+                : Progress.ROLLING_RESTART, message + "; deleting " + pod(o), event);
+    }
+
+    // ---- removing a dead member (no drain possible) -------------------------------------------------------------
+
+    /**
+     * Why the dead member at {@code o} cannot be removed without a drain, or empty when it can (DESIGN §8): N ≥ 2, at
+     * most N−1 members not serving, the member out of every live member's ring view, and every live member ACTIVE and
+     * replicated. Then every entry it held has a copy on a live member.
+     */
+    Optional<String> removalRefusal(int o) {
+        if (in.redundancy() < 2) {
+            return Optional.of("spec.redundancy is 1: " + pod(o) + " held the only copy of its ranges; bring it back,"
+                    + " or replace it (annotation " + REPLACE_ANNOTATION + ") accepting the loss");
+        }
+        List<Integer> down = new java.util.ArrayList<>();
+        for (int i = 0; i < stsReplicas; i++) {
+            if (!serving(i)) {
+                down.add(i);
+            }
+        }
+        if (down.size() > in.redundancy() - 1) {
+            return Optional.of(down.size() + " members are not serving (ordinals " + down + "); with spec.redundancy "
+                    + in.redundancy() + " at most " + (in.redundancy() - 1) + " may be down for a removal without"
+                    + " a drain, or some entries may have no copy left");
+        }
+        List<String> live = new java.util.ArrayList<>();
+        for (int i = 0; i < stsReplicas; i++) {
+            if (i == o || !serving(i)) {
+                continue;
+            }
+            NodeStatus s = obs.status(i).orElseThrow();
+            if (!s.replicated()) {
+                return Optional.of("the live members are not replicated yet (" + pod(i) + ")");
+            }
+            if (s.sees(in.positions().get(o), pod(o) + ".")) {
+                return Optional.of(pod(i) + " still has " + pod(o) + " in its ring view");
+            }
+            live.add(pod(i));
+        }
+        if (live.isEmpty()) {
+            return Optional.of("no live member answers");
+        }
+        Set<String> hashes = obs.statuses().values().stream().map(NodeStatus::ringHash).filter(Objects::nonNull)
+                .collect(Collectors.toSet());
+        return hashes.size() > 1 ? Optional.of("the live members report different ring hashes") : Optional.empty();
+    }
+
+    /**
+     * Tells the live members that the dead member at {@code o} is removed; the StatefulSet shrinks past it next (the
+     * recorded step). When no member answered the call, the step stays {@code Removing} and the next pass tells again.
+     */
+    private Plan remove(int o, String why) {
+        List<String> hosts = new java.util.ArrayList<>();
+        for (int i = 0; i < stsReplicas; i++) {
+            if (i != o && serving(i)) {
+                hosts.add(host(i));
+            }
+        }
+        String message = "removing " + pod(o) + " without a drain (" + why + "; " + silence(o)
+                + "): every entry it held has a copy on a live member";
+        return Plan.of(new Action.RemoveMember(o, in.positions().get(o), hosts),
+                op(Operation.REMOVE, desired, o, Operation.STEP_SHRINKING), Progress.SCALING_DOWN, message,
+                new Event(WARNING, "RemovingDeadMember", message + "; its PVC is kept"));
+    }
+
+    private Optional<Plan> continueRemove(Operation op) {
+        int o = op.getOrdinal();
+        if (desired > o) {
+            return Optional.empty(); // scaled back up: the ordinal comes back, and its node decides about its data
+        }
+        if (Operation.STEP_REMOVING.equals(op.getStep()) && stsReplicas > o) {
+            return Optional.of(remove(o, "telling the ring again"));
+        }
+        if (stsReplicas > o) {
+            return Optional.of(Plan.of(new SetReplicas(o), op.atStep(Operation.STEP_SHRINKING), Progress.SCALING_DOWN,
+                    "shrinking the StatefulSet to " + o + " past the removed " + pod(o), null));
+        }
+        if (obs.pod(o).isPresent()) {
+            return Optional.of(Plan.waiting(op.atStep(Operation.STEP_SHRINKING), Progress.SCALING_DOWN,
+                    "waiting for " + pod(o) + " to stop"));
+        }
+        Optional<ClaimView> claim = obs.claim(o).filter(c -> !c.terminating());
+        if (claim.isEmpty()) {
+            return Optional.empty();
+        }
+        String why = pod(o) + " was removed without a drain; its PVC " + claim.get().name() + " is kept (status"
+                + " keptClaims): delete it with kubectl delete pvc " + claim.get().name() + " once its data is not"
+                + " needed; a later scale-up starts the member on it, and the node decides whether its data is stale";
+        return Optional.of(Plan.of(Action.NONE, null, Progress.SCALING_DOWN, why, new Event(WARNING, "ClaimKept", why)));
+    }
+
+    // ---- replacing a member on request ---------------------------------------------------------------------------
+
+    /**
+     * A request (annotation {@value #REPLACE_ANNOTATION}: "3") to replace a member: accepted only with no operation
+     * open, while every other member serves and is replicated, and for the only copy of some data (N=1) only with the
+     * confirmation annotation naming the same ordinal. Accepting it clears the annotations (used exactly once) and
+     * records the ordinal and the pod's UID; nothing is deleted in that pass.
+     */
+    private Optional<Plan> replaceRequested() {
+        String raw = in.requests().replaceMember();
+        if (raw == null) {
+            return Optional.empty();
+        }
+        int o;
+        try {
+            o = Integer.parseInt(raw.trim());
+        } catch (NumberFormatException e) {
+            return Optional.of(replaceRefused("annotation " + REPLACE_ANNOTATION + " must be a member ordinal like"
+                    + " \"3\", got '" + raw + "'"));
+        }
+        if (o < 0 || o >= stsReplicas) {
+            return Optional.of(replaceRefused("annotation " + REPLACE_ANNOTATION + ": there is no member at ordinal "
+                    + o + " (members 0.." + (stsReplicas - 1) + ")"));
+        }
+        if (Math.min(in.redundancy(), stsReplicas) < 2 && !String.valueOf(o).equals(in.requests().confirmDataLoss())) {
+            return Optional.of(replaceRefused("replacing " + pod(o) + " loses the only copy of its data (spec"
+                    + ".redundancy " + in.redundancy() + ", " + stsReplicas + " member(s)); to confirm, also set"
+                    + " annotation " + CONFIRM_DATA_LOSS_ANNOTATION + ": \"" + o + "\""));
+        }
+        for (int i = 0; i < stsReplicas; i++) {
+            if (i == o) {
+                continue;
+            }
+            if (!serving(i)) {
+                return Optional.of(Plan.waiting(null, Progress.REPLACING, "replacing " + pod(o) + " waits: "
+                        + pod(i) + " is not serving"));
+            }
+            if (!obs.status(i).map(NodeStatus::replicated).orElse(false)) {
+                return Optional.of(Plan.waiting(null, Progress.REPLACING, "replacing " + pod(o)
+                        + " waits: the ring is not replicated (" + pod(i) + ")"));
+            }
+        }
+        String uid = obs.pod(o).map(PodView::uid).orElse(null);
+        String message = "replacing " + pod(o) + " on request: its pod and PVC are deleted, it rejoins empty and the"
+                + " ring copies its ranges back";
+        return Optional.of(Plan.of(new Action.AcceptReplace(o),
+                op(Operation.REPLACE, null, o, Operation.STEP_ACCEPTED).replacing(uid), Progress.REPLACING, message,
+                new Event(NORMAL, "ReplacingMember", message + " (pod UID " + uid + ")")));
+    }
+
+    private Plan replaceRefused(String why) {
+        return Plan.of(Action.NONE, null, Progress.REPLACING, why, new Event(WARNING, "ReplaceRefused", why));
+    }
+
+    private Optional<Plan> continueReplace(Operation op) {
+        int o = op.getOrdinal();
+        if (desired == 0 || stsReplicas <= o) {
+            return Optional.empty(); // hibernating, or the ordinal is gone: nothing left to replace
+        }
+        Optional<PodView> pod = obs.pod(o);
+        Optional<ClaimView> claim = obs.claim(o);
+        if (Operation.STEP_ACCEPTED.equals(op.getStep())) {
+            if (claim.isPresent() && !claim.get().terminating()) {
+                return Optional.of(Plan.of(new DeleteClaim(o, claim.get().name()),
+                        op.atStep(Operation.STEP_DELETING_POD), Progress.REPLACING, "replacing " + pod(o)
+                                + ": deleting " + claim.get().name(),
+                        new Event(NORMAL, "ClaimDeleted", "replacing " + pod(o) + " on request: deleting "
+                                + claim.get().name())));
+            }
+            op = op.atStep(Operation.STEP_DELETING_POD);
+        }
+        boolean claimGoing = claim.isPresent() && claim.get().terminating();
+        if (Operation.STEP_DELETING_POD.equals(op.getStep())) {
+            if (pod.isPresent() && pod.get().terminating()) {
+                return Optional.of(stuck(op, o, pod.get()));
+            }
+            boolean old = pod.isPresent() && (Objects.equals(op.getReplacedPodUid(), pod.get().uid()) || claimGoing);
+            if (old) {
+                return Optional.of(Plan.of(new DeletePod(o, pod.get().name()), op, Progress.REPLACING,
+                        "replacing " + pod(o) + ": deleting its pod", null));
+            }
+            if (claimGoing) {
+                return Optional.of(Plan.waiting(op, Progress.REPLACING, "replacing " + pod(o) + ": waiting for "
+                        + claim.get().name() + " to be deleted"));
+            }
+            op = op.atStep(Operation.STEP_REJOINING);
+        }
+        if (pod.isEmpty() || pod.get().terminating() || !serving(o)) {
+            return Optional.of(Plan.waiting(op, Progress.REPLACING, "replacing " + pod(o) + ": waiting for the new"
+                    + " member to be Ready and ACTIVE (it rejoins empty)"));
+        }
+        Plan next = next(null);
+        return Optional.of(next.withAlert(next.operation(), new Event(NORMAL, "MemberReplaced", pod(o)
+                + " was replaced: it rejoined empty (new pod " + pod.get().uid() + "); anti-entropy copies its ranges"
+                + " back")));
+    }
+
+    /**
+     * The pod is Terminating: it normally goes within its grace period. One whose node stopped answering may sit
+     * there forever (its Kubernetes node lost); it is reported, and force-deleted only when annotated
+     * {@value #FORCE_DELETE_ANNOTATION} with its ordinal (the user vouches that its node is really gone).
+     */
+    private Plan stuck(Operation op, int o, PodView pod) {
+        if (!unanswering(o)) {
+            return Plan.waiting(op, Progress.REPLACING, "replacing " + pod(o) + ": waiting for its pod to stop");
+        }
+        if (String.valueOf(o).equals(in.requests().forceDeletePod())) {
+            return Plan.of(new DeletePod(o, pod.name(), true), op, Progress.REPLACING, "replacing " + pod(o)
+                    + ": force-deleting its pod stuck Terminating, as annotated", new Event(WARNING,
+                            "PodForceDeleted", pod(o) + " was stuck Terminating (" + silence(o)
+                                    + "); force-deleted as annotation " + FORCE_DELETE_ANNOTATION + " asks"));
+        }
+        String message = "replacing " + pod(o) + ": its pod is stuck Terminating (" + silence(o) + "; its Kubernetes"
+                + " node may be lost). It is never force-deleted unless annotated " + FORCE_DELETE_ANNOTATION + ": \""
+                + o + "\"";
+        return Plan.of(Action.NONE, op, Progress.REPLACING, message, new Event(WARNING, "PodStuckTerminating", message));
     }
 
     // ---- 2. hibernate / scale up ----------------------------------------------------------------------------------
@@ -278,6 +556,20 @@ public final class Planner {
         return obs.templateHash() != null && !obs.templateHash().equals(p.specHash());
     }
 
+    private boolean serving(int ordinal) {
+        return obs.pod(ordinal).filter(p -> !p.terminating()).map(this::serving).orElse(false);
+    }
+
+    private boolean unanswering(int ordinal) {
+        return unanswering.contains(ordinal);
+    }
+
+    private String silence(int ordinal) {
+        Silence.Entry e = in.silence().get(ordinal);
+        return e == null || e.missedPolls() == 0 ? "it answered"
+                : "no /admin/status answer for " + e.missedPolls() + " passes, since " + e.since();
+    }
+
     private boolean serving(PodView p) {
         NodeStatus s = obs.statuses().get(p.name());
         return p.ready() && s != null && NodeStatus.ACTIVE.equals(s.state());
@@ -290,6 +582,16 @@ public final class Planner {
             return Optional.empty();
         }
         int o = stsReplicas - 1;
+        if (!serving(o) && unanswering(o)) {
+            Optional<String> refusal = removalRefusal(o);
+            if (refusal.isEmpty()) {
+                return Optional.of(remove(o, "it is not Ready and does not answer"));
+            }
+            String why = "refusing to scale down past " + pod(o) + ", which is not Ready and does not answer ("
+                    + silence(o) + "): " + refusal.get();
+            return Optional.of(Plan.of(Action.NONE, null, Progress.SCALE_DOWN_REFUSED, why,
+                    new Event(WARNING, "RemoveRefused", why)));
+        }
         Optional<String> unhealthy = ringUnhealthy();
         if (unhealthy.isPresent()) {
             return Optional.of(Plan.waiting(null, Progress.SCALING_DOWN,

@@ -12,6 +12,8 @@ public enum Progress {
     SCALE_DOWN_REFUSED("ScaleDownRefused", "ScaleDownRefused"),
     /** Restarting outdated members one at a time, or waiting for the ring to allow the next. */
     ROLLING_RESTART("RollingRestart", "RollingRestart"),
+    /** A member replaced on request: its pod and PVC deleted, it rejoins empty; or a request waiting to start. */
+    REPLACING("Replacing", "Replacing"),
     /** spec.replicas is 0 and member pods still exist. */
     HIBERNATING("Hibernating", "ScalingDown"),
     /** spec.replicas is 0 and no member pod exists; PVCs are kept. */

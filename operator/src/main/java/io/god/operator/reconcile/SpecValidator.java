@@ -40,6 +40,7 @@ public final class SpecValidator {
             problems.add("spec.image is empty and the operator has no default image");
         }
         checkWindow(s.tombstoneWindow(), problems);
+        checkOperationTimeout(s.operationTimeout(), problems);
         checkSize(s.storageSize(), problems);
         if (!FSYNC.contains(s.fsync())) {
             problems.add("spec.persistence.fsync must be one of always, everysec, no; got '" + s.fsync() + "'");
@@ -81,6 +82,16 @@ public final class SpecValidator {
             }
         } catch (IllegalArgumentException e) {
             problems.add("spec.tombstoneWindow: " + e.getMessage());
+        }
+    }
+
+    private static void checkOperationTimeout(String timeout, List<String> problems) {
+        try {
+            if (GoDuration.parse(timeout).isZero()) {
+                problems.add("spec.operationTimeout must be positive, got " + timeout);
+            }
+        } catch (IllegalArgumentException e) {
+            problems.add("spec.operationTimeout: " + e.getMessage());
         }
     }
 

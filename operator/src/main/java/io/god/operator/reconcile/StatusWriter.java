@@ -4,13 +4,16 @@ import io.god.operator.admin.NodeStatus;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterStatus;
 import io.god.operator.model.Member;
+import io.god.operator.model.GoDuration;
 import io.god.operator.model.Operation;
+import io.god.operator.model.Replacement;
 import io.god.operator.model.Settings;
 import io.god.operator.reconcile.Observation.PodView;
 import io.god.operator.resources.Labels;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -48,6 +51,8 @@ public final class StatusWriter {
         s.setMembers(Optional.ofNullable(previous.getMembers()).orElse(List.of()));
         s.setRingHash(previous.getRingHash());
         s.setOperation(previous.getOperation());
+        s.setKeptClaims(previous.getKeptClaims());
+        s.setLastReplacement(previous.getLastReplacement());
         s.setPhase(phase);
         return s;
     }
@@ -100,11 +105,20 @@ public final class StatusWriter {
         s.setMembers(members);
         s.setRingHash(ringHash);
         s.setOperation(plan.operation());
+        List<String> kept = obs.claims().stream().filter(cl -> cl.ordinal() >= obs.statefulSetReplicas()
+                && !cl.terminating()).map(Observation.ClaimView::name).toList();
+        s.setKeptClaims(kept.isEmpty() ? null : kept);
+        if (plan.operation() != null && Operation.REPLACE.equals(plan.operation().getType())) {
+            s.setLastReplacement(new Replacement(plan.operation().getOrdinal(), plan.operation().getReplacedPodUid(),
+                    plan.operation().getStartedAt()));
+        }
+        String stalled = plan.deadlineExceeded() ? Deadline.message(plan.operation(),
+                GoDuration.parse(settings.operationTimeout()), cluster.getMetadata().getName(), plan.message()) : null;
         Conditions c = conditions();
         readyCondition(c, desired, ready, isReady, allActive, ringHash);
-        progressingCondition(c, plan);
+        progressingCondition(c, plan, stalled);
         replicatedCondition(c, obs, desired);
-        degradedCondition(c, progress, desired, ready, obs);
+        degradedCondition(c, progress, desired, ready, obs, stalled);
         redundancyCondition(c, desired, settings.redundancy());
         c.set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "");
         s.setConditions(c.build());
@@ -129,6 +143,7 @@ public final class StatusWriter {
         if (desired == 0) {
             count = Math.max(count, old.size());
         }
+        Map<Integer, Silence.Entry> silence = Silence.update(old, obs, now);
         List<Member> members = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int ordinal = i;
@@ -142,6 +157,11 @@ public final class StatusWriter {
             m.setLastAliveAt(status != null ? status.lastAliveAt() : before.map(Member::getLastAliveAt).orElse(null));
             m.setQuarantinedAt(status != null ? status.quarantinedAt()
                     : before.map(Member::getQuarantinedAt).orElse(null));
+            Silence.Entry quiet = silence.get(ordinal);
+            if (quiet != null && quiet.missedPolls() > 0) {
+                m.setMissedPolls(quiet.missedPolls());
+                m.setUnansweredSince(quiet.since());
+            }
             members.add(m);
         }
         return members;
@@ -187,9 +207,11 @@ public final class StatusWriter {
         }
     }
 
-    private static void progressingCondition(Conditions c, Plan plan) {
+    private static void progressingCondition(Conditions c, Plan plan, String stalled) {
         Progress progress = plan.progress();
-        if (progress == Progress.SCALE_DOWN_REFUSED) {
+        if (stalled != null) {
+            c.set(Conditions.PROGRESSING, Conditions.FALSE, Deadline.REASON, stalled);
+        } else if (progress == Progress.SCALE_DOWN_REFUSED) {
             c.set(Conditions.PROGRESSING, Conditions.FALSE, progress.reason(), plan.message());
         } else if (progress.reason() != null) {
             c.set(Conditions.PROGRESSING, Conditions.TRUE, progress.reason(), plan.message());
@@ -230,8 +252,10 @@ public final class StatusWriter {
     }
 
     private static void degradedCondition(Conditions c, Progress progress, int desired, int ready,
-            Observation obs) {
-        if (!obs.unreachable().isEmpty()) {
+            Observation obs, String stalled) {
+        if (stalled != null) {
+            c.set(Conditions.DEGRADED, Conditions.TRUE, Deadline.REASON, stalled);
+        } else if (!obs.unreachable().isEmpty()) {
             c.set(Conditions.DEGRADED, Conditions.TRUE, "MembersUnreachable",
                     "no /admin/status from " + obs.unreachable().keySet());
         } else if (progress == Progress.STEADY && ready < desired) {

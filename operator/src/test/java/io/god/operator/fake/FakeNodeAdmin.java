@@ -35,6 +35,8 @@ public class FakeNodeAdmin implements NodeAdmin {
     private final Set<String> notReplicated = ConcurrentHashMap.newKeySet();
     private final Map<String, String> refuseLeave = new ConcurrentHashMap<>();
     private final Map<String, Long> dataBytes = new ConcurrentHashMap<>();
+    private final Map<String, java.time.Duration> slow = new ConcurrentHashMap<>();
+    private final Set<String> outOfView = ConcurrentHashMap.newKeySet();
     /** "namespace/pod" → /admin/status calls made to it, answered or not: one per reconcile pass while it is Ready. */
     private final Map<String, Long> statusCalls = new ConcurrentHashMap<>();
     /** "namespace/pod leave|cancel", in call order. */
@@ -62,6 +64,11 @@ public class FakeNodeAdmin implements NodeAdmin {
         String pod = reachable(host);
         if (pod == null) {
             return refused(host);
+        }
+        java.time.Duration delay = slow.get(pod);
+        if (delay != null) {
+            return CompletableFuture.supplyAsync(() -> current(host, pod),
+                    CompletableFuture.delayedExecutor(delay.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
         }
         NodeStatus override = overrides.get(pod);
         if (override != null) {
@@ -106,6 +113,23 @@ public class FakeNodeAdmin implements NodeAdmin {
         return CompletableFuture.completedFuture(LeaveAnswer.accepted(current(host, pod)));
     }
 
+    /** Records "namespace/pod remove <address>"; answers like a node without the call (404), as main's nodes do. */
+    @Override
+    public CompletionStage<io.god.operator.admin.RemoveAnswer> removeMember(String host, String address,
+            String position) {
+        String pod = reachable(host);
+        if (pod == null) {
+            return refused(host);
+        }
+        calls.add(pod + " remove " + address.substring(0, address.indexOf('.')));
+        return CompletableFuture.completedFuture(io.god.operator.admin.RemoveAnswer.unsupported("404"));
+    }
+
+    /** The pod answers /admin/status only after this delay (a slow admin; beyond the operator's timeout: none). */
+    public void slow(String namespace, String pod, java.time.Duration delay) {
+        slow.put(namespace + "/" + pod, delay);
+    }
+
     /** "namespace/pod" at this IP, or null when no pod answers there. */
     private String reachable(String host) {
         String pod = FakeStatefulSetController.podAt(host).orElse(null);
@@ -124,10 +148,18 @@ public class FakeNodeAdmin implements NodeAdmin {
         NodeStatus.LeaveProgress progress = left == null ? null
                 : new NodeStatus.LeaveProgress(left == 0 ? NodeStatus.LEAVE_DONE : "HANDING_OFF", "2026-11-21T10:00:00Z",
                         total, left == 0 ? total : total / 2);
-        // a finished drain dropped the member's data
+        // a finished drain dropped the member's data; the ring view holds every pod of the namespace not dropped
+        List<NodeStatus.RingMember> ring = FakeStatefulSetController.pods(ns).stream()
+                .filter(p -> !outOfView.contains(p))
+                .map(p -> new NodeStatus.RingMember(position(p), p.substring(ns.length() + 1) + ".peers:9191")).toList();
         return new NodeStatus(state, position(pod), "ring-" + ns, 3, !notReplicated.contains(ns), 10,
                 left != null && left == 0 ? 0 : 30, dataBytes.getOrDefault(ns, DEFAULT_DATA_BYTES), null, null, null,
-                null, progress);
+                null, progress, ring);
+    }
+
+    /** The members' failure detection dropped this pod from their ring views. */
+    public void dropFromView(String namespace, String pod) {
+        outOfView.add(namespace + "/" + pod);
     }
 
     public static NodeStatus active(String namespacedPod) {
@@ -160,6 +192,8 @@ public class FakeNodeAdmin implements NodeAdmin {
         overrides.remove(namespace + "/" + pod);
         unreachable.remove(namespace + "/" + pod);
         refuseLeave.remove(namespace + "/" + pod);
+        slow.remove(namespace + "/" + pod);
+        outOfView.remove(namespace + "/" + pod);
     }
 
     /** How many status calls a leave takes in this namespace (Integer.MAX_VALUE: it never ends by itself). */

@@ -52,6 +52,8 @@ public final class FakeStatefulSetController implements AutoCloseable {
     private final PodRuntime runtime;
     /** "namespace/pod" → the IP its runtime member has, to stop it when the pod is gone. */
     private final Map<String, String> running = new ConcurrentHashMap<>();
+    /** "namespace/pod" whose next incarnation stays Pending: no IP, never Ready (unschedulable, image not pulled). */
+    private final java.util.Set<String> pending = ConcurrentHashMap.newKeySet();
     /** "namespace/pod" of every pod that went away, in the order this controller noticed. */
     private final List<String> gone = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -84,6 +86,11 @@ public final class FakeStatefulSetController implements AutoCloseable {
         }
     }
 
+    /** "namespace/pod" of every made-up pod of the namespace that runs now. */
+    public static List<String> pods(String namespace) {
+        return PODS_BY_IP.values().stream().filter(p -> p.startsWith(namespace + "/")).sorted().toList();
+    }
+
     public static Optional<String> podAt(String ip) {
         return Optional.ofNullable(PODS_BY_IP.get(ip));
     }
@@ -92,6 +99,15 @@ public final class FakeStatefulSetController implements AutoCloseable {
     public List<String> gone(String namespace) {
         return gone.stream().filter(k -> k.startsWith(namespace + "/")).map(k -> k.substring(namespace.length() + 1))
                 .toList();
+    }
+
+    /** Pods made under this name from now on stay Pending without an IP (true), or start normally again (false). */
+    public void pending(String namespace, String pod, boolean stays) {
+        if (stays) {
+            pending.add(namespace + "/" + pod);
+        } else {
+            pending.remove(namespace + "/" + pod);
+        }
     }
 
     public FakeStatefulSetController start() {
@@ -178,8 +194,11 @@ public final class FakeStatefulSetController implements AutoCloseable {
             gone.add(ns + "/" + podName);
             runtime.stop(ns, podName, before);
         }
-        String ip = runtime.start(ns, podName, claim);
-        running.put(ns + "/" + podName, ip);
+        boolean isPending = pending.contains(ns + "/" + podName);
+        String ip = isPending ? null : runtime.start(ns, podName, claim);
+        if (ip != null) {
+            running.put(ns + "/" + podName, ip);
+        }
         Map<String, String> labels = new HashMap<>(sts.getSpec().getTemplate().getMetadata().getLabels());
         labels.put("statefulset.kubernetes.io/pod-name", podName);
         Pod pod = new PodBuilder()
@@ -191,8 +210,8 @@ public final class FakeStatefulSetController implements AutoCloseable {
                 .endMetadata()
                 .withSpec(sts.getSpec().getTemplate().getSpec())
                 .editSpec().withHostname(podName).withSubdomain(sts.getSpec().getServiceName()).endSpec()
-                .withNewStatus().withPhase("Running").withPodIP(ip)
-                .withConditions(ready(runtime.ready(ns, podName, ip))).endStatus()
+                .withNewStatus().withPhase(isPending ? "Pending" : "Running").withPodIP(ip)
+                .withConditions(ready(!isPending && runtime.ready(ns, podName, ip))).endStatus()
                 .build();
         client.resource(pod).create();
     }
@@ -200,7 +219,8 @@ public final class FakeStatefulSetController implements AutoCloseable {
     private void updateReadiness(Pod pod) {
         boolean wanted = (pod.getMetadata().getAnnotations() == null
                 || !pod.getMetadata().getAnnotations().containsKey(NOT_READY))
-                && pod.getStatus() != null && runtime.ready(pod.getMetadata().getNamespace(),
+                && pod.getStatus() != null && pod.getStatus().getPodIP() != null
+                && runtime.ready(pod.getMetadata().getNamespace(),
                         pod.getMetadata().getName(), pod.getStatus().getPodIP());
         boolean now = pod.getStatus() != null && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream()

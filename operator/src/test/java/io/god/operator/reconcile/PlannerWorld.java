@@ -4,6 +4,7 @@ import io.god.operator.admin.NodeStatus;
 import io.god.operator.model.Operation;
 import io.god.operator.reconcile.Observation.ClaimView;
 import io.god.operator.reconcile.Observation.PodView;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,6 +32,9 @@ final class PlannerWorld {
         long dataBytes = 100;
         /** LEFT because it is shutting down (close()), not drained: it still holds its data. */
         boolean shuttingDown;
+        final String uid = "uid-" + (++uids);
+        /** Deleted but its Kubernetes node is lost: it stays Terminating until force-deleted. */
+        boolean stuck;
 
         PodState(int ordinal, String hash) {
             this.ordinal = ordinal;
@@ -57,6 +61,23 @@ final class PlannerWorld {
     final List<Integer> deletedPods = new ArrayList<>();
     Operation operation;
     Instant now = Instant.parse("2026-11-21T10:00:00Z");
+    /** How far the clock moves per step. */
+    Duration stepTime = Duration.ofSeconds(1);
+    Silence.Bounds bounds = Silence.Bounds.DEFAULT;
+    Duration operationTimeout = Planner.DEFAULT_TIMEOUT;
+    Map<Integer, Silence.Entry> silence = Map.of();
+    /** The user's annotations; accepting a replace request clears it (and its confirmation) as the operator does. */
+    Planner.Requests requests = Planner.Requests.NONE;
+    /** Ordinals the live members no longer have in their ring view (failure detection dropped them). */
+    final java.util.Set<Integer> outOfView = new java.util.HashSet<>();
+    /** What a LEAVING member reports as its leave's last error. */
+    String leaveError;
+    /** What a LEAVING member reports as confirmed ranges (of 4). */
+    long rangesConfirmed = 1;
+    int uids;
+    /** Every event and alert the plans carried, in order (no repeat suppression). */
+    final List<Plan.Event> events = new ArrayList<>();
+    final List<Integer> removed = new ArrayList<>();
     final List<String> actions = new ArrayList<>();
     Plan last;
 
@@ -71,14 +92,17 @@ final class PlannerWorld {
         Map<String, NodeStatus> statuses = new LinkedHashMap<>();
         for (PodState p : pods.values()) {
             String name = "demo-" + p.ordinal;
-            views.add(new PodView(name, p.ordinal, p.ready && !p.terminating, "10.0.0." + p.ordinal, p.terminating, p.hash));
+            views.add(new PodView(name, p.ordinal, p.ready && !p.terminating, "10.0.0." + p.ordinal, p.terminating, p.hash,
+                    p.uid));
             if (p.ready && !p.terminating) {
                 boolean done = NodeStatus.LEFT.equals(p.state) && !p.shuttingDown;
                 NodeStatus.LeaveProgress leave = NodeStatus.LEAVING.equals(p.state)
-                        ? new NodeStatus.LeaveProgress("HANDING_OFF", null, 4, 1)
+                        ? new NodeStatus.LeaveProgress("HANDING_OFF", null, 4, rangesConfirmed, leaveError)
                         : done ? new NodeStatus.LeaveProgress(NodeStatus.LEAVE_DONE, null, 4, 4) : null;
+                List<NodeStatus.RingMember> ring = pods.keySet().stream().filter(o -> !outOfView.contains(o))
+                        .map(o -> new NodeStatus.RingMember("0" + o, "demo-" + o + ".demo-peers.ns.svc:9191")).toList();
                 statuses.put(name, new NodeStatus(p.state, "0" + p.ordinal, "ring", pods.size(), replicated, 1,
-                        done ? 0 : 3, p.dataBytes, null, null, null, null, leave));
+                        done ? 0 : 3, p.dataBytes, null, null, null, null, leave, ring));
             }
         }
         List<ClaimView> claimViews = claims.entrySet().stream()
@@ -87,22 +111,57 @@ final class PlannerWorld {
     }
 
     Plan plan() {
-        return Planner.plan(new Planner.Input(desired, redundancy, deleteClaims, "demo", observation(), operation,
-                now));
+        return plan(observation());
+    }
+
+    private Plan plan(Observation obs) {
+        Map<Integer, String> positions = new TreeMap<>();
+        for (int o = 0; o < Math.max(stsReplicas, pods.size()) + 1; o++) {
+            positions.put(o, "0" + o);
+        }
+        return Planner.plan(new Planner.Input(desired, redundancy, deleteClaims, "demo", obs, operation, now,
+                Silence.update(members(), obs, now), bounds, positions, requests, operationTimeout));
+    }
+
+    /** The silence the last status recorded, as members. */
+    private List<io.god.operator.model.Member> members() {
+        List<io.god.operator.model.Member> members = new ArrayList<>();
+        silence.forEach((o, e) -> {
+            io.god.operator.model.Member m = new io.god.operator.model.Member(o, "demo-" + o);
+            if (e.missedPolls() > 0) {
+                m.setMissedPolls(e.missedPolls());
+                m.setUnansweredSince(e.since());
+            }
+            members.add(m);
+        });
+        return members;
     }
 
     /** One reconcile, then one tick of the world. */
     Plan step() {
-        Plan plan = plan();
+        Observation obs = observation();
+        Plan plan = plan(obs);
+        silence = Silence.update(members(), obs, now);
         last = plan;
         apply(plan.action());
         if (!(plan.action() instanceof Action.None)) {
             actions.add(plan.action().toString());
         }
+        if (plan.event() != null) {
+            events.add(plan.event());
+        }
+        if (plan.alert() != null) {
+            events.add(plan.alert());
+        }
         operation = plan.operation();
-        now = now.plusSeconds(1);
+        now = now.plus(stepTime);
         tick();
         return plan;
+    }
+
+    /** The reasons of the events recorded so far. */
+    List<String> eventReasons() {
+        return events.stream().map(Plan.Event::reason).toList();
     }
 
     /** Steps until nothing is left to do (or the bound); returns the actions taken. */
@@ -124,10 +183,19 @@ final class PlannerWorld {
         } else if (action instanceof Action.DeletePod d) {
             if (pods.containsKey(d.ordinal())) {
                 pods.get(d.ordinal()).terminating = true;
+                if (d.force()) {
+                    pods.get(d.ordinal()).stuck = false;
+                }
             }
             deletedPods.add(d.ordinal());
+        } else if (action instanceof Action.AcceptReplace) {
+            requests = new Planner.Requests(null, null, requests.forceDeletePod());
+        } else if (action instanceof Action.RemoveMember r) {
+            removed.add(r.ordinal());
         } else if (action instanceof Action.DeleteClaim d) {
-            if (!drained.contains(d.ordinal())) {
+            boolean replacing = last.operation() != null && Operation.REPLACE.equals(last.operation().getType())
+                    && Integer.valueOf(d.ordinal()).equals(last.operation().getOrdinal());
+            if (!drained.contains(d.ordinal()) && !replacing) {
                 throw new AssertionError("the claim of ordinal " + d.ordinal() + " was deleted without a confirmed"
                         + " drain of its member; plan " + last + ", actions " + actions);
             }
@@ -149,7 +217,8 @@ final class PlannerWorld {
 
     /** The StatefulSet controller (OnDelete, no pod on a terminating claim), PVC protection, and leaving nodes. */
     void tick() {
-        pods.values().removeIf(p -> p.terminating || p.ordinal >= stsReplicas);
+        pods.values().forEach(p -> p.terminating |= p.ordinal >= stsReplicas);
+        pods.values().removeIf(p -> p.terminating && !p.stuck);
         claims.entrySet().removeIf(e -> e.getValue() && !pods.containsKey(e.getKey()));
         for (int o = 0; o < stsReplicas; o++) {
             if (!pods.containsKey(o) && !claims.getOrDefault(o, false)) {

@@ -1,0 +1,63 @@
+package io.god.operator.reconcile;
+
+import io.god.operator.model.Member;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * How long each member has gone without answering /admin/status, counted in reconcile passes and in time from what the
+ * last status recorded ({@code members[].missedPolls}, {@code unansweredSince}). A member counts as no longer
+ * answering only after both bounds ({@code god.operator.unanswered-polls}, {@code god.operator.unanswered-after}): a
+ * pod restarting for a few seconds is not dead, and one missed pass after an operator restart is not a minute. Pure.
+ */
+public final class Silence {
+
+    /** A member's silence: passes without an answer (0 when it answered) and since when. */
+    public record Entry(int missedPolls, String since) {
+    }
+
+    /** The bounds after which a silent member counts as no longer answering. */
+    public record Bounds(int polls, Duration after) {
+        public static final Bounds DEFAULT = new Bounds(3, Duration.ofSeconds(30));
+    }
+
+    private Silence() {
+    }
+
+    /**
+     * This pass's count for every ordinal the StatefulSet includes or a pod exists at: reset when it answered, one
+     * more (since the first miss) when it did not.
+     */
+    public static Map<Integer, Entry> update(List<Member> previous, Observation obs, Instant now) {
+        Map<Integer, Entry> out = new TreeMap<>();
+        int count = Math.max(obs.statefulSetReplicas(), obs.highestOrdinal() + 1);
+        for (int o = 0; o < count; o++) {
+            int ordinal = o;
+            if (obs.status(o).isPresent()) {
+                out.put(o, new Entry(0, null));
+                continue;
+            }
+            Optional<Member> before = Optional.ofNullable(previous).orElse(List.of()).stream()
+                    .filter(m -> Objects.equals(m.getOrdinal(), ordinal)).findFirst();
+            int missed = before.map(Member::getMissedPolls).orElse(0);
+            String since = before.map(Member::getUnansweredSince).orElse(null);
+            out.put(o, new Entry(missed + 1, since == null ? now.toString() : since));
+        }
+        return out;
+    }
+
+    /** The ordinals silent for at least {@code bounds.polls()} passes and {@code bounds.after()}. */
+    public static Set<Integer> unanswering(Map<Integer, Entry> silence, Instant now, Bounds bounds) {
+        return silence.entrySet().stream()
+                .filter(e -> e.getValue().missedPolls() >= bounds.polls() && e.getValue().since() != null
+                        && !Instant.parse(e.getValue().since()).plus(bounds.after()).isAfter(now))
+                .map(Map.Entry::getKey).collect(Collectors.toSet());
+    }
+}
