@@ -608,6 +608,28 @@ class GodClusterOperationsTest extends ScenarioSupport {
     }
 
     @Test
+    @Order(90)
+    void reconcilesAndOperationsAreMeasured() {
+        String ns = "metrics";
+        double started = operations("ScaleUp", "started");
+        double finished = operations("ScaleUp", "finished");
+        long reconciles = meters.timer(io.god.operator.metrics.OperatorMeters.RECONCILE).count();
+        create(ns, "demo", spec -> spec.setReplicas(1));
+        running(ns, 1);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        running(ns, 2);
+        org.awaitility.Awaitility.await().atMost(ScaledTimeouts.TIMEOUT)
+                .until(() -> operations("ScaleUp", "finished") >= finished + 1);
+        assertThat(operations("ScaleUp", "started")).isGreaterThanOrEqualTo(started + 1);
+        assertThat(meters.timer(io.god.operator.metrics.OperatorMeters.RECONCILE).count()).isGreaterThan(reconciles);
+        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).gauge().value()).isZero();
+    }
+
+    double operations(String type, String outcome) {
+        return meters.counter(io.god.operator.metrics.OperatorMeters.OPERATIONS, "type", type, "outcome", outcome).count();
+    }
+
+    @Test
     @Order(100)
     void rbacAllowsEveryCallTheOperatorMadeAndOnlyDrainedClaimsWereDeleted() throws Exception {
         List<ApiCall> calls = assertRbacAllowsEveryCall(server, "delete /pods", "delete /persistentvolumeclaims",
