@@ -328,6 +328,8 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 });
         assertThat(meters.counter(GodClusterReconciler.DEADLINES, "namespace", ns, "cluster", "demo").count())
                 .isEqualTo(1.0);
+        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).tag("namespace", ns)
+                .tag("cluster", "demo").gauge().value()).as("past its deadline now").isEqualTo(1.0);
         assertThat(stsReplicas(ns)).isEqualTo(3);
     }
 
@@ -347,6 +349,8 @@ class GodClusterOperationsTest extends ScenarioSupport {
         awaitDeadPodReplaced(ns);
         GodClusterStatus back = running(ns, 3);
         assertCondition(back, Conditions.DEGRADED, "False", "AsExpected");
+        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).tag("namespace", ns)
+                .tag("cluster", "demo").gauge().value()).as("no operation past its deadline any more").isZero();
         assertThat(eventReasons(ns)).contains("DrainAbandoned");
         assertThat(claimUids(ns)).as("no volume deleted").isEqualTo(claims);
         assertThat(fakeController.gone(ns)).containsExactly("demo-2");
@@ -622,7 +626,8 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 .until(() -> operations("ScaleUp", "finished") >= finished + 1);
         assertThat(operations("ScaleUp", "started")).isGreaterThanOrEqualTo(started + 1);
         assertThat(meters.timer(io.god.operator.metrics.OperatorMeters.RECONCILE).count()).isGreaterThan(reconciles);
-        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).gauge().value()).isZero();
+        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).tag("namespace", ns).tag("cluster", "demo")
+                .gauge().value()).isZero();
     }
 
     @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The operator's metrics in one place (docs/operations.md "Monitoring"): how long reconciles take,
- * operations (ScaleUp, ScaleDown, Restart) by type and outcome, and how many operations are past
- * their deadline. Quarantines reported by the nodes are counted by the reconciler
+ * operations (ScaleUp, ScaleDown, Restart, …) by type and outcome, and whether each cluster's
+ * operation is past its deadline. Quarantines reported by the nodes are counted by the reconciler
  * ({@code god.operator.member.quarantines}).
  */
 public final class OperatorMeters {
@@ -32,15 +32,14 @@ public final class OperatorMeters {
 
     private final MeterRegistry registry;
     private final Timer reconcile;
-    private final AtomicInteger pastDeadline = new AtomicInteger();
+    private final java.util.Map<String, AtomicInteger> pastDeadline = new java.util.concurrent.ConcurrentHashMap<>();
 
     public OperatorMeters(MeterRegistry registry) {
         this.registry = registry;
         this.reconcile = Timer.builder(RECONCILE).description("reconciles of GodClusters")
                 .serviceLevelObjectives(RECONCILE_SLOS).register(registry);
-        Gauge.builder(PAST_DEADLINE, pastDeadline, AtomicInteger::get)
-                .description("operations in progress longer than their deadline").register(registry);
-        for (String type : new String[] {Operation.SCALE_UP, Operation.SCALE_DOWN, Operation.RESTART}) {
+        for (String type : new String[] {Operation.SCALE_UP, Operation.SCALE_DOWN, Operation.RESTART,
+                Operation.REMOVE, Operation.REPLACE}) {
             for (String outcome : new String[] {STARTED, FINISHED, REPLACED}) {
                 registry.counter(OPERATIONS, "type", type, "outcome", outcome); // visible (0) before the first one
             }
@@ -52,8 +51,28 @@ public final class OperatorMeters {
         reconcile.record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Counts what changed between the operation in the status before and after a reconcile of one
+     * cluster, and sets whether its operation is past its deadline ({@code deadlineExceededAt}).
+     */
+    public void operations(String namespace, String cluster, GodClusterStatus before, GodClusterStatus after) {
+        Operation current = after == null ? null : after.getOperation();
+        pastDeadline(namespace, cluster).set(current != null && current.getDeadlineExceededAt() != null ? 1 : 0);
+        operations(before, after);
+    }
+
+    private AtomicInteger pastDeadline(String namespace, String cluster) {
+        return pastDeadline.computeIfAbsent(namespace + "/" + cluster, k -> {
+            AtomicInteger v = new AtomicInteger();
+            Gauge.builder(PAST_DEADLINE, v, AtomicInteger::get).tag("namespace", namespace).tag("cluster", cluster)
+                    .description("1 while the cluster's operation is past its deadline (spec.operationTimeout)")
+                    .register(registry);
+            return v;
+        });
+    }
+
     /** Counts what changed between the operation in the status before and after a reconcile. */
-    public void operations(GodClusterStatus before, GodClusterStatus after) {
+    void operations(GodClusterStatus before, GodClusterStatus after) {
         Operation was = before == null ? null : before.getOperation();
         Operation now = after == null ? null : after.getOperation();
         if (same(was, now)) {
@@ -65,11 +84,6 @@ public final class OperatorMeters {
         if (now != null) {
             count(now.getType(), STARTED);
         }
-    }
-
-    /** Sets how many operations are past their deadline (the operation deadline work sets it). */
-    public void pastDeadline(int operations) {
-        pastDeadline.set(operations);
     }
 
     private void count(String type, String outcome) {

@@ -158,7 +158,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
 
     /** Warning events for what the nodes decided (quarantine, STALE) and for reduced redundancy; counts quarantines. */
     private void announce(GodCluster cluster, GodClusterStatus next) {
-        metrics.operations(cluster.getStatus(), next);
+        metrics.operations(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getStatus(), next);
         int quarantines = StatusNews.quarantined(cluster.getStatus(), next).size();
         if (quarantines > 0) {
             meters.counter(QUARANTINES, "namespace", cluster.getMetadata().getNamespace(),
