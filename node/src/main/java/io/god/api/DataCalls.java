@@ -54,6 +54,7 @@ final class DataCalls implements GodNode.DataHandler {
         } catch (JsonRpc.ClientError e) {
             r = DataCall.Reply.error(e.status(), e.getMessage());
         } catch (io.god.limits.LimitExceededException e) {
+            observer.limitRefused(e.limit());
             r = DataCall.Reply.error(400, e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "DHash." + c.method() + " (binary) failed", e);

@@ -88,6 +88,14 @@ public final class JsonRpc {
     @FunctionalInterface
     public interface Observer {
         void completed(String method, int status, long nanos);
+
+        /** A request refused by the limit with this config key (a 400). */
+        default void limitRefused(String limit) {
+        }
+
+        /** An expensive call refused by the bulkhead (a 503). */
+        default void bulkheadRejected() {
+        }
     }
 
     /** A client error: 400 (or the given status: 401, 404) with this message; nothing was changed. */
@@ -196,8 +204,10 @@ public final class JsonRpc {
         } catch (ClientError e) {
             r = error(e.status, e.getMessage());
         } catch (LimitExceededException e) {
+            observer.limitRefused(e.limit());
             r = error(400, e.getMessage());
         } catch (io.god.limits.Bulkhead.Full e) {
+            observer.bulkheadRejected();
             r = error(503, e.getMessage());
         } catch (SetOpException e) {
             r = error(400, e.getMessage());

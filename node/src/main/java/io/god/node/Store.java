@@ -47,6 +47,13 @@ public interface Store extends AutoCloseable {
     @Override
     void close();
 
+    /** Expired markers (tombstones) collected since start (the metrics). */
+    long collectedMarkers();
+
+    /** Tells {@code o} about log appends, fsyncs and snapshots (nothing to tell in memory). */
+    default void observe(io.god.persist.PersistenceObserver o) {
+    }
+
     /** Background loops of the store (the log's fsync loop), for the node's supervisor. */
     default java.util.List<io.god.supervise.Heartbeat> heartbeats() {
         return java.util.List.of();
@@ -93,6 +100,11 @@ public interface Store extends AutoCloseable {
             @Override
             public long collectedUpTo() {
                 return tree.collectedUpTo();
+            }
+
+            @Override
+            public long collectedMarkers() {
+                return tree.collectedMarkers();
             }
 
             @Override
@@ -162,6 +174,16 @@ public interface Store extends AutoCloseable {
             @Override
             public long collectedUpTo() {
                 return durable.tree().collectedUpTo();
+            }
+
+            @Override
+            public long collectedMarkers() {
+                return durable.tree().collectedMarkers();
+            }
+
+            @Override
+            public void observe(io.god.persist.PersistenceObserver o) {
+                durable.observe(o);
             }
 
             @Override

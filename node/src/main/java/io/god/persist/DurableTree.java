@@ -68,6 +68,7 @@ public final class DurableTree implements AutoCloseable {
     private CompletableFuture<Void> runningSnapshot;
     private boolean closed;
     private volatile long snapshotsWritten;
+    private volatile PersistenceObserver observer = PersistenceObserver.NONE;
     /** The log the data started in from an empty tree (see {@link DataManifest}); guarded by writeLock. */
     private long origin;
 
@@ -164,6 +165,20 @@ public final class DurableTree implements AutoCloseable {
 
     public PersistenceOptions options() {
         return options;
+    }
+
+    /** Tells {@code o} about appends, fsyncs and snapshots from now on (the node's metrics). */
+    public void observe(PersistenceObserver o) {
+        observer = o;
+        wal.observer = o;
+    }
+
+    private long snapshotBytes(String name) {
+        try {
+            return disk.size(dir.resolve(name));
+        } catch (IOException | RuntimeException e) {
+            return 0; // only for the metrics
+        }
     }
 
     /** Bytes of the logs and snapshots in the data directory (the dataBytes of /admin/status). */
@@ -272,6 +287,7 @@ public final class DurableTree implements AutoCloseable {
             TreeState before = tree.state();
             TreeState cur = before;
             ByteArrayOutputStream frames = null;
+            int records = 0;
             for (Change c : changes) {
                 TreeState next = c.op.apply(cur);
                 if (next != cur) {
@@ -279,6 +295,7 @@ public final class DurableTree implements AutoCloseable {
                         frames = new ByteArrayOutputStream(64);
                     }
                     frames.writeBytes(Frames.frame(c.logged.apply(cur, next).encode()));
+                    records++;
                     cur = next;
                 }
             }
@@ -287,7 +304,7 @@ public final class DurableTree implements AutoCloseable {
                 changed = false;
             } else {
                 byte[] bytes = frames.toByteArray();
-                lsn = wal.append(bytes);
+                lsn = wal.append(bytes, records);
                 TreeState after = cur;
                 tree.update(s -> s == before ? after : replay(changes, s));
                 bytesSinceSnapshot += bytes.length;
@@ -353,6 +370,7 @@ public final class DurableTree implements AutoCloseable {
         String name = FileNames.snap(seq);
         try {
             long records = Snapshots.write(disk, dir, name, state, collected);
+            observer.snapshotWritten(System.nanoTime() - t0, snapshotBytes(name), records);
             try {
                 deleteObsolete();
             } catch (IOException | RuntimeException e) {

@@ -36,6 +36,10 @@ final class WriteAheadLog implements AutoCloseable {
     private Throwable failure;
     private boolean closed;
     private Thread syncer;
+    /** Records appended since the last fsync (guarded by mon), reported with it. */
+    private long unsyncedRecords;
+    /** The node's metrics (set once after open). */
+    volatile PersistenceObserver observer = PersistenceObserver.NONE;
     /** The fsync loop's beat for the node's supervisor (one iteration per second at most). */
     final io.god.supervise.Heartbeat heartbeat = new io.god.supervise.Heartbeat("wal-fsync",
             java.time.Duration.ofSeconds(1));
@@ -97,6 +101,12 @@ final class WriteAheadLog implements AutoCloseable {
      * IO error the partial append is cut off again, so later records never follow garbage.
      */
     long append(byte[] frames) {
+        return append(frames, 1);
+    }
+
+    /** As {@link #append(byte[])}, for {@code records} framed records (counted for the metrics). */
+    long append(byte[] frames, int records) {
+        long t0 = System.nanoTime();
         checkUsable();
         Disk.AppendFile f = file;
         long before = fileSize;
@@ -116,9 +126,11 @@ final class WriteAheadLog implements AutoCloseable {
         mon.lock();
         try {
             writtenLsn += frames.length;
+            unsyncedRecords += records;
             return writtenLsn;
         } finally {
             mon.unlock();
+            observer.appended(System.nanoTime() - t0, records);
         }
     }
 
@@ -137,10 +149,14 @@ final class WriteAheadLog implements AutoCloseable {
                 syncing = true;
                 Disk.AppendFile f = file;
                 long target = writtenLsn;
+                long records = unsyncedRecords;
+                unsyncedRecords = 0;
                 mon.unlock();
                 Throwable err = null;
+                long t0 = System.nanoTime();
                 try {
                     f.sync();
+                    observer.synced(System.nanoTime() - t0, records);
                 } catch (IOException | RuntimeException e) {
                     err = e;
                 } finally {
@@ -210,6 +226,7 @@ final class WriteAheadLog implements AutoCloseable {
                 }
                 if (synced) {
                     durableLsn = Math.max(durableLsn, writtenLsn);
+                    unsyncedRecords = 0; // made durable by the rotation's fsync
                 }
                 syncing = false;
                 changed.signalAll();

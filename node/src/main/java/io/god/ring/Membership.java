@@ -204,6 +204,11 @@ public final class Membership {
         return down.addresses();
     }
 
+    /** Members of the view that missed at least one ping and are not yet removed (the metrics). */
+    public synchronized int suspected() {
+        return failures.size();
+    }
+
     /** Rumors waiting to be piggybacked (tests). */
     synchronized int rumors() {
         return rumors.size();

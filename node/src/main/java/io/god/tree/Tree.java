@@ -24,6 +24,8 @@ public final class Tree {
     private final ReentrantLock writeLock = new ReentrantLock();
     private volatile TreeState state = TreeState.EMPTY;
     private volatile long collectedUpTo;
+    /** Expired markers collected so far (tombstones, cleared sub trees), for the metrics. */
+    private volatile long collectedMarkers;
 
     public Tree(NanoClock clock, Duration tombstoneWindow) {
         if (tombstoneWindow.isNegative() || tombstoneWindow.isZero()) {
@@ -36,6 +38,11 @@ public final class Tree {
     /** The current version: immutable, safe to read from any thread for as long as needed. */
     public TreeState state() {
         return state;
+    }
+
+    /** Expired markers collected by garbage collection since start. */
+    public long collectedMarkers() {
+        return collectedMarkers;
     }
 
     /** Newest timestamp of any tombstone or clear marker this tree has collected (0 = none). */
@@ -129,6 +136,7 @@ public final class Tree {
     private TreeState collect(TreeState s, int budget) {
         long cutoff = clock.nanos() - windowNanos;
         return s.collect(cutoff, budget, ts -> {
+            collectedMarkers++; // under the writer lock
             if (ts > collectedUpTo) {
                 collectedUpTo = ts;
             }

@@ -89,10 +89,10 @@ class ManagementTest extends RpcTestSupport {
         post("Nope", "{}");
         given().get(metrics).then().statusCode(401);
         String text = given().header("Authorization", BEARER).get(metrics).then().statusCode(200).extract().asString();
-        assertThat(text).contains("god_rpc_seconds_count{method=\"Put\",outcome=\"ok\"")
-                .contains("god_rpc_seconds_count{method=\"Put\",outcome=\"client_error\"")
-                .contains("god_rpc_seconds_count{method=\"unknown\",outcome=\"not_found\"")
-                .contains("god_rpc_seconds_bucket{method=\"Put\",outcome=\"ok\"")
+        assertThat(text).contains("god_rpc_requests_total{method=\"Put\",outcome=\"ok\"")
+                .contains("god_rpc_requests_total{method=\"Put\",outcome=\"client_error\"")
+                .contains("god_rpc_requests_total{method=\"unknown\",outcome=\"not_found\"")
+                .contains("god_rpc_latency_seconds_bucket{kind=\"write\",le=\"0.001\"}")
                 .contains("god_tree_entries ").contains("god_tree_real_entries ").contains("god_data_bytes ")
                 .contains("jvm_memory_used_bytes");
     }

@@ -328,6 +328,8 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 });
         assertThat(meters.counter(GodClusterReconciler.DEADLINES, "namespace", ns, "cluster", "demo").count())
                 .isEqualTo(1.0);
+        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).tag("namespace", ns)
+                .tag("cluster", "demo").gauge().value()).as("past its deadline now").isEqualTo(1.0);
         assertThat(stsReplicas(ns)).isEqualTo(3);
     }
 
@@ -347,6 +349,8 @@ class GodClusterOperationsTest extends ScenarioSupport {
         awaitDeadPodReplaced(ns);
         GodClusterStatus back = running(ns, 3);
         assertCondition(back, Conditions.DEGRADED, "False", "AsExpected");
+        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).tag("namespace", ns)
+                .tag("cluster", "demo").gauge().value()).as("no operation past its deadline any more").isZero();
         assertThat(eventReasons(ns)).contains("DrainAbandoned");
         assertThat(claimUids(ns)).as("no volume deleted").isEqualTo(claims);
         assertThat(fakeController.gone(ns)).containsExactly("demo-2");
@@ -605,6 +609,70 @@ class GodClusterOperationsTest extends ScenarioSupport {
         assertNothingDeleted(ns, claims);
         nodeAdmin.reset(ns, "demo-1");
         nodeAdmin.reset(ns, "demo-2");
+    }
+
+    @Test
+    @Order(90)
+    void reconcilesAndOperationsAreMeasured() {
+        String ns = "metrics";
+        double started = operations("ScaleUp", "started");
+        double finished = operations("ScaleUp", "finished");
+        long reconciles = meters.timer(io.god.operator.metrics.OperatorMeters.RECONCILE).count();
+        create(ns, "demo", spec -> spec.setReplicas(1));
+        running(ns, 1);
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        running(ns, 2);
+        org.awaitility.Awaitility.await().atMost(ScaledTimeouts.TIMEOUT)
+                .until(() -> operations("ScaleUp", "finished") >= finished + 1);
+        assertThat(operations("ScaleUp", "started")).isGreaterThanOrEqualTo(started + 1);
+        assertThat(meters.timer(io.god.operator.metrics.OperatorMeters.RECONCILE).count()).isGreaterThan(reconciles);
+        assertThat(meters.get(io.god.operator.metrics.OperatorMeters.PAST_DEADLINE).tag("namespace", ns).tag("cluster", "demo")
+                .gauge().value()).isZero();
+    }
+
+    @io.quarkus.test.common.http.TestHTTPResource("/q/metrics")
+    java.net.URL metricsUrl;
+
+    /** deploy/monitoring/: every god_operator_* name of the dashboard and the alerts is on the operator's /q/metrics. */
+    @Test
+    @Order(95)
+    void everyOperatorMetricOfTheDashboardAndTheAlertsIsServed() throws Exception {
+        java.nio.file.Path dir = io.god.operator.fake.Rbac.deployDir().resolve("monitoring");
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        StringBuilder exprs = new StringBuilder();
+        json.readTree(dir.resolve("god-dashboard.json").toFile()).path("panels")
+                .forEach(p -> p.path("targets").forEach(t -> exprs.append(t.path("expr").asText()).append('\n')));
+        new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                .readTree(dir.resolve("god-alerts.yaml").toFile()).path("spec").path("groups")
+                .forEach(g -> g.path("rules").forEach(r -> exprs.append(r.path("expr").asText()).append('\n')));
+        java.util.Set<String> names = operatorNames(exprs.toString());
+        assertThat(names).contains("god_operator_reconcile_seconds_bucket", "god_operator_operations_total",
+                "god_operator_operations_past_deadline", "god_operator_member_quarantines_total");
+        String scrape = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(metricsUrl.toURI()).timeout(Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(missing(names, scrape)).as("operator names in deploy/monitoring/ not served").isEmpty();
+        assertThat(missing(operatorNames("rate(god_operator_no_such_total[5m])"), scrape))
+                .as("an unknown name is caught").containsExactly("god_operator_no_such_total");
+    }
+
+    static java.util.Set<String> operatorNames(String expressions) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        Matcher m = Pattern.compile("\\b(god_operator_[a-z0-9_]+)\\b").matcher(expressions);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    static java.util.Set<String> missing(java.util.Set<String> names, String scrape) {
+        java.util.Set<String> out = new java.util.TreeSet<>(names);
+        scrape.lines().filter(l -> !l.startsWith("#")).forEach(l -> out.remove(l.replaceAll("[{ ].*", "")));
+        return out;
+    }
+
+    double operations(String type, String outcome) {
+        return meters.counter(io.god.operator.metrics.OperatorMeters.OPERATIONS, "type", type, "outcome", outcome).count();
     }
 
     @Test

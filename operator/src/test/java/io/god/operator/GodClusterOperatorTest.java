@@ -106,6 +106,13 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(ports(client)).containsExactlyInAnyOrder("http:9192", "binary:9191");
         assertThat(client.getSpec().getSelector()).isEqualTo(peers.getSpec().getSelector());
 
+        // every member's management port (metrics), not-ready ones included
+        Service metrics = k8s.services().inNamespace(ns).withName("demo-metrics").get();
+        assertThat(metrics.getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(metrics.getSpec().getPublishNotReadyAddresses()).isTrue();
+        assertThat(ports(metrics)).containsExactly("management:9000");
+        assertThat(metrics.getSpec().getSelector()).isEqualTo(peers.getSpec().getSelector());
+
         StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get();
         assertThat(sts.getSpec().getReplicas()).isEqualTo(3);
         assertThat(sts.getSpec().getServiceName()).isEqualTo("demo-peers");

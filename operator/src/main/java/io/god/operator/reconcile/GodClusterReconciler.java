@@ -65,6 +65,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     private final Duration resyncInterval;
     private final Clock clock;
     private final Silence.Bounds silenceBounds;
+    private final io.god.operator.metrics.OperatorMeters metrics;
 
     public GodClusterReconciler(KubernetesClient client, NodeAdmin nodeAdmin, MeterRegistry meters, Clock clock,
             @ConfigProperty(name = "god.operator.default-image") String defaultImage,
@@ -82,6 +83,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         this.resyncInterval = resyncInterval;
         this.clock = clock;
         this.silenceBounds = new Silence.Bounds(unansweredPolls, unansweredAfter);
+        this.metrics = new io.god.operator.metrics.OperatorMeters(meters);
     }
 
     /** Owned objects trigger a reconcile when they change (drift repair); pods are mapped back by label. */
@@ -111,6 +113,15 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
 
     @Override
     public UpdateControl<GodCluster> reconcile(GodCluster cluster, Context<GodCluster> context) {
+        long t0 = System.nanoTime();
+        try {
+            return reconcileOnce(cluster, context);
+        } finally {
+            metrics.reconciled(System.nanoTime() - t0);
+        }
+    }
+
+    private UpdateControl<GodCluster> reconcileOnce(GodCluster cluster, Context<GodCluster> context) {
         meters.counter("god.operator.reconciles", "result", "started").increment();
         Settings settings = Settings.of(cluster.getSpec(), defaultImage);
         Instant now = clock.instant();
@@ -147,6 +158,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
 
     /** Warning events for what the nodes decided (quarantine, STALE) and for reduced redundancy; counts quarantines. */
     private void announce(GodCluster cluster, GodClusterStatus next) {
+        metrics.operations(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getStatus(), next);
         int quarantines = StatusNews.quarantined(cluster.getStatus(), next).size();
         if (quarantines > 0) {
             meters.counter(QUARANTINES, "namespace", cluster.getMetadata().getNamespace(),

@@ -106,6 +106,20 @@ public final class DesiredObjects {
                 .endSpec().build();
     }
 
+    /**
+     * Every member's management port (/q/metrics, /q/health, /admin): headless, so a ServiceMonitor or a
+     * Prometheus endpoints job scrapes each pod, and with not-ready pods, whose metrics say why.
+     */
+    public Service metricsService() {
+        return new ServiceBuilder().withMetadata(meta(Labels.metricsService(cluster)))
+                .withNewSpec()
+                .withClusterIP("None")
+                .withPublishNotReadyAddresses(true)
+                .withSelector(Labels.selector(cluster))
+                .withPorts(port("management", Ports.MANAGEMENT))
+                .endSpec().build();
+    }
+
     public Service clientService() {
         return new ServiceBuilder().withMetadata(meta(Labels.clientService(cluster)))
                 .withNewSpec()

@@ -46,6 +46,11 @@ public final class Labels {
         return cluster.getMetadata().getName() + "-peers";
     }
 
+    /** The headless Service of the members' management port (metrics for Prometheus, issue 37). */
+    public static String metricsService(GodCluster cluster) {
+        return cluster.getMetadata().getName() + "-metrics";
+    }
+
     public static String clientService(GodCluster cluster) {
         return cluster.getMetadata().getName();
     }

@@ -39,6 +39,7 @@ public final class OwnedObjects {
         ensure(desired.configMap(), ConfigMap.class, OwnedObjects::configMapInSync, OwnedObjects::copyConfigMap, changes);
         ensure(desired.peersService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
         ensure(desired.clientService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
+        ensure(desired.metricsService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
         ensure(desired.statefulSet(0), StatefulSet.class, OwnedObjects::statefulSetInSync, OwnedObjects::copyStatefulSet,
                 changes);
         Optional<PodDisruptionBudget> pdb = desired.podDisruptionBudget();

@@ -1,0 +1,242 @@
+package io.god.metrics;
+
+import io.god.api.AdminStatus;
+import io.god.api.JsonRpc;
+import io.god.node.GodNode;
+import io.god.persist.PersistenceObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Every metric of one node, in one place (docs/operations.md "Monitoring" lists them): the state the
+ * node already keeps (ring, replication, anti-entropy, tree, quarantine, clock) read at scrape time,
+ * and the events it is told about as they happen (requests and their refusals through
+ * {@link JsonRpc.Observer}, log appends, fsyncs and snapshots through {@link PersistenceObserver},
+ * ring changes through the membership's change listener).
+ *
+ * <p>Request latency: a histogram per method would be ~50 methods × 13 series; instead each method
+ * and outcome gets a counter ({@code god_rpc_requests_total}) and the histogram with
+ * {@link #LATENCY_SLOS} is per kind of call ({@code god_rpc_latency_seconds{kind}}), so
+ * {@code /q/metrics} stays well below 400 series.
+ */
+public final class NodeMeters implements JsonRpc.Observer, PersistenceObserver {
+
+    /** Request latency buckets (plus +Inf): the latency objectives one can alert on. */
+    public static final Duration[] LATENCY_SLOS = millis(1, 5, 10, 25, 50, 100, 250, 1000, 5000);
+    /** Log append and fsync buckets. */
+    public static final Duration[] DISK_SLOS = millis(0.1, 0.5, 1, 5, 10, 50, 100, 500, 1000);
+    /** Snapshot duration buckets. */
+    public static final Duration[] SNAPSHOT_SLOS = millis(100, 1000, 10_000, 60_000, 300_000);
+    /** Records made durable by one fsync (group commit). */
+    static final double[] RECORDS_PER_FSYNC = {1, 2, 5, 10, 50, 100, 1000, 10_000};
+
+    static final Set<String> WRITES = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear", "Clear",
+            "AddConfiguration", "SubAddConfiguration");
+
+    private final GodNode node;
+    private final MeterRegistry registry;
+    private final Map<String, Counter> calls = new ConcurrentHashMap<>();
+    private final Map<String, Timer> kinds = new ConcurrentHashMap<>();
+    private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
+    private final Counter bulkheadRejections;
+    private final Timer walAppend;
+    private final Timer walFsync;
+    private final DistributionSummary recordsPerFsync;
+    private final Timer snapshot;
+    private final AtomicLong snapshotBytes = new AtomicLong();
+    private final AtomicLong ringChanges = new AtomicLong();
+
+    private NodeMeters(GodNode node, MeterRegistry registry) {
+        this.node = node;
+        this.registry = registry;
+        bulkheadRejections = Counter.builder("god.bulkhead.rejections")
+                .description("expensive calls refused because the bulkhead was full (503)").register(registry);
+        walAppend = Timer.builder("god.wal.append").description("log appends (one write's records)")
+                .serviceLevelObjectives(DISK_SLOS).register(registry);
+        walFsync = Timer.builder("god.wal.fsync").description("fsyncs of the log")
+                .serviceLevelObjectives(DISK_SLOS).register(registry);
+        recordsPerFsync = DistributionSummary.builder("god.wal.fsync.records")
+                .description("records made durable by one fsync").serviceLevelObjectives(RECORDS_PER_FSYNC)
+                .register(registry);
+        snapshot = Timer.builder("god.snapshot").description("snapshots written")
+                .serviceLevelObjectives(SNAPSHOT_SLOS).register(registry);
+        Gauge.builder("god.snapshot.size", snapshotBytes, AtomicLong::get).baseUnit("bytes")
+                .description("size of the newest snapshot written since start").register(registry);
+    }
+
+    /**
+     * Registers the node's metrics in {@code registry} and starts listening to its events; pass the
+     * result to the node's {@link JsonRpc} as its observer.
+     *
+     * @param expectedRingSize the members the ring should have (the operator's replicas), if known
+     */
+    public static NodeMeters bind(GodNode node, MeterRegistry registry, OptionalInt expectedRingSize) {
+        NodeMeters m = new NodeMeters(node, registry);
+        m.state(expectedRingSize);
+        node.store().observe(m);
+        if (node.membership() != null) {
+            node.membership().onChange(r -> m.ringChanges.incrementAndGet());
+        }
+        return m;
+    }
+
+    private void state(OptionalInt expectedRingSize) {
+        // ---- ring and replication
+        for (String s : new String[] {"live", "suspect", "down"}) {
+            gauge("god.ring.members", n -> members(n, s), "members of this node's ring view by state", "state", s);
+        }
+        expectedRingSize.ifPresent(e -> Gauge.builder("god.ring.expected.members", () -> e)
+                .description("members the ring should have (god.metrics.expected-ring-size)").register(registry));
+        counter("god.ring.changes", n -> ringChanges.get(), "changes of this node's ring view (its ring hash)");
+        for (GodNode.State s : GodNode.State.values()) {
+            gauge("god.node.state", n -> n.state() == s ? 1 : 0, "1 for the node's state", "state", s.name());
+        }
+        gauge("god.replicated", n -> n.closed() ? 0 : AdminStatus.of(n).replicated() ? 1 : 0,
+                "1 when /admin/status says replicated (neighbourhood stable, last sync round clean)");
+        gauge("god.catching.up", n -> n.state() == GodNode.State.ACTIVE && !n.closed() && !n.ready() ? 1 : 0,
+                "1 while an ACTIVE member has not finished its first sync with its successors");
+        gauge("god.replication.queue", n -> n.cluster() == null ? 0 : n.cluster().queuedReplications(),
+                "asynchronous copies waiting to be sent");
+        counter("god.replication.dropped", n -> n.cluster() == null ? 0 : n.cluster().droppedReplications(),
+                "asynchronous copies dropped because the queue was full (anti-entropy repairs them)");
+        counter("god.replication.failed", n -> n.cluster() == null ? 0 : n.cluster().failedAsyncReplications(),
+                "asynchronous copies that failed (anti-entropy repairs them)");
+        // ---- anti-entropy, cleaning, migration, leave
+        counter("god.sync.rounds", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().rounds(), "anti-entropy rounds");
+        counter("god.sync.pulled", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().pulled(),
+                "records pulled by anti-entropy (differences found on a peer)");
+        counter("god.sync.pushed", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().pushed(),
+                "records pushed by anti-entropy (differences a peer lacked)");
+        counter("god.sync.sent.bytes", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().bytesSent(),
+                "bytes sent by anti-entropy");
+        counter("god.sync.received.bytes", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().bytesReceived(),
+                "bytes received by anti-entropy");
+        counter("god.clean.entries", n -> n.cleaner() == null ? 0 : n.cleaner().cleaned(),
+                "entries handed to their owners and removed");
+        counter("god.migrations", n -> n.migrator() == null ? 0 : n.migrator().migrations(), "position moves by migration");
+        gauge("god.leave.ranges.confirmed", n -> n.drain() == null ? 0 : n.drain().progress().rangesConfirmed(),
+                "ranges of the current leave pass confirmed by their future holders");
+        // ---- data
+        gauge("god.tree.entries", n -> n.store().state().size(), "live values plus live sub-tree entries");
+        gauge("god.tree.real.entries", n -> n.store().state().realSize(),
+                "every marker including tombstones and sub-tree holders");
+        gauge("god.tree.tombstone.markers", n -> n.store().state().realSize() - n.store().state().size(),
+                "markers that are not live entries (tombstones pending collection, sub-tree holders)");
+        counter("god.tombstones.collected", n -> n.store().collectedMarkers(),
+                "expired tombstones and clear markers collected");
+        Gauge.builder("god.data.bytes", node, n -> n.closed() ? 0 : n.store().dataBytes()).baseUnit("bytes")
+                .description("bytes of logs and snapshots in the data directory").register(registry);
+        gauge("god.gc.collected.up.to.seconds", n -> n.store().collectedUpTo() / 1e9,
+                "newest collected tombstone's timestamp");
+        counter("god.quarantines", n -> n.quarantine() == null ? 0 : n.quarantine().quarantines(),
+                "stale data directories moved to quarantine/ at join");
+        // ---- time and loops
+        gauge("god.time.error.seconds", n -> n.timeNet() == null || n.timeNet().error() < 0 ? 0
+                : n.timeNet().error() / 1e9, "RMS of the last clock error per peer");
+        counter("god.time.clamps", n -> n.timestamps().bound().clamps(),
+                "outside stamps, clock samples or offsets limited by god.time.max-skew");
+        gauge("god.loops.dead", n -> n.supervisor().dead().size(),
+                "background loops that stopped or missed their beats (liveness fails)");
+    }
+
+    private static double members(GodNode n, String state) {
+        var m = n.membership();
+        if (m == null) {
+            return 0;
+        }
+        return switch (state) {
+            case "live" -> m.ring().size();
+            case "suspect" -> m.suspected();
+            default -> m.down().size();
+        };
+    }
+
+    private void gauge(String name, ToDoubleFunction<GodNode> f, String description, String... tags) {
+        Gauge.builder(name, node, f).description(description).tags(tags).register(registry);
+    }
+
+    private void counter(String name, ToDoubleFunction<GodNode> f, String description) {
+        FunctionCounter.builder(name, node, f).description(description).register(registry);
+    }
+
+    // ------------------------------------------------------------------ events
+
+    @Override
+    public void completed(String method, int status, long nanos) {
+        String outcome = switch (status / 100) {
+            case 2 -> "ok";
+            case 5 -> "server_error";
+            default -> status == 401 ? "unauthorized" : status == 404 ? "not_found" : "client_error";
+        };
+        calls.computeIfAbsent(method + "/" + outcome, k -> Counter.builder("god.rpc.requests")
+                .description("god JSON and binary data calls by method and outcome (latency: god_rpc_latency_seconds)")
+                .tag("method", method).tag("outcome", outcome).register(registry)).increment();
+        String kind = kind(method);
+        kinds.computeIfAbsent(kind, k -> Timer.builder("god.rpc.latency")
+                .description("latency of god calls by kind (read, write, slice, set, other)").tag("kind", k)
+                .serviceLevelObjectives(LATENCY_SLOS).register(registry)).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** The kind of a method: write, set (expressions), slice (ranges), read (point reads), other. */
+    static String kind(String method) {
+        if (WRITES.contains(method)) {
+            return "write";
+        }
+        if (method.equals("SetExpression")) {
+            return "set";
+        }
+        if (method.contains("Slice")) {
+            return "slice";
+        }
+        if (!JsonRpc.METHODS.contains(method) || method.startsWith("Describe") || method.equals("Nodes")
+                || method.endsWith("Configuration")) {
+            return "other";
+        }
+        return "read";
+    }
+
+    @Override
+    public void limitRefused(String limit) {
+        refusals.computeIfAbsent(limit, l -> Counter.builder("god.limit.refusals")
+                .description("requests refused by a request limit (400), by the limit's config key")
+                .tag("limit", l).register(registry)).increment();
+    }
+
+    @Override
+    public void bulkheadRejected() {
+        bulkheadRejections.increment();
+    }
+
+    @Override
+    public void appended(long nanos, int records) {
+        walAppend.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void synced(long nanos, long records) {
+        walFsync.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        recordsPerFsync.record(records);
+    }
+
+    @Override
+    public void snapshotWritten(long nanos, long bytes, long records) {
+        snapshot.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        snapshotBytes.set(bytes);
+    }
+
+    private static Duration[] millis(double... ms) {
+        return Arrays.stream(ms).mapToObj(m -> Duration.ofNanos((long) (m * 1_000_000))).toArray(Duration[]::new);
+    }
+}
