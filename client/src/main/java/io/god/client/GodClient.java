@@ -598,11 +598,16 @@ public final class GodClient implements AutoCloseable {
         T answer() throws GodException;
     }
 
-    /** Bounded retries with exponential backoff inside the deadline. */
+    /**
+     * Bounded retries with exponential backoff inside the deadline. A node that answers 503 (a Sync
+     * write confirmed by fewer replicas than {@code god.sync.acks} needs, a node still joining) is
+     * retried until the deadline, beyond the attempt count: the ring is about to be whole again
+     * (a member restarts) and retrying a write is safe (the same last-write-wins outcome).
+     */
     private <T> T retrying(String method, Attempt<T> a) {
         long end = System.nanoTime() + deadline.toNanos();
         GodException last = null;
-        for (int i = 0; i < attempts; i++) {
+        for (int i = 0; i < attempts || last instanceof GodUnavailableException u && u.status() == 503; i++) {
             if (closed) {
                 throw new GodUnavailableException("client closed", last);
             }
@@ -995,7 +1000,8 @@ public final class GodClient implements AutoCloseable {
             throw new GodRequestException(r.status(), message(text));
         }
         if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + message(text), null);
+            throw new GodUnavailableException(address + " answered " + r.status() + ": " + message(text), null,
+                    r.status());
         }
         try {
             return JSON.readTree(r.body());
@@ -1025,7 +1031,8 @@ public final class GodClient implements AutoCloseable {
             throw new GodRequestException(r.status(), r.message());
         }
         if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null);
+            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null,
+                    r.status());
         }
         return r;
     }

@@ -138,7 +138,7 @@ final class DataCalls implements GodNode.DataHandler {
     private DataCall.Reply write(Record r, boolean sync) {
         node.store().apply(r);
         Cluster cluster = node.cluster();
-        if (cluster != null && !cluster.alone()) {
+        if (cluster != null) { // also when alone in the view: Sync counts over the expected membership
             try {
                 cluster.replicate(List.of(r), r.key(), sync);
             } catch (Cluster.ReplicationException e) {

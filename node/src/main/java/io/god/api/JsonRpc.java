@@ -579,8 +579,11 @@ public final class JsonRpc {
             return List.of(self());
         }
         List<Wire.Remote> out = new ArrayList<>();
+        java.util.Set<String> catchingUp = node.memberStates() == null ? java.util.Set.of()
+                : node.memberStates().catchingUp();
         for (io.god.ring.Member m : cluster.ring().members()) {
-            out.add(new Wire.Remote(m.position(), m.address()));
+            out.add(new Wire.Remote(m.position(), m.address(),
+                    catchingUp.contains(m.address()) ? GodNode.State.CATCHING_UP.name() : null));
         }
         return out;
     }
@@ -658,7 +661,7 @@ public final class JsonRpc {
 
     private void replicate(List<Record> records, byte[] key, boolean sync) {
         Cluster cluster = node.cluster();
-        if (cluster == null || cluster.alone()) {
+        if (cluster == null) { // also when alone in the view: Sync counts over the expected membership
             return;
         }
         try {

@@ -87,6 +87,7 @@ public final class GodNode implements AutoCloseable {
     private final NodeSettings settings;
     private final NanoClock clock;
     private final Store store;
+    private Tree tree;
     private final Timestamps timestamps;
     private io.god.time.TimeNet timeNet;
     private final Random timeRandom;
@@ -215,6 +216,7 @@ public final class GodNode implements AutoCloseable {
             }
         }
         GodNode node = new GodNode(settings, runtime, store, timestamps, position);
+        node.tree = tree;
         node.timeNet = timeNet;
         node.futureStamps = future;
         node.recovery = recovery;
@@ -283,6 +285,7 @@ public final class GodNode implements AutoCloseable {
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
                 settings.redundancy(), c.rpcTimeout(), c.replicationQueue(), runtime.awaiter());
+        cluster.syncAcks(settings.syncAcks());
         io.god.cluster.RepairContext repair = new io.god.cluster.RepairContext(settings.advertise(), membership::ring,
                 transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
                 settings.tombstoneWindow(), c.syncBudget(), runtime.awaiter());
@@ -352,9 +355,43 @@ public final class GodNode implements AutoCloseable {
                 }
             }
             spreadStates();
+            holdCollectionBelowExpected();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "ring tick failed: " + e);
         }
+    }
+
+    /**
+     * No tombstone collection while the live ring is smaller than its expected membership (DESIGN §5:
+     * an absent replica may still hold a deleted value) or a member catches up (it receives the
+     * tombstones it missed first); resumes once every expected member is back and caught up, or the
+     * absent ones were removed on request.
+     */
+    private void holdCollectionBelowExpected() {
+        boolean below = membership.state() == Membership.State.ACTIVE
+                && (membership.ring().size() < membership.expected().size()
+                || !memberStates.catchingUp().isEmpty()); // a returning member gets the tombstones first
+        if (below != tree.collectionHeld()) {
+            tree.holdCollection(below);
+            boolean absent = !membership.absent().isEmpty();
+            LOG.log(absent ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, address() + (below
+                    ? ": tombstone collection held: the ring has fewer live members than expected or a member is"
+                    + " catching up (absent: " + membership.absent() + ", catching up: " + memberStates.catchingUp()
+                    + "; POST /admin/remove-member removes a member that is gone for good)"
+                    : ": tombstone collection resumed: every expected member is back in the ring and caught up"));
+        }
+    }
+
+    /** Why this single member is STALE (null when it is not): set until an explicit keep/quarantine decision. */
+    public String staleReason() {
+        return staleReason;
+    }
+
+    private volatile String staleReason;
+
+    /** Whether tombstone collection is held because the live ring is below its expected membership. */
+    public boolean collectionHeld() {
+        return tree.collectionHeld();
     }
 
     /** No tick for this long: the ring has had time to declare this node dead (a paused process). */
