@@ -79,6 +79,22 @@ public class AdminRoutes {
                 ctx.fail(e);
             }
         }, false);
+        router.post("/admin/stale-decision").handler(io.vertx.ext.web.handler.BodyHandler.create().setBodyLimit(4096));
+        router.post("/admin/stale-decision").blockingHandler(ctx -> {
+            GodNode node = nodes.get();
+            String decision = field(ctx.body() == null ? null : ctx.body().asString(), "decision");
+            if (!"keep".equals(decision) && !"quarantine".equals(decision)) {
+                error(ctx, 400, "the decision must be {\"decision\": \"keep\"} or {\"decision\": \"quarantine\"}, was "
+                        + (decision == null ? "(none)" : "'" + decision + "'"));
+                return;
+            }
+            String refused = node.decideStale("keep".equals(decision));
+            if (refused != null) {
+                error(ctx, 409, "nothing to decide: " + refused);
+            } else {
+                status(ctx, 200, node);
+            }
+        }, false);
         router.delete("/admin/leave").blockingHandler(ctx -> {
             GodNode node = nodes.get();
             if (node.cancelLeave()) {
@@ -92,6 +108,11 @@ public class AdminRoutes {
 
     /** The member named by a body {@code {"member": "..."}} (or the bare text); null when none is named. */
     static String memberName(String body) {
+        return field(body, "member");
+    }
+
+    /** The text field {@code name} of a JSON object body (or the bare text); null when absent or blank. */
+    static String field(String body, String name) {
         if (body == null || body.isBlank()) {
             return null;
         }
@@ -100,7 +121,7 @@ public class AdminRoutes {
             return t;
         }
         try {
-            var n = JSON.readTree(t).get("member");
+            var n = JSON.readTree(t).get(name);
             return n == null || !n.isTextual() || n.asText().isBlank() ? null : n.asText().trim();
         } catch (JsonProcessingException e) {
             return null;

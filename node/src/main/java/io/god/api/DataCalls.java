@@ -80,6 +80,9 @@ final class DataCalls implements GodNode.DataHandler {
         if (c.writes() && !auth.allows(c.authorization())) {
             throw new JsonRpc.ClientError(401, "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
         }
+        if (node.state() == GodNode.State.STALE) {
+            throw new JsonRpc.ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
+        }
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
             throw new JsonRpc.ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }

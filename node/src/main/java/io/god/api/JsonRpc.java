@@ -253,6 +253,9 @@ public final class JsonRpc {
         if (hops == 0) {
             ClientStamps.refuse(name, body, given);
         }
+        if (node.state() == GodNode.State.STALE && !LOCAL.contains(name)) {
+            throw new ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
+        }
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty() && !LOCAL.contains(name)) {
             throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }
@@ -305,6 +308,9 @@ public final class JsonRpc {
         Cluster cluster = node.cluster();
         long stamp = stampOf(name, 0);
         if (!LOCAL.contains(name)) {
+            if (node.state() == GodNode.State.STALE) {
+                throw new ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
+            }
             if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
                 throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
             }
@@ -570,6 +576,9 @@ public final class JsonRpc {
     }
 
     private List<Wire.Remote> nodes() {
+        if (node.state() == GodNode.State.STALE) {
+            throw new ClientError(503, "this node is STALE and out of the ring; ask another member");
+        }
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
             // a (re)starting node knows no ring yet: answering "just me" made clients route to a 1-member ring
             throw new ClientError(503, "this node is still joining the ring (god.seeds); ask another member");
