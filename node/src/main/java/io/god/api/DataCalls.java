@@ -108,7 +108,10 @@ final class DataCalls implements GodNode.DataHandler {
             }
         }
         if (read && cluster != null && !cluster.servesReads() && c.hops() < Cluster.MAX_HOPS) {
-            cluster.mergeRead(c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null); // every replica catches up
+            // every replica catches up: the newest of a majority of them, else no answer rather than a stale one
+            if (!cluster.mergeRead(c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null)) {
+                return DataCall.Reply.error(503, MERGE_UNAVAILABLE);
+            }
         }
         return switch (c.kind()) {
             case DataCall.GET -> found(node.store().state().get(c.key()));
@@ -119,6 +122,10 @@ final class DataCalls implements GodNode.DataHandler {
             default -> write(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
         };
     }
+
+    /** A merged read (every replica catching up) that heard fewer than a majority of the replicas. */
+    public static final String MERGE_UNAVAILABLE =
+            "every replica of this key is catching up and too few of them answered to be sure of the newest value; retry";
 
     private void checkLimits(DataCall c) {
         long keySize = node.settings().keySize();

@@ -391,7 +391,9 @@ public final class JsonRpc {
         if (("Get".equals(name) || "SubGet".equals(name)) && cluster != null && !cluster.servesReads()) {
             Wire.Req q = (Wire.Req) request; // every replica of the key is catching up: the newest of them
             byte[] k = q.key == null ? EMPTY : q.key;
-            cluster.mergeRead(k, "SubGet".equals(name) ? (q.subKey == null ? EMPTY : q.subKey) : null);
+            if (!cluster.mergeRead(k, "SubGet".equals(name) ? (q.subKey == null ? EMPTY : q.subKey) : null)) {
+                throw new ClientError(503, DataCalls.MERGE_UNAVAILABLE);
+            }
         }
         if (EXPENSIVE.contains(name)) {
             return bulkhead.run(() -> runHere(name, request, authorization, stamp));

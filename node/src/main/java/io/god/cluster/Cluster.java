@@ -164,30 +164,40 @@ public final class Cluster {
      * When every replica of a key is catching up (a healed partition), a point read merges: the other
      * replicas' versions of the key (or of {@code subKey} in its sub tree) are fetched and the newest
      * applied here under the one LWW rule, so the local read that follows answers the newest of all.
-     * Replicas that do not answer within the deadline are skipped.
+     * Replicas that do not answer within the deadline are skipped, but the merge must have heard a
+     * majority of the replica set (this node included): a quorum Sync write is on a majority, so any
+     * majority holds it; with fewer answers the local copy may be the stale one and the read must fail.
+     *
+     * @return whether a majority of the key's replicas contributed (else the caller answers 503)
      */
-    public void mergeRead(byte[] key, byte[] subKey) {
+    public boolean mergeRead(byte[] key, byte[] subKey) {
         Ring r = ring();
         if (servesReads.getAsBoolean() || r.size() <= 1) {
-            return;
+            return true;
         }
+        List<Member> replicas = r.replicas(key, redundancy);
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         io.god.wire.DataCall get = subKey == null
                 ? new io.god.wire.DataCall(io.god.wire.DataCall.GET, key, null, null, false, null, MAX_HOPS, Call.EXECUTE, 0)
                 : new io.god.wire.DataCall(io.god.wire.DataCall.SUB_GET, key, subKey, null, false, null, MAX_HOPS,
                         Call.EXECUTE, 0);
         byte[] payload = get.encode();
-        for (Member m : r.replicas(key, redundancy)) {
+        for (Member m : replicas) {
             if (!m.address().equals(address)) {
                 calls.add(transport.call(m.address(), Ops.DATA, payload, timeout));
             }
         }
         List<Record> newer = new ArrayList<>();
+        int heard = 1; // this node's own version
         for (CompletableFuture<byte[]> c : calls) {
             try {
                 io.god.wire.DataCall.Reply reply = io.god.wire.DataCall.Reply.decode(await(c));
-                if (reply.status() != 200 || reply.timestamp() <= 0) {
+                if (reply.status() != 200) {
                     continue;
+                }
+                heard++;
+                if (reply.timestamp() <= 0) {
+                    continue; // that replica has no version of the key
                 }
                 if (subKey == null) {
                     newer.add(reply.exists() ? Record.put(key, reply.value(), reply.timestamp())
@@ -203,6 +213,7 @@ public final class Cluster {
         if (!newer.isEmpty()) {
             store.applyAll(newer);
         }
+        return heard >= replicas.size() / 2 + 1;
     }
 
     public int redundancy() {
