@@ -110,50 +110,6 @@ class NodeMetersRingTest {
         }
     }
 
-    /**
-     * Asynchronous copies to a member cut off by a partition (the ring keeps it: 1000 missed probes
-     * before it is removed): the first waits in the queue of one until its deadline and then counts as
-     * failed; the next, meanwhile, finds the queue full and is dropped.
-     */
-    @Test
-    void asyncCopiesThatCannotBeSentAreCountedDroppedOrFailed() throws Exception {
-        java.util.concurrent.ScheduledExecutorService timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-        java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors.newCachedThreadPool();
-        io.god.transport.InMemoryNetwork net = new io.god.transport.InMemoryNetwork(
-                io.god.time.Scheduler.of(timers), workers, 7);
-        try (Rings rings = new Rings()) {
-            rings.transports = (settings, handlers) -> net.transport(settings.advertise());
-            rings.extra.put("god.redundancy", "2");
-            rings.extra.put("god.replication.queue", "1");
-            rings.extra.put("god.ring.failures", "1000");
-            rings.extra.put("god.sync.interval", "1h");
-            String seeds = rings.address(0) + "," + rings.address(1);
-            GodNode n0 = rings.start(0, null, seeds);
-            rings.start(1, null, seeds);
-            await().atMost(CONVERGE).until(() -> rings.converged() && n0.membership().ring().size() == 2);
-            PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            NodeMeters.bind(n0, r, OptionalInt.empty());
-            assertThat(value(r, "god_replication_dropped_total")).isZero();
-            assertThat(value(r, "god_replication_failed_total")).isZero();
-
-            // keys node 0 coordinates itself (others would be forwarded to node 1, not copied)
-            java.util.List<String> own = java.util.stream.IntStream.range(0, 1000).mapToObj(k -> "k" + k)
-                    .filter(k -> n0.membership().ring().replicas(utf8(k), 1).get(0).address().equals(n0.address()))
-                    .limit(2).toList();
-            net.partition(java.util.List.of(rings.address(0)), java.util.List.of(rings.address(1)));
-            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64(own.get(0)) + "\",\"Value\":\"" + b64("1") + "\"}");
-            assertThat(value(r, "god_replication_queue")).isEqualTo(1);
-            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64(own.get(1)) + "\",\"Value\":\"" + b64("2") + "\"}");
-            assertThat(value(r, "god_replication_dropped_total")).as("the queue of one was full").isEqualTo(1);
-            await().atMost(CONVERGE).until(() -> value(r, "god_replication_failed_total") >= 1);
-            assertThat(value(r, "god_replication_queue")).isZero();
-            assertThat(n0.membership().ring().size()).as("still a member: the copies were due").isEqualTo(2);
-        } finally {
-            timers.shutdownNow();
-            workers.shutdownNow();
-        }
-    }
-
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
