@@ -105,8 +105,8 @@ public final class NodeMeters implements JsonRpc.Observer, PersistenceObserver {
         }
         gauge("god.replicated", n -> n.closed() ? 0 : AdminStatus.of(n).replicated() ? 1 : 0,
                 "1 when /admin/status says replicated (neighbourhood stable, last sync round clean)");
-        gauge("god.catching.up", n -> n.state() == GodNode.State.ACTIVE && !n.closed() && !n.ready() ? 1 : 0,
-                "1 while an ACTIVE member has not finished its first sync with its successors");
+        gauge("god.catching.up", NodeMeters::catchingUp,
+                "1 while the member catches up (state CATCHING_UP, or ACTIVE before its first sync with its successors)");
         gauge("god.replication.queue", n -> n.cluster() == null ? 0 : n.cluster().queuedReplications(),
                 "asynchronous copies waiting to be sent");
         counter("god.replication.dropped", n -> n.cluster() == null ? 0 : n.cluster().droppedReplications(),
@@ -149,6 +149,12 @@ public final class NodeMeters implements JsonRpc.Observer, PersistenceObserver {
                 "outside stamps, clock samples or offsets limited by god.time.max-skew");
         gauge("god.loops.dead", n -> n.supervisor().dead().size(),
                 "background loops that stopped or missed their beats (liveness fails)");
+    }
+
+    /** A returning member is CATCHING_UP; a new one is ACTIVE but not ready until its first sync. */
+    private static double catchingUp(GodNode n) {
+        return !n.closed() && (n.state() == GodNode.State.CATCHING_UP
+                || (n.state() == GodNode.State.ACTIVE && !n.ready())) ? 1 : 0;
     }
 
     private static double members(GodNode n, String state) {

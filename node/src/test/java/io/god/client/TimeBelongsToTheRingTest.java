@@ -23,6 +23,9 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import io.god.metrics.NodeMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,6 +138,9 @@ class TimeBelongsToTheRingTest {
         try (Rings rings = oneNode(null)) {
             GodNode node = rings.nodes.get(0);
             String address = rings.address(0);
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            NodeMeters.bind(node, meters, OptionalInt.empty());
+            assertThat(meters.get("god.time.clamps").functionCounter().count()).isZero();
             for (int i = 0; i < 5; i++) { // repeated: measured against the clock, so it cannot ratchet
                 call(address, Ops.REPLICATE, replicate(List.of(Record.put(utf8("future"), utf8("2200"), YEAR_2200),
                         Record.put(utf8("max"), utf8("m"), Long.MAX_VALUE - 1))));
@@ -143,6 +149,7 @@ class TimeBelongsToTheRingTest {
             assertThat(held(node, "max").timestamp()).isEqualTo(Long.MAX_VALUE - 1);
             assertThat(node.timestamps().last()).isBetween(now.get(), now.get() + SKEW);
             assertThat(node.timestamps().bound().clamps()).isEqualTo(5);
+            assertThat(meters.get("god.time.clamps").functionCounter().count()).as("god_time_clamps_total").isEqualTo(5);
 
             // a forwarded call (hops > 0: a peer) with a future stamp: the write gets a fresh stamp
             assertThat(data(address, put("fwd", "v", 1, YEAR_2200)).status()).isEqualTo(200);

@@ -23,6 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import io.god.metrics.NodeMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -158,6 +161,9 @@ class RejoinTest {
                 put(rings, 0, "k" + k, "v" + k);
             }
             GodNode away = rings.nodes.get(2);
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            NodeMeters.bind(away, meters, OptionalInt.empty());
+            assertThat(meters.get("god.quarantines").functionCounter().count()).isZero();
             await().atMost(WAIT).until(() -> away.quarantine().lastAliveAt() > 0);
             net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
             await().atMost(WAIT).until(() -> rings.nodes.get(0).membership().ring().size() == 2
@@ -182,6 +188,8 @@ class RejoinTest {
             net.heal();
             await().atMost(WAIT).until(() -> converged(rings, 3));
             assertThat(away.quarantine().quarantines()).isEqualTo(1);
+            assertThat(meters.get("god.quarantines").functionCounter().count()).as("god_quarantines_total")
+                    .isEqualTo(1);
             assertThat(away.closed()).isFalse();
             await().atMost(WAIT).until(() -> away.store().state().realSize() == 50);
             for (GodNode n : rings.running()) {
@@ -217,6 +225,9 @@ class RejoinTest {
                     put(rings, 0, "k" + k, "old");
                 }
                 GodNode away = rings.nodes.get(2);
+                SimpleMeterRegistry meters = new SimpleMeterRegistry();
+                NodeMeters.bind(away, meters, OptionalInt.empty());
+                assertThat(meters.get("god.catching.up").gauge().value()).isZero();
                 net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
                 await().atMost(WAIT).until(() -> rings.nodes.get(0).membership().ring().size() == 2
                         && rings.nodes.get(1).membership().ring().size() == 2 && away.membership().ring().size() == 1);
@@ -224,6 +235,8 @@ class RejoinTest {
                     put(rings, 0, "k" + k, "new");
                 }
                 await().atMost(WAIT).until(() -> away.state() == GodNode.State.CATCHING_UP);
+                assertThat(meters.get("god.catching.up").gauge().value()).as("god_catching_up while CATCHING_UP")
+                        .isEqualTo(1);
                 AtomicBoolean stop = new AtomicBoolean();
                 AtomicInteger stale = new AtomicInteger();
                 AtomicInteger reads = new AtomicInteger();
@@ -266,6 +279,7 @@ class RejoinTest {
                     assertThat(get(rings, 2, "k" + k)).contains(b64("new"));
                 }
                 assertThat(away.catchUp().totalRounds()).isPositive();
+                await().atMost(WAIT).until(() -> meters.get("god.catching.up").gauge().value() == 0);
             } finally {
                 GodNode.STATES_REFUSED.clear();
             }

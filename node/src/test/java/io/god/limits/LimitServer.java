@@ -2,6 +2,8 @@ package io.god.limits;
 
 import io.god.api.JsonRpc;
 import io.god.api.RpcRoutes;
+import io.god.metrics.NodeMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.god.node.GodNode;
 import io.god.node.NodeSettings;
 import io.god.time.NanoClock;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /** One in-memory node behind its own HTTP server (the god JSON contract), with the given settings. */
@@ -26,6 +29,8 @@ final class LimitServer implements AutoCloseable {
 
     final GodNode node;
     final JsonRpc rpc;
+    /** The node's metrics (NodeMeters), observing every call like in the Quarkus app. */
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final Vertx vertx;
     private final HttpServer server;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -38,7 +43,7 @@ final class LimitServer implements AutoCloseable {
         all.put("god.auth.token", TOKEN);
         all.putAll(settings); // a test that reaches the binary port names it (and the advertised address)
         node = GodNode.start(NodeSettings.of(all), clock);
-        rpc = new JsonRpc(node);
+        rpc = new JsonRpc(node, NodeMeters.bind(node, meters, OptionalInt.empty()));
         vertx = Vertx.vertx();
         Router router = Router.router(vertx);
         RpcRoutes.mount(router, () -> rpc, node.settings().bodySize());

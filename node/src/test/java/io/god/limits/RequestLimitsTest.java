@@ -176,8 +176,11 @@ class RequestLimitsTest {
             });
             try {
                 assertThat(clock.held.await(20, TimeUnit.SECONDS)).isTrue();
+                assertThat(s.meters.get("god.bulkhead.rejections").counter().count()).isZero();
                 HttpResponse<String> busy = s.call("Slice", "{\"Key\":\"" + b64("a") + "\"}");
                 assertThat(busy.statusCode()).as(busy.body()).isEqualTo(503);
+                assertThat(s.meters.get("god.bulkhead.rejections").counter().count()).as("god_bulkhead_rejections_total")
+                        .isEqualTo(1);
                 assertThat(busy.headers().firstValue("Retry-After")).hasValue("1");
                 assertThat(busy.body()).contains("god.limits.expensive-running");
                 // a point read is no expensive call: answered meanwhile

@@ -14,6 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
+import io.god.metrics.NodeMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /** Supervised loops: dead when failed, thread gone or silent too long; a long round with progress is not. */
@@ -96,10 +99,14 @@ class SupervisorTest {
             await().atMost(TimeScale.seconds(10)).untilAsserted(() -> node.supervisor().loops()
                     .forEach(h -> assertThat(h.beats()).as(h.name()).isGreaterThan(before.get(h.name()))));
             assertThat(node.supervisor().dead()).isEmpty();
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            NodeMeters.bind(node, meters, OptionalInt.empty());
+            assertThat(meters.get("god.loops.dead").gauge().value()).isZero();
             executors.entrySet().stream().filter(e -> e.getKey().startsWith("god-gc-")).findFirst().orElseThrow()
                     .getValue().shutdownNow(); // the collection loop's thread ends
             await().atMost(TimeScale.seconds(10)).until(() -> !node.supervisor().alive("tombstone-gc"));
             assertThat(node.supervisor().dead()).singleElement().asString().startsWith("tombstone-gc: thread god-gc-");
+            assertThat(meters.get("god.loops.dead").gauge().value()).as("god_loops_dead").isEqualTo(1);
         }
     }
 }

@@ -20,7 +20,13 @@ import io.god.operator.fake.FakeNodeAdmin;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterStatus;
 import io.god.operator.model.Member;
+import io.god.operator.model.MonitoringSpec;
 import io.god.operator.model.PersistenceSpec;
+import io.god.operator.monitoring.ServiceMonitors;
+import io.god.operator.resources.Labels;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.god.operator.model.PodTemplateOverrides;
 import io.god.operator.model.ServiceSettings;
 import io.god.operator.model.StorageSpec;
@@ -503,6 +509,80 @@ class GodClusterOperatorTest extends ScenarioSupport {
                 .hasSize(2);
     }
 
+    /**
+     * spec.monitoring without the Prometheus Operator: a False condition and one Warning event, the cluster runs.
+     * Once the CRD is installed the next pass creates the ServiceMonitor (owned, our labels, the metrics Service's
+     * port), repairs drift of it, and deletes it when monitoring is disabled again.
+     */
+    @Test
+    @Order(45)
+    void serviceMonitorFollowsSpecMonitoringAndItsCrd() {
+        String ns = "monitoring";
+        GodCluster gc = create(ns, "demo", spec -> {
+            spec.setReplicas(1);
+            spec.setMonitoring(new MonitoringSpec());
+            spec.getMonitoring().setEnabled(true);
+            spec.getMonitoring().setLabels(Map.of("release", "prom", Labels.INSTANCE, "not-ours"));
+        });
+        var monitor = k8s.genericKubernetesResources(ServiceMonitors.CONTEXT).inNamespace(ns).withName("demo-metrics");
+        GodClusterStatus missing = awaitPhase(ns, "demo", "Running");
+        assertCondition(missing, Conditions.MONITORING, "False", "ServiceMonitorCrdMissing");
+        assertThat(Conditions.find(missing.getConditions(), Conditions.MONITORING).get().getMessage())
+                .contains("servicemonitors.monitoring.coreos.com", "demo-metrics");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(eventReasons(ns)).contains("MonitoringUnavailable"));
+        assertThat(monitor.get()).isNull();
+
+        k8s.apiextensions().v1().customResourceDefinitions().resource(serviceMonitorCrd()).create();
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertCondition(current(ns, "demo").getStatus(), Conditions.MONITORING, "True", "ServiceMonitorReady");
+            assertThat(monitor.get()).isNotNull();
+        });
+        GenericKubernetesResource made = monitor.get();
+        assertThat(made.getMetadata().getLabels()).containsEntry("release", "prom")
+                .containsEntry(Labels.INSTANCE, "demo").containsEntry(Labels.MANAGED_BY, Labels.OPERATOR);
+        assertThat(made.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(r -> assertThat(r.getUid()).isEqualTo(current(ns, "demo").getMetadata().getUid()));
+        Map<String, String> selected = made.get("spec", "selector", "matchLabels");
+        Service metricsService = k8s.services().inNamespace(ns).withName("demo-metrics").get();
+        assertThat(metricsService.getMetadata().getLabels()).containsAllEntriesOf(selected);
+        for (String other : List.of("demo", "demo-peers")) {
+            assertThat(k8s.services().inNamespace(ns).withName(other).get().getMetadata().getLabels())
+                    .as("only the metrics Service is selected").doesNotContainKeys(Labels.METRICS);
+        }
+        List<Map<String, Object>> endpoints = made.get("spec", "endpoints");
+        assertThat(endpoints).singleElement().satisfies(e -> assertThat(e)
+                .containsEntry("port", "management").containsEntry("path", "/q/metrics"));
+        assertThat(ports(metricsService)).containsExactly("management:9000");
+
+        monitor.edit(m -> {
+            m.setAdditionalProperty("spec", Map.of("endpoints", List.of(Map.of("port", "http"))));
+            return m;
+        });
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            List<Map<String, Object>> repaired = monitor.get().get("spec", "endpoints");
+            assertThat(repaired).singleElement().satisfies(e -> assertThat(e).containsEntry("port", "management"));
+        });
+
+        edit(ns, "demo", c -> c.getSpec().getMonitoring().setEnabled(false));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(monitor.get()).as("deleted when disabled").isNull();
+            assertThat(Conditions.find(current(ns, "demo").getStatus().getConditions(), Conditions.MONITORING))
+                    .isEmpty();
+        });
+    }
+
+    /** The Prometheus Operator's CRD as far as the mock API server needs it (names, scope, version). */
+    private static CustomResourceDefinition serviceMonitorCrd() {
+        return new CustomResourceDefinitionBuilder().withNewMetadata().withName(ServiceMonitors.CRD).endMetadata()
+                .withNewSpec().withGroup("monitoring.coreos.com").withScope("Namespaced")
+                .withNewNames().withKind("ServiceMonitor").withPlural("servicemonitors")
+                .withSingular("servicemonitor").withListKind("ServiceMonitorList").endNames()
+                .addNewVersion().withName("v1").withServed(true).withStorage(true)
+                .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
+                .endOpenAPIV3Schema().endSchema().endVersion()
+                .endSpec().build();
+    }
+
     @Test
     @Order(50)
     void servesHealthAndReconcileMetrics() throws Exception {
@@ -528,6 +608,8 @@ class GodClusterOperatorTest extends ScenarioSupport {
     @Order(100)
     void rbacAllowsEveryCallTheOperatorMade() throws Exception {
         assertRbacAllowsEveryCall(server, "create apps/statefulsets", "update god.io/godclusters/status", "watch /pods",
-                "create /events");
+                "create /events", "get apiextensions.k8s.io/customresourcedefinitions",
+                "create monitoring.coreos.com/servicemonitors", "patch monitoring.coreos.com/servicemonitors",
+                "delete monitoring.coreos.com/servicemonitors");
     }
 }

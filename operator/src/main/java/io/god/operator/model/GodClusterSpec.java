@@ -63,6 +63,9 @@ public class GodClusterSpec {
     @JsonPropertyDescription("The client Service (HTTP 9192, binary 9191).")
     private ServiceSettings service;
 
+    @JsonPropertyDescription("Prometheus Operator integration (a ServiceMonitor for the members' metrics).")
+    private MonitoringSpec monitoring;
+
     public Integer getReplicas() { return replicas; }
     public void setReplicas(Integer replicas) { this.replicas = replicas; }
     public String getImage() { return image; }
@@ -87,4 +90,6 @@ public class GodClusterSpec {
     public void setPodTemplate(PodTemplateOverrides podTemplate) { this.podTemplate = podTemplate; }
     public ServiceSettings getService() { return service; }
     public void setService(ServiceSettings service) { this.service = service; }
+    public MonitoringSpec getMonitoring() { return monitoring; }
+    public void setMonitoring(MonitoringSpec monitoring) { this.monitoring = monitoring; }
 }

@@ -17,7 +17,10 @@ public final class Conditions {
     public static final String PAUSED = "ReconciliationPaused";
     /** False while spec.replicas is below spec.redundancy: accepted, but each entry has fewer copies than asked. */
     public static final String FULL_REDUNDANCY = "FullRedundancy";
-    public static final List<String> ORDER = List.of(READY, PROGRESSING, REPLICATED, DEGRADED, FULL_REDUNDANCY, PAUSED);
+    /** spec.monitoring.enabled only: True once the ServiceMonitor exists, False when its CRD is not installed. */
+    public static final String MONITORING = "Monitoring";
+    public static final List<String> ORDER = List.of(READY, PROGRESSING, REPLICATED, DEGRADED, FULL_REDUNDANCY,
+            MONITORING, PAUSED);
 
     public static final String TRUE = "True";
     public static final String FALSE = "False";

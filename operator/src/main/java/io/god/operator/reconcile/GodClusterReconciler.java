@@ -13,6 +13,7 @@ import io.god.operator.model.GodClusterStatus;
 import io.god.operator.model.GoDuration;
 import io.god.operator.model.Member;
 import io.god.operator.model.Settings;
+import io.god.operator.monitoring.ServiceMonitors;
 import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
 import io.god.operator.resources.OwnedObjects;
@@ -134,6 +135,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             return rejectInvalid(cluster, context, status, problems);
         }
         applyOwnedObjects(cluster, settings);
+        ServiceMonitors.Verdict monitoring = applyMonitoring(cluster);
         Observation observation = observe(cluster);
         List<Member> members = cluster.getStatus() == null ? List.of() : cluster.getStatus().getMembers();
         Map<Integer, String> positions = new HashMap<>();
@@ -151,7 +153,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                         "cluster", cluster.getMetadata().getName()).increment();
             }
         }
-        GodClusterStatus next = status.observed(settings, observation, plan);
+        GodClusterStatus next = status.observed(settings, observation, plan, monitoring);
         announce(cluster, next);
         return reportStatus(cluster, context, next, plan);
     }
@@ -234,6 +236,26 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                         specUnchanged ? "OwnedObjectRepaired" : "OwnedObjectUpdated", change);
             }
         }
+    }
+
+    /**
+     * The ServiceMonitor (spec.monitoring): a Warning event when it is asked for but its CRD is missing (once, when
+     * the condition turns False), a Normal event when it changes (not for a new cluster's first one).
+     */
+    private ServiceMonitors.Verdict applyMonitoring(GodCluster cluster) {
+        var previous = Conditions.find(cluster.getStatus() == null ? null : cluster.getStatus().getConditions(),
+                Conditions.MONITORING);
+        boolean made = previous.map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false);
+        ServiceMonitors.Verdict verdict = new ServiceMonitors(client).apply(cluster, made);
+        if (Conditions.FALSE.equals(verdict.status())
+                && !previous.map(c -> Conditions.FALSE.equals(c.getStatus())
+                        && verdict.reason().equals(c.getReason())).orElse(false)) {
+            events().record(cluster, EventRecorder.WARNING, "MonitoringUnavailable", verdict.message());
+        }
+        if (verdict.change() != null && !(phaseOf(cluster) == null && verdict.change().startsWith("created"))) {
+            events().record(cluster, EventRecorder.NORMAL, "MonitoringUpdated", verdict.change());
+        }
+        return verdict;
     }
 
     private Observation observe(GodCluster cluster) {

@@ -8,6 +8,7 @@ import io.god.operator.model.GoDuration;
 import io.god.operator.model.Operation;
 import io.god.operator.model.Replacement;
 import io.god.operator.model.Settings;
+import io.god.operator.monitoring.ServiceMonitors;
 import io.god.operator.reconcile.Observation.PodView;
 import io.god.operator.resources.Labels;
 import java.time.Instant;
@@ -60,7 +61,7 @@ public final class StatusWriter {
     public GodClusterStatus paused() {
         GodClusterStatus s = base(PHASE_PAUSED);
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
-                .keep(Conditions.DEGRADED).keep(Conditions.FULL_REDUNDANCY)
+                .keep(Conditions.DEGRADED).keep(Conditions.FULL_REDUNDANCY).keep(Conditions.MONITORING)
                 .set(Conditions.PAUSED, Conditions.TRUE, "Paused",
                         "spec.paused or the annotation god.io/paused is true: the operator reports status but changes nothing")
                 .build());
@@ -71,6 +72,7 @@ public final class StatusWriter {
         GodClusterStatus s = base(PHASE_INVALID);
         String message = String.join("; ", problems);
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.REPLICATED).keep(Conditions.FULL_REDUNDANCY)
+                .keep(Conditions.MONITORING)
                 .set(Conditions.PROGRESSING, Conditions.FALSE, "InvalidSpec", "nothing changes until the spec is fixed")
                 .set(Conditions.DEGRADED, Conditions.TRUE, "InvalidSpec", message)
                 .set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "")
@@ -81,7 +83,7 @@ public final class StatusWriter {
     public GodClusterStatus failed(Exception error) {
         GodClusterStatus s = base(previous.getPhase());
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
-                .keep(Conditions.PAUSED).keep(Conditions.FULL_REDUNDANCY)
+                .keep(Conditions.PAUSED).keep(Conditions.FULL_REDUNDANCY).keep(Conditions.MONITORING)
                 .set(Conditions.DEGRADED, Conditions.TRUE, "ReconcileError",
                         error.getClass().getSimpleName() + ": " + error.getMessage())
                 .build());
@@ -89,6 +91,11 @@ public final class StatusWriter {
     }
 
     public GodClusterStatus observed(Settings settings, Observation obs, Plan plan) {
+        return observed(settings, obs, plan, null);
+    }
+
+    /** @param monitoring this pass's ServiceMonitor verdict; no Monitoring condition when null or disabled */
+    public GodClusterStatus observed(Settings settings, Observation obs, Plan plan, ServiceMonitors.Verdict monitoring) {
         Progress progress = plan.progress();
         int desired = settings.replicas();
         List<PodView> live = obs.pods().stream().filter(p -> !p.terminating()).toList();
@@ -120,6 +127,9 @@ public final class StatusWriter {
         replicatedCondition(c, obs, desired);
         degradedCondition(c, progress, desired, ready, obs, stalled);
         redundancyCondition(c, desired, settings.redundancy());
+        if (monitoring != null && monitoring.status() != null) {
+            c.set(Conditions.MONITORING, monitoring.status(), monitoring.reason(), monitoring.message());
+        }
         c.set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "");
         s.setConditions(c.build());
         return s;

@@ -111,7 +111,9 @@ public final class DesiredObjects {
      * Prometheus endpoints job scrapes each pod, and with not-ready pods, whose metrics say why.
      */
     public Service metricsService() {
-        return new ServiceBuilder().withMetadata(meta(Labels.metricsService(cluster)))
+        ObjectMeta meta = meta(Labels.metricsService(cluster));
+        meta.getLabels().put(Labels.METRICS, "true");
+        return new ServiceBuilder().withMetadata(meta)
                 .withNewSpec()
                 .withClusterIP("None")
                 .withPublishNotReadyAddresses(true)

@@ -13,6 +13,8 @@ public final class Labels {
     public static final String INSTANCE = "app.kubernetes.io/instance";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
     public static final String COMPONENT = "app.kubernetes.io/component";
+    /** Only on the metrics Service: what the ServiceMonitor selects (every owned Service has the common labels). */
+    public static final String METRICS = "god.io/metrics";
     public static final String APP = "god";
     public static final String OPERATOR = "god-operator";
     public static final List<String> SELECTOR_KEYS = List.of(NAME, INSTANCE);

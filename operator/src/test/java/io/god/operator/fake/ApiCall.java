@@ -45,4 +45,14 @@ public record ApiCall(String verb, String group, String resource, String path) {
         };
         return Optional.of(new ApiCall(verb, group, sub == null ? resource : resource + "/" + sub, method + " " + pathAndQuery));
     }
+
+    /** The object's name (empty for collection calls): what an RBAC rule's resourceNames match. */
+    public String name() {
+        String p = path.substring(path.indexOf(' ') + 1);
+        p = p.contains("?") ? p.substring(0, p.indexOf('?')) : p;
+        Matcher core = CORE.matcher(p);
+        Matcher named = NAMED_GROUP.matcher(p);
+        String n = core.matches() ? core.group(2) : named.matches() ? named.group(3) : null;
+        return n == null ? "" : n;
+    }
 }

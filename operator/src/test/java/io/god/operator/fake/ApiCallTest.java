@@ -37,4 +37,18 @@ class ApiCallTest {
         assertThat(ApiCall.parse("GET", "/version")).isEmpty();
         assertThat(ApiCall.parse("GET", "/apis")).isEmpty();
     }
+
+    @Test
+    void resourceNamesRulesAllowOnlyTheirObject() throws Exception {
+        var role = Rbac.operatorRole();
+        ApiCall crd = ApiCall.parse("GET",
+                "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/servicemonitors.monitoring.coreos.com").get();
+        assertThat(crd.name()).isEqualTo("servicemonitors.monitoring.coreos.com");
+        assertThat(Rbac.allows(role, crd)).isTrue();
+        assertThat(Rbac.allows(role, ApiCall.parse("GET",
+                "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/godclusters.god.io").get())).isFalse();
+        assertThat(Rbac.allows(role, ApiCall.parse("GET",
+                "/apis/apiextensions.k8s.io/v1/customresourcedefinitions").get())).isFalse();
+        assertThat(ApiCall.parse("GET", "/api/v1/namespaces/a/pods?watch=true").get().name()).isEmpty();
+    }
 }

@@ -46,7 +46,8 @@ public final class Rbac {
     private static boolean matches(PolicyRule rule, ApiCall call) {
         return contains(rule.getApiGroups(), call.group()) && contains(rule.getResources(), call.resource())
                 && contains(rule.getVerbs(), call.verb())
-                && (rule.getResourceNames() == null || rule.getResourceNames().isEmpty());
+                && (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
+                        || rule.getResourceNames().stream().anyMatch(n -> call.name().equals(n)));
     }
 
     private static boolean contains(List<String> values, String value) {
