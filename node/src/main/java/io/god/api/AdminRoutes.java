@@ -68,9 +68,15 @@ public class AdminRoutes {
             }
             try {
                 io.god.ring.Member gone = node.membership().remove(name);
-                send(ctx, 200, JSON.writeValueAsBytes(java.util.Map.of("removed",
-                        java.util.Map.of("position", gone.hex(), "address", gone.address()),
-                        "expectedMembers", node.membership().expected().size())));
+                java.util.Map<String, Object> answer = new java.util.LinkedHashMap<>();
+                answer.put("removed", gone == null ? null
+                        : java.util.Map.of("position", gone.hex(), "address", gone.address()));
+                if (gone == null) {
+                    answer.put("note", "no expected member is named '" + name + "' here (already removed, left, or"
+                            + " never known): nothing to do");
+                }
+                answer.put("expectedMembers", node.membership().expected().size());
+                send(ctx, 200, JSON.writeValueAsBytes(answer));
             } catch (IllegalArgumentException e) {
                 error(ctx, 400, "cannot remove the member: " + e.getMessage());
             } catch (IllegalStateException e) {

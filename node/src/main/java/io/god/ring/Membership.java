@@ -252,9 +252,11 @@ public final class Membership {
      * named by its address or its position (hex). Only a member that is not in this node's view may be
      * removed (a live member drains with {@code /admin/leave}). Every member of the view is told, as
      * if the member had left ({@code LEAVE}; best effort within the RPC deadline, the call may be
-     * repeated). Returns the removed entry.
+     * repeated). Returns the removed entry, or null when no expected member has that name (already
+     * removed, left, or never known here: the call is idempotent, as the operator asks every member).
      *
-     * @throws IllegalArgumentException naming the problem (unknown member, a live member, not a member)
+     * @throws IllegalArgumentException when no member is named
+     * @throws IllegalStateException naming the problem (a live member; this node is not a ring member)
      */
     public Member remove(String addressOrPosition) {
         Member gone;
@@ -269,7 +271,7 @@ public final class Membership {
             }
             for (Member m : view.members()) {
                 if (m.address().equals(want) || m.hex().equalsIgnoreCase(want)) {
-                    throw new IllegalArgumentException("member " + m + " is alive in this node's view; drain it"
+                    throw new IllegalStateException("member " + m + " is alive in this node's view; drain it"
                             + " with POST /admin/leave on that member instead");
                 }
             }
@@ -280,8 +282,7 @@ public final class Membership {
                 }
             }
             if (gone == null) {
-                throw new IllegalArgumentException("no expected member has the address or position '" + want
-                        + "' (absent members: " + absent.values() + ")");
+                return null; // not (or no longer) expected: removing is idempotent, the operator asks every member
             }
             forgetExpected(gone); // not "left": if it ever comes back, it rejoins (and is checked for stale data)
             for (Member m : view.members()) {

@@ -56,10 +56,8 @@ public class HttpNodeAdmin implements NodeAdmin {
     /** 200/202/204: removed; 404: a node without the call (tolerated); 409: refused with its reason. */
     @Override
     public CompletionStage<RemoveAnswer> removeMember(String host, String address, String position) {
-        var body = JSON.createObjectNode().put("address", address);
-        if (position != null) {
-            body.put("position", position);
-        }
+        // the node names a member by its position (hex), or else its advertised address
+        var body = JSON.createObjectNode().put("member", position != null ? position : address);
         return send(host, "POST", "/admin/remove-member", body.toString()).thenCompose(r -> {
             if (r.code() == 200 || r.code() == 202 || r.code() == 204) {
                 return CompletableFuture.completedFuture(RemoveAnswer.removed());

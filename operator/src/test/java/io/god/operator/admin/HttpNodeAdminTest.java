@@ -40,6 +40,9 @@ class HttpNodeAdminTest {
     final AtomicReference<Integer> leaveCode = new AtomicReference<>(202);
     final AtomicReference<String> leaveMethod = new AtomicReference<>();
     final CountDownLatch hang = new CountDownLatch(1);
+    final AtomicReference<String> removeRequest = new AtomicReference<>();
+    final AtomicReference<String> removeBody = new AtomicReference<>("{\"removed\":null,\"expectedMembers\":2}");
+    final AtomicReference<Integer> removeCode = new AtomicReference<>(200);
 
     @BeforeEach
     void start() throws IOException {
@@ -65,6 +68,13 @@ class HttpNodeAdminTest {
             exchange.getResponseBody().write(bytes);
             exchange.close();
         });
+        server.createContext("/admin/remove-member", exchange -> {
+            removeRequest.set(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            byte[] bytes = removeBody.get().getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(removeCode.get(), bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
         server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
     }
@@ -77,6 +87,25 @@ class HttpNodeAdminTest {
 
     HttpNodeAdmin admin(Duration timeout, String token) {
         return new HttpNodeAdmin(timeout, server.getAddress().getPort(), Optional.ofNullable(token));
+    }
+
+    /** The node's contract: {"member": position (hex) or address}; 200 removed (or nothing to do), 409 refused. */
+    @Test
+    void removeMemberNamesTheMemberByPositionAndMapsTheAnswers() {
+        HttpNodeAdmin admin = admin(Duration.ofSeconds(2), null);
+        assertThat(admin.removeMember("127.0.0.1", "demo-3.demo-peers:9191", "7f").toCompletableFuture().join()
+                .outcome()).isEqualTo(RemoveAnswer.Outcome.REMOVED);
+        assertThat(removeRequest.get()).isEqualTo("{\"member\":\"7f\"}");
+        admin.removeMember("127.0.0.1", "demo-3.demo-peers:9191", null).toCompletableFuture().join();
+        assertThat(removeRequest.get()).isEqualTo("{\"member\":\"demo-3.demo-peers:9191\"}");
+        removeCode.set(409);
+        removeBody.set("{\"error\":\"cannot remove the member: member x is alive in this node's view\"}");
+        RemoveAnswer refused = admin.removeMember("127.0.0.1", "a", "7f").toCompletableFuture().join();
+        assertThat(refused.outcome()).isEqualTo(RemoveAnswer.Outcome.REFUSED);
+        assertThat(refused.detail()).contains("alive");
+        removeCode.set(404);
+        assertThat(admin.removeMember("127.0.0.1", "a", "7f").toCompletableFuture().join().outcome())
+                .isEqualTo(RemoveAnswer.Outcome.UNSUPPORTED);
     }
 
     @Test
