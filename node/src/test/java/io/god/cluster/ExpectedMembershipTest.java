@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.api.JsonRpc;
 import io.god.node.GodNode;
+import io.god.testing.ScaledTimeout;
 import io.god.time.NanoClock;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
@@ -20,14 +21,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Sync writes and tombstone collection over the expected membership E (DESIGN §5): a member that is
  * down or partitioned away still counts until it is removed on request. In-JVM rings of three over an
  * in-memory network the test partitions, with a clock the test moves.
  */
-@Timeout(180)
+@ScaledTimeout(180)
 class ExpectedMembershipTest {
 
     static final Duration WAIT = Duration.ofSeconds(30);
