@@ -148,6 +148,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                 settings.deleteClaimOnScaleDown(), cluster.getMetadata().getName(), observation, operation(cluster),
                 now, Silence.update(members, observation, now), silenceBounds, positions, requests(cluster),
                 GoDuration.parse(settings.operationTimeout())));
+        GodClusterStatus before = cluster.getStatus(); // news and metrics compare with this, not with the intent
         recordIntent(cluster, context, status, plan);
         plan = new ActionRunner(client, nodeAdmin, adminTimeout, events()).run(cluster, plan);
         if (plan.alert() != null) {
@@ -158,7 +159,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             }
         }
         GodClusterStatus next = status.observed(settings, observation, plan, monitoring);
-        announce(cluster, next);
+        announce(cluster, before, next);
         return reportStatus(cluster, context, next, plan);
     }
 
@@ -180,14 +181,14 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     }
 
     /** Warning events for what the nodes decided (quarantine, STALE) and for reduced redundancy; counts quarantines. */
-    private void announce(GodCluster cluster, GodClusterStatus next) {
-        metrics.operations(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getStatus(), next);
-        int quarantines = StatusNews.quarantined(cluster.getStatus(), next).size();
+    private void announce(GodCluster cluster, GodClusterStatus before, GodClusterStatus next) {
+        metrics.operations(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), before, next);
+        int quarantines = StatusNews.quarantined(before, next).size();
         if (quarantines > 0) {
             meters.counter(QUARANTINES, "namespace", cluster.getMetadata().getNamespace(),
                     "cluster", cluster.getMetadata().getName()).increment(quarantines);
         }
-        for (Plan.Event e : StatusNews.events(cluster.getStatus(), next)) {
+        for (Plan.Event e : StatusNews.events(before, next)) {
             events().record(cluster, e.type(), e.reason(), e.message());
         }
     }
