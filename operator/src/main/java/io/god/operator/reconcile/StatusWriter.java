@@ -175,6 +175,7 @@ public final class StatusWriter {
             Optional<PodView> pod = obs.pod(ordinal);
             NodeStatus status = pod.map(p -> obs.statuses().get(p.name())).orElse(null);
             m.setReady(pod.map(PodView::ready).orElse(false));
+            m.setPodUid(pod.map(PodView::uid).orElse(null));
             m.setState(state(pod, status, obs));
             m.setPosition(status != null ? status.position() : before.map(Member::getPosition).orElse(null));
             m.setLastAliveAt(status != null ? status.lastAliveAt() : before.map(Member::getLastAliveAt).orElse(null));
