@@ -22,6 +22,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -611,6 +612,43 @@ class GodClusterOperationsTest extends ScenarioSupport {
         nodeAdmin.reset(ns, "demo-2");
     }
 
+    // ---- intent before action, endless retries (issue 26) -------------------------------------------------------------
+
+    static String statusPath(String ns) {
+        return "/apis/god.io/v1alpha1/namespaces/" + ns + "/godclusters/demo/status";
+    }
+
+    /**
+     * The operation is in the status before the node is asked to leave (read from the API server inside the leave
+     * call), and the status write after the leave fails: the next pass continues the drain from the recorded step
+     * instead of waiting forever for a LEAVING member nobody asks about. The order of the shrink and the claim
+     * deletion after their status writes is checked with the recorded API calls in the last test.
+     */
+    @Test
+    @Order(30)
+    void theIntentIsRecordedBeforeTheLeaveAndAFailedStatusWriteAfterItIsRecovered() {
+        String ns = "intent";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        List<Operation> recordedAtLeave = new java.util.concurrent.CopyOnWriteArrayList<>();
+        nodeAdmin.onLeave(ns, pod -> {
+            recordedAtLeave.add(current(ns, "demo").getStatus().getOperation());
+            // the status write that follows the leave is refused (no client or JOSDK conflict retry for a 422)
+            server.expect().put().withPath(statusPath(ns)).andReturn(422, "{\"kind\":\"Status\",\"code\":422}")
+                    .once();
+        });
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        running(ns, 2);
+        assertThat(recordedAtLeave).singleElement().satisfies(op -> {
+            assertThat(op.getType()).isEqualTo(Operation.SCALE_DOWN);
+            assertThat(op.getOrdinal()).isEqualTo(2);
+            assertThat(op.getStep()).isEqualTo(Operation.STEP_LEAVING);
+        });
+        assertThat(nodeAdmin.calls(ns)).containsExactly("demo-2 leave");
+        assertThat(claimNames(ns)).containsExactly("data-demo-0", "data-demo-1");
+        assertThat(eventReasons(ns)).contains("MemberLeft", "ClaimDeleted");
+    }
+
     @Test
     @Order(90)
     void reconcilesAndOperationsAreMeasured() {
@@ -687,7 +725,34 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 .map(c -> claimPath.matcher(c.path())).filter(Matcher::matches)
                 .map(m -> m.group(1) + "/" + m.group(2)).distinct().sorted().toList();
         assertThat(deletedClaims).containsExactly("dies-image/data-demo-2", "drain/data-demo-2", "drain/data-demo-3",
-                "no-room/data-demo-2", "pause-annotation/data-demo-1", "pending/data-demo-2", "replace/data-demo-1",
-                "resume/data-demo-2");
+                "intent/data-demo-2", "no-room/data-demo-2", "pause-annotation/data-demo-1", "pending/data-demo-2",
+                "replace/data-demo-1", "resume/data-demo-2");
+        assertIntentBeforeAction(calls, "intent");
+    }
+
+    /**
+     * In the namespace's recorded calls, every shrink of the StatefulSet and every claim deletion follows a status
+     * write (the intent) with no other change in between (reads only).
+     */
+    static void assertIntentBeforeAction(List<ApiCall> all, String ns) {
+        List<ApiCall> calls = all.stream().filter(c -> c.path().contains("/namespaces/" + ns + "/")).toList();
+        int checked = 0;
+        for (int i = 0; i < calls.size(); i++) {
+            ApiCall c = calls.get(i);
+            boolean shrinkOrDelete = (c.verb().equals("patch") && c.resource().equals("statefulsets"))
+                    || (c.verb().equals("delete") && c.resource().equals("persistentvolumeclaims"));
+            if (!shrinkOrDelete) {
+                continue;
+            }
+            int j = i - 1;
+            while (j >= 0 && Set.of("get", "list", "watch").contains(calls.get(j).verb())) {
+                j--;
+            }
+            assertThat(j).as("a call before " + c.path()).isGreaterThanOrEqualTo(0);
+            assertThat(calls.get(j).resource()).as("the change before " + c.path() + " in " + calls)
+                    .isEqualTo("godclusters/status");
+            checked++;
+        }
+        assertThat(checked).as("the shrinks and the claim deletion of " + ns).isGreaterThanOrEqualTo(2);
     }
 }

@@ -37,6 +37,10 @@ public class Member {
     @JsonPropertyDescription("Since when (RFC 3339) the member has not answered /admin/status.")
     private String unansweredSince;
 
+    @JsonPropertyDescription("The uid of the member's pod when this status was written (a new pod starts a new"
+            + " silence count).")
+    private String podUid;
+
     public Member() {
     }
 
@@ -59,6 +63,8 @@ public class Member {
     public void setLastAliveAt(String lastAliveAt) { this.lastAliveAt = lastAliveAt; }
     public String getQuarantinedAt() { return quarantinedAt; }
     public void setQuarantinedAt(String quarantinedAt) { this.quarantinedAt = quarantinedAt; }
+    public String getPodUid() { return podUid; }
+    public void setPodUid(String podUid) { this.podUid = podUid; }
     public Integer getMissedPolls() { return missedPolls; }
     public void setMissedPolls(Integer missedPolls) { this.missedPolls = missedPolls; }
     public String getUnansweredSince() { return unansweredSince; }

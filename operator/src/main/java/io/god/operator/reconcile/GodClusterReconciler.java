@@ -57,6 +57,9 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     /** Counter of operations that passed spec.operationTimeout without progress (tags namespace, cluster). */
     public static final String DEADLINES = "god.operator.operation.deadline.exceeded";
 
+    private static final int STATUS_WRITE_ATTEMPTS = 3;
+    private static final long STATUS_CACHE_POLL_MILLIS = 50;
+
     private final KubernetesClient client;
     private final NodeAdmin nodeAdmin;
     private final MeterRegistry meters;
@@ -145,6 +148,8 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                 settings.deleteClaimOnScaleDown(), cluster.getMetadata().getName(), observation, operation(cluster),
                 now, Silence.update(members, observation, now), silenceBounds, positions, requests(cluster),
                 GoDuration.parse(settings.operationTimeout())));
+        GodClusterStatus before = cluster.getStatus(); // news and metrics compare with this, not with the intent
+        recordIntent(cluster, context, status, plan);
         plan = new ActionRunner(client, nodeAdmin, adminTimeout, events()).run(cluster, plan);
         if (plan.alert() != null) {
             events().record(cluster, plan.alert().type(), plan.alert().reason(), plan.alert().message());
@@ -154,19 +159,36 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             }
         }
         GodClusterStatus next = status.observed(settings, observation, plan, monitoring);
-        announce(cluster, next);
+        announce(cluster, before, next);
         return reportStatus(cluster, context, next, plan);
     }
 
+    /**
+     * Writes the plan's operation into the status before its action is taken, whenever the action changes something
+     * and the recorded operation is not already the plan's. A crash or a failed status write after the action then
+     * leaves the step in the status: the next pass continues it (a member that is LEAVING is not forgotten, a shrink
+     * knows the drain was confirmed, a claim deletion or replacement is not lost with its request annotation).
+     * {@code cluster} takes the written status and resourceVersion, so the final write of this pass follows it.
+     */
+    private void recordIntent(GodCluster cluster, Context<GodCluster> context, StatusWriter status, Plan plan) {
+        if (plan.action() instanceof Action.None || Objects.equals(plan.operation(), operation(cluster))) {
+            return;
+        }
+        GodClusterStatus intent = status.intent(plan.operation());
+        GodCluster written = writeStatus(cluster, context, intent);
+        cluster.getMetadata().setResourceVersion(written.getMetadata().getResourceVersion());
+        cluster.setStatus(written.getStatus());
+    }
+
     /** Warning events for what the nodes decided (quarantine, STALE) and for reduced redundancy; counts quarantines. */
-    private void announce(GodCluster cluster, GodClusterStatus next) {
-        metrics.operations(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getStatus(), next);
-        int quarantines = StatusNews.quarantined(cluster.getStatus(), next).size();
+    private void announce(GodCluster cluster, GodClusterStatus before, GodClusterStatus next) {
+        metrics.operations(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), before, next);
+        int quarantines = StatusNews.quarantined(before, next).size();
         if (quarantines > 0) {
             meters.counter(QUARANTINES, "namespace", cluster.getMetadata().getNamespace(),
                     "cluster", cluster.getMetadata().getName()).increment(quarantines);
         }
-        for (Plan.Event e : StatusNews.events(cluster.getStatus(), next)) {
+        for (Plan.Event e : StatusNews.events(before, next)) {
             events().record(cluster, e.type(), e.reason(), e.message());
         }
     }
@@ -277,7 +299,13 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     public ErrorStatusUpdateControl<GodCluster> updateErrorStatus(GodCluster cluster, Context<GodCluster> context,
             Exception e) {
         meters.counter("god.operator.reconciles", "result", "error").increment();
-        writeStatus(cluster, context, new StatusWriter(cluster, Instant.now()).failed(e));
+        // from the API server's copy: the copy JOSDK hands in predates this pass, and writing a status based on it
+        // would erase an operation recorded (intent before action) earlier in the failed pass
+        GodCluster fresh = client.resources(GodCluster.class).inNamespace(cluster.getMetadata().getNamespace())
+                .withName(cluster.getMetadata().getName()).get();
+        if (fresh != null) {
+            writeStatus(fresh, context, new StatusWriter(fresh, Instant.now()).failed(e));
+        }
         return ErrorStatusUpdateControl.noStatusUpdate();
     }
 
@@ -286,14 +314,17 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
      * and puts the result into JOSDK's cache, so the next reconcile starts from this status rather than an older copy.
      * A patch computed against a stale cached copy could otherwise address list entries that no longer exist.
      */
-    private static void writeStatus(GodCluster cluster, Context<GodCluster> context, GodClusterStatus next) {
+    private GodCluster writeStatus(GodCluster cluster, Context<GodCluster> context, GodClusterStatus next) {
         if (next.equals(cluster.getStatus())) {
-            return;
+            return cluster;
         }
-        PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(cluster, context, fresh -> {
+        // a few conflict retries, each waiting at most one poll interval for the cache: a failing API server (5xx)
+        // fails the pass quickly, and JOSDK's retry (unlimited, capped back-off) runs it again
+        return PrimaryUpdateAndCacheUtils.updateAndCacheResource(cluster, context, fresh -> {
             fresh.setStatus(next);
             return fresh;
-        });
+        }, r -> context.getClient().resource(r).updateStatus(), STATUS_WRITE_ATTEMPTS, pollInterval.toMillis(),
+                STATUS_CACHE_POLL_MILLIS);
     }
 
     private EventRecorder events() {

@@ -9,26 +9,22 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.god.operator.admin.NodeAdmin;
 import io.god.operator.admin.NodeStatus;
 import io.god.operator.model.GodCluster;
-import io.god.operator.model.GodClusterStatus;
-import io.god.operator.model.Operation;
 import io.god.operator.reconcile.Observation.ClaimView;
 import io.god.operator.reconcile.Observation.PodView;
 import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Reads the world; changes nothing. Reads the StatefulSet, the member pods and PVCs (straight from the API server, so a
- * step just taken is seen), and asks every Ready member for its /admin/status in parallel, bounded by a timeout.
+ * step just taken is seen), and asks every pod that has an IP (Ready or not) for its /admin/status in parallel, bounded by a timeout.
  */
 public final class Observer {
 
@@ -56,9 +52,10 @@ public final class Observer {
                 .list().getItems().stream().map(c -> claim(c, claimPrefix)).flatMap(Optional::stream)
                 .sorted(Comparator.comparingInt(ClaimView::ordinal)).toList();
         Map<String, CompletableFuture<NodeStatus>> calls = new LinkedHashMap<>();
-        Set<Integer> leaving = leavingOrdinals(cluster);
         for (PodView p : pods) {
-            if (p.ip() != null && (p.ready() || (leaving.contains(p.ordinal()) && !p.terminating()))) {
+            // every pod with an IP, Ready or not: a node that is LEAVING, LEFT or recovering reports itself unready,
+            // and the planner must know what it is doing (a terminating pod is on its way out and is not asked)
+            if (p.ip() != null && !p.terminating()) {
                 calls.put(p.name(), ask(p.ip()).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
             }
         }
@@ -73,26 +70,6 @@ public final class Observer {
             }
         });
         return new Observation(stsReplicas, templateHash, pods, claims, statuses, unreachable);
-    }
-
-    /**
-     * Members that were LEAVING or LEFT, or are being drained: they are asked even when not Ready, since a node that
-     * has left may well report itself unready, and the drain must still see it reach LEFT.
-     */
-    private static Set<Integer> leavingOrdinals(GodCluster cluster) {
-        Set<Integer> ordinals = new HashSet<>();
-        GodClusterStatus status = cluster.getStatus();
-        if (status == null) {
-            return ordinals;
-        }
-        Optional.ofNullable(status.getMembers()).orElse(List.of()).stream()
-                .filter(m -> NodeStatus.LEAVING.equals(m.getState()) || NodeStatus.LEFT.equals(m.getState()))
-                .forEach(m -> ordinals.add(m.getOrdinal()));
-        Operation op = status.getOperation();
-        if (op != null && Operation.SCALE_DOWN.equals(op.getType()) && op.getOrdinal() != null) {
-            ordinals.add(op.getOrdinal());
-        }
-        return ordinals;
     }
 
     /** A NodeAdmin that throws instead of failing its future still only makes that member unreachable. */

@@ -110,7 +110,7 @@ public final class Planner {
                 return next(null);
             }
         }
-        return hibernateOrScaleUp().or(this::replaceRequested).or(this::restartUnhealthyOutdated)
+        return hibernateOrScaleUp().or(this::replaceRequested).or(this::strayLeave).or(this::restartUnhealthyOutdated)
                 .or(this::scaleDown).or(this::roll).orElseGet(() -> settle(op));
     }
 
@@ -270,7 +270,7 @@ public final class Planner {
                     + " to be Ready and ACTIVE (now " + (state == null ? "not answering" : state) + ")"));
         }
         Optional<String> unhealthy = ringUnhealthy();
-        boolean nextIsNotServing = livePods().stream().anyMatch(p -> outdated(p) && !serving(p));
+        boolean nextIsNotServing = livePods().stream().anyMatch(p -> outdated(p) && knownUnhealthy(p));
         if (unhealthy.isPresent() && !nextIsNotServing) {
             return Optional.of(Plan.waiting(op, Progress.ROLLING_RESTART,
                     "waiting after restarting " + pod(o) + ": " + unhealthy.get()));
@@ -527,10 +527,53 @@ public final class Planner {
 
     // ---- 3. restarts ---------------------------------------------------------------------------------------------
 
-    /** An outdated pod that serves nothing (unready, silent or not ACTIVE) goes first: restarting it costs nothing. */
+    /**
+     * An outdated pod known to serve nothing goes first, without the ring's health gate: restarting it costs nothing.
+     * Known means Kubernetes reports it not Ready, or it answered /admin/status with a state other than ACTIVE. A Ready
+     * pod whose /admin/status did not answer (a timeout under GC or CPU pressure) is unknown, not unhealthy: it waits
+     * for the gate like any serving member, since restarting it could take away a copy the ring still needs.
+     */
     private Optional<Plan> restartUnhealthyOutdated() {
-        return livePods().stream().filter(this::outdated).filter(p -> !serving(p)).findFirst()
+        return livePods().stream().filter(this::outdated).filter(this::knownUnhealthy).findFirst()
                 .map(p -> restart(p, "outdated and not serving"));
+    }
+
+    private boolean knownUnhealthy(PodView p) {
+        NodeStatus s = obs.statuses().get(p.name());
+        return !p.ready() || (s != null && !NodeStatus.ACTIVE.equals(s.state()));
+    }
+
+    /**
+     * A member LEAVING or LEFT while no operation says so: the operator stopped (or its status write failed) between
+     * asking it to leave and recording that, or someone called /admin/leave by hand. The highest member is taken up as
+     * the scale-down of its ordinal (continued if spec.replicas no longer includes it, cancelled otherwise); any other
+     * member is healed: a LEAVING one is asked to cancel its leave, a LEFT one is restarted so that it rejoins (its node
+     * decides about its data).
+     */
+    private Optional<Plan> strayLeave() {
+        Optional<PodView> stray = livePods().stream().filter(p -> p.ordinal() < stsReplicas)
+                .filter(p -> obs.status(p.ordinal()).map(NodeStatus::state)
+                        .filter(st -> NodeStatus.LEAVING.equals(st) || NodeStatus.LEFT.equals(st)).isPresent())
+                .reduce((a, b) -> b);
+        if (stray.isEmpty()) {
+            return Optional.empty();
+        }
+        int o = stray.get().ordinal();
+        String state = obs.status(o).get().state();
+        if (o == stsReplicas - 1) {
+            Operation adopted = op(Operation.SCALE_DOWN, desired, o, Operation.STEP_LEAVING);
+            return continueScaleDown(adopted).map(p -> p.withAlert(p.operation(), new Event(NORMAL, "DrainAdopted",
+                    pod(o) + " is " + state + " with no operation recorded; continuing it as the scale-down of "
+                            + pod(o))));
+        }
+        if (NodeStatus.LEAVING.equals(state)) {
+            String message = pod(o) + " is LEAVING with no operation recorded and is not the highest member: asking it"
+                    + " to cancel its leave";
+            return Optional.of(Plan.of(new Action.CancelLeave(o, host(o)), null, Progress.SCALING_UP, message,
+                    new Event(WARNING, "StrayLeaveCancelled", message)));
+        }
+        return Optional.of(restart(stray.get(), "it reports LEFT with no operation recorded and is not the highest"
+                + " member; it restarts and rejoins"));
     }
 
     private Optional<Plan> roll() {

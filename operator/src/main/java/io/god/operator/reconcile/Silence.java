@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * How long each member has gone without answering /admin/status, counted in reconcile passes and in time from what the
  * last status recorded ({@code members[].missedPolls}, {@code unansweredSince}). A member counts as no longer
  * answering only after both bounds ({@code god.operator.unanswered-polls}, {@code god.operator.unanswered-after}): a
- * pod restarting for a few seconds is not dead, and one missed pass after an operator restart is not a minute. Pure.
+ * pod restarting for a few seconds is not dead, and one missed pass after an operator restart is not a minute; a
+ * replaced pod (another uid) starts its own count, so it does not inherit its predecessor's silence. Pure.
  */
 public final class Silence {
 
@@ -46,8 +47,11 @@ public final class Silence {
             }
             Optional<Member> before = Optional.ofNullable(previous).orElse(List.of()).stream()
                     .filter(m -> Objects.equals(m.getOrdinal(), ordinal)).findFirst();
-            int missed = before.map(Member::getMissedPolls).orElse(0);
-            String since = before.map(Member::getUnansweredSince).orElse(null);
+            // a new pod at the ordinal (another uid) has not been silent yet: it starts its own count
+            String uid = obs.pod(o).map(Observation.PodView::uid).orElse(null);
+            boolean samePod = uid == null || before.map(Member::getPodUid).map(uid::equals).orElse(true);
+            int missed = samePod ? before.map(Member::getMissedPolls).orElse(0) : 0;
+            String since = samePod ? before.map(Member::getUnansweredSince).orElse(null) : null;
             out.put(o, new Entry(missed + 1, since == null ? now.toString() : since));
         }
         return out;

@@ -80,6 +80,19 @@ public final class StatusWriter {
         return s;
     }
 
+    /**
+     * The status as it was, with the operation about to be taken recorded (DESIGN §8: intent before action). Written
+     * before a leave, shrink, claim deletion or replacement, so that an operator stopped, or a status write failing,
+     * right after the action leaves the next pass the step to continue from.
+     */
+    public GodClusterStatus intent(io.god.operator.model.Operation operation) {
+        GodClusterStatus s = base(previous.getPhase());
+        s.setObservedGeneration(previous.getObservedGeneration());
+        s.setConditions(previous.getConditions());
+        s.setOperation(operation);
+        return s;
+    }
+
     public GodClusterStatus failed(Exception error) {
         GodClusterStatus s = base(previous.getPhase());
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.PROGRESSING).keep(Conditions.REPLICATED)
@@ -162,6 +175,7 @@ public final class StatusWriter {
             Optional<PodView> pod = obs.pod(ordinal);
             NodeStatus status = pod.map(p -> obs.statuses().get(p.name())).orElse(null);
             m.setReady(pod.map(PodView::ready).orElse(false));
+            m.setPodUid(pod.map(PodView::uid).orElse(null));
             m.setState(state(pod, status, obs));
             m.setPosition(status != null ? status.position() : before.map(Member::getPosition).orElse(null));
             m.setLastAliveAt(status != null ? status.lastAliveAt() : before.map(Member::getLastAliveAt).orElse(null));

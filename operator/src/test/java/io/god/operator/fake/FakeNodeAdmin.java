@@ -41,6 +41,8 @@ public class FakeNodeAdmin implements NodeAdmin {
     private final Map<String, Long> statusCalls = new ConcurrentHashMap<>();
     /** "namespace/pod leave|cancel", in call order. */
     public final List<String> calls = new CopyOnWriteArrayList<>();
+    /** namespace → run on each leave call to one of its pods, before the node answers (with the pod's name). */
+    private final Map<String, java.util.function.Consumer<String>> onLeave = new ConcurrentHashMap<>();
     /** The production NodeAdmin for real node processes, or null. */
     private volatile NodeAdmin realNodes;
 
@@ -88,6 +90,7 @@ public class FakeNodeAdmin implements NodeAdmin {
             return refused(host);
         }
         calls.add(pod + " leave");
+        onLeave.getOrDefault(namespace(pod), p -> { }).accept(pod);
         String refusal = refuseLeave.get(pod);
         if (refusal != null) {
             return CompletableFuture.completedFuture(LeaveAnswer.refused(refusal));
@@ -123,6 +126,11 @@ public class FakeNodeAdmin implements NodeAdmin {
         }
         calls.add(pod + " remove " + address.substring(0, address.indexOf('.')));
         return CompletableFuture.completedFuture(io.god.operator.admin.RemoveAnswer.unsupported("404"));
+    }
+
+    /** Runs {@code hook} on every leave call to a pod of the namespace, while the operator waits for the answer. */
+    public void onLeave(String namespace, java.util.function.Consumer<String> hook) {
+        onLeave.put(namespace, hook);
     }
 
     /** The pod answers /admin/status only after this delay (a slow admin; beyond the operator's timeout: none). */

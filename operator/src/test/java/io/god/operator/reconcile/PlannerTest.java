@@ -178,6 +178,85 @@ class PlannerTest {
         }
     }
 
+    /** A Ready pod whose /admin/status times out is unknown, not unhealthy: the roll waits for it (issue 26). */
+    @Test
+    void aReadyPodWhoseAdminTimesOutIsNotRestartedAheadOfTheGate() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.templateHash = "v2";
+        w.pods.get(1).answers = false;
+        for (int i = 0; i < 10; i++) {
+            Plan p = w.step();
+            assertThat(p.action()).as("step " + i).isInstanceOf(Action.None.class);
+            assertThat(p.message()).contains("demo-1 does not answer /admin/status");
+        }
+        w.pods.get(1).answers = true;
+        assertThat(w.settle()).containsExactly("delete-pod 2", "delete-pod 1", "delete-pod 0");
+    }
+
+    /** A Ready pod that answers with a state other than ACTIVE is known not to serve: it goes first. */
+    @Test
+    void aReadyPodThatAnswersJoiningGoesFirst() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.templateHash = "v2";
+        w.pods.get(0).state = NodeStatus.JOINING;
+        assertThat(w.step().action()).hasToString("delete-pod 0");
+    }
+
+    // ---- a member LEAVING or LEFT with no operation recorded (issue 26) ------------------------------------------
+
+    @Test
+    void aLeavingHighestMemberWithNoOperationIsDrainedToTheEnd() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.desired = 2;
+        PlannerWorld.PodState p = w.pods.get(2);
+        p.state = NodeStatus.LEAVING;
+        p.leaveTicks = 3;
+        p.ready = false;
+        p.answersUnready = true;
+        Plan first = w.step();
+        assertThat(first.operation()).satisfies(op -> {
+            assertThat(op.getType()).isEqualTo(Operation.SCALE_DOWN);
+            assertThat(op.getOrdinal()).isEqualTo(2);
+        });
+        assertThat(first.alert().reason()).isEqualTo("DrainAdopted");
+        assertThat(w.settle()).containsExactly("replicas=2", "delete-claim 2");
+        assertThat(w.deletedClaims).containsExactly(2);
+    }
+
+    @Test
+    void aLeavingHighestMemberThatIsStillWantedIsCancelled() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.pods.get(2).state = NodeStatus.LEAVING;
+        w.pods.get(2).leaveTicks = 100;
+        assertThat(w.settle()).containsExactly("cancel-leave 2");
+        assertThat(w.pods.get(2).state).isEqualTo(NodeStatus.ACTIVE);
+    }
+
+    @Test
+    void aLeavingMemberThatIsNotTheHighestIsAskedToCancel() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.desired = 2; // even while scaling down: only the highest member may leave
+        w.pods.get(1).state = NodeStatus.LEAVING;
+        w.pods.get(1).leaveTicks = 100;
+        Plan first = w.step();
+        assertThat(first.action()).hasToString("cancel-leave 1");
+        assertThat(first.event().reason()).isEqualTo("StrayLeaveCancelled");
+        assertThat(w.pods.get(1).state).isEqualTo(NodeStatus.ACTIVE);
+        assertThat(w.settle()).containsExactly("cancel-leave 1", "leave 2", "replicas=2", "delete-claim 2");
+    }
+
+    @Test
+    void aLeftMemberThatIsNotTheHighestIsRestartedAndKeepsItsClaim() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.pods.get(0).state = NodeStatus.LEFT;
+        Plan first = w.step();
+        assertThat(first.action()).hasToString("delete-pod 0");
+        assertThat(first.operation().getType()).isEqualTo(Operation.RESTART);
+        assertThat(w.settle()).containsExactly("delete-pod 0");
+        assertThat(w.deletedClaims).isEmpty();
+        assertThat(w.pods.get(0).state).isEqualTo(NodeStatus.ACTIVE);
+    }
+
     // ---- no volume is ever deleted for staleness (DESIGN §8, revised) ---------------------------------------------
 
     /** The operator away (stopped, paused, spec invalid) for longer than the window: its next pass sees only now. */

@@ -33,6 +33,10 @@ final class PlannerWorld {
         /** LEFT because it is shutting down (close()), not drained: it still holds its data. */
         boolean shuttingDown;
         final String uid = "uid-" + (++uids);
+        /** Its /admin/status answers (false: it times out, though Kubernetes may call the pod Ready). */
+        boolean answers = true;
+        /** It answers /admin/status while not Ready (a LEAVING or LEFT node reports itself unready). */
+        boolean answersUnready;
         /** Deleted but its Kubernetes node is lost: it stays Terminating until force-deleted. */
         boolean stuck;
 
@@ -94,7 +98,8 @@ final class PlannerWorld {
             String name = "demo-" + p.ordinal;
             views.add(new PodView(name, p.ordinal, p.ready && !p.terminating, "10.0.0." + p.ordinal, p.terminating, p.hash,
                     p.uid));
-            if (p.ready && !p.terminating) {
+            // the operator asks every pod with an IP; whether it answers is the node's business
+            if (!p.terminating && p.answers && (p.ready || p.answersUnready)) {
                 boolean done = NodeStatus.LEFT.equals(p.state) && !p.shuttingDown;
                 NodeStatus.LeaveProgress leave = NodeStatus.LEAVING.equals(p.state)
                         ? new NodeStatus.LeaveProgress("HANDING_OFF", null, 4, rangesConfirmed, leaveError)
