@@ -116,7 +116,7 @@ class GodRingIT {
         assertThat(sigIgn(script.pid()) & SIGINT_BIT).as("SIGINT must not be ignored by the script").isZero();
 
         Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(script.pid())).start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.waitFor(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         assertThat(script.waitFor(TimeScale.seconds(60).toMillis(), TimeUnit.MILLISECONDS))
                 .as("god-ring stops after SIGINT").isTrue();
         assertThat(script.exitValue()).isEqualTo(130);
