@@ -72,8 +72,9 @@ public final class JsonErrors {
 
     private static String got(MismatchedInputException m) {
         if (m instanceof InvalidFormatException f && f.getValue() instanceof String s) {
-            return ", got \"" + (s.length() > 40 ? s.substring(0, 40) + "…" : s) + "\""
-                    + (m.getTargetType() == byte[].class ? " (not valid base64)" : "");
+            // for base64 Jackson reports only the part it had read, which would mislead: no echo
+            return m.getTargetType() == byte[].class ? ", got a string that is not valid base64"
+                    : ", got \"" + (s.length() > 40 ? s.substring(0, 40) + "…" : s) + "\"";
         }
         String msg = m.getOriginalMessage();
         for (String[] token : new String[][] {{"Integer value", "a number"}, {"Floating-point value", "a number"},

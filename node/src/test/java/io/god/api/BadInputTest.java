@@ -68,9 +68,9 @@ class BadInputTest extends RpcTestSupport {
     @Test
     void badBase64AndTypesSayWhatTheFieldShouldBe() {
         assertThat(message("Put", "{\"Key\":\"!!!\",\"Value\":\"dmFs\"}"))
-                .contains("field Key: expected a base64 string").contains("(not valid base64)");
+                .contains("field Key: expected a base64 string").contains("got a string that is not valid base64");
         assertThat(message("Put", "{\"Key\":\"a2V5\",\"Value\":\"dmF\"}"))
-                .contains("field Value: expected a base64 string").contains("(not valid base64)");
+                .contains("field Value: expected a base64 string").contains("got a string that is not valid base64");
         assertThat(message("Put", "{\"Key\":5,\"Value\":\"dmFs\"}"))
                 .contains("field Key: expected a base64 string (standard alphabet, with = padding), got a number");
         assertThat(message("Put", "{\"Key\":\"a2V5\",\"Value\":\"dmFs\",\"Sync\":\"x\"}"))
