@@ -32,10 +32,27 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "god-cli", mixinStandardHelpOptions = true, version = "god-cli 0.1.0",
         description = "Talks to a god ring. Without a command: prints the ring.",
-        subcommandsRepeatable = false)
+        subcommands = CommandLine.HelpCommand.class, subcommandsRepeatable = false,
+        footer = {"", "`god-cli help COMMAND` (or `god-cli COMMAND --help`) describes one command."})
 public final class GodCli implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    // descriptions of the commands' arguments, shown by `help COMMAND`
+    static final String D_K = "the tree's key: its UTF-8 bytes (with --hash: their murmur3-128)";
+    static final String D_SK = "a sub key in K's sub tree: its UTF-8 bytes";
+    static final String D_V = "the value, encoded by --enc (string: UTF-8)";
+    static final String D_MIN = "lower bound, inclusive (keys: UTF-8; values: --enc); omitted or \"\": from the first";
+    static final String D_MAX = "upper bound, exclusive (keys: UTF-8; values: --enc); omitted: to the last";
+    static final String D_I = "an index (0 = the first entry)";
+    static final String D_J = "an index, exclusive";
+    static final String D_FROM = "the first key, inclusive (UTF-8; mirror commands: a value by --enc)";
+    static final String D_N = "how many entries at most";
+    static final String D_EXPR = "a set expression, e.g. '(U a b)' or '(I:IntegerSum a b)'";
+    static final String D_DEST = "the tree that receives the result";
+    static final String D_KEY = "a configuration key, e.g. mirrored";
+    static final String D_VAL = "the configuration value, e.g. yes";
+    static final String D_NODE = "a member's address (host:port) or hex position; default: the endpoint";
 
     @Option(names = "--endpoint", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9191",
             description = "node (or client Service) binary port (default: ${DEFAULT-VALUE})")
@@ -113,7 +130,9 @@ public final class GodCli implements Callable<Integer> {
 
     // ------------------------------------------------------------------ commands
 
-    @Command(name = "ring", description = "Prints the ring: index, position and address of every member.")
+    @Command(mixinStandardHelpOptions = true,
+            name = "ring",
+            description = "Prints the ring: index, position and address of every member.")
     int ring() {
         List<GodClient.Member> members = client().nodes();
         if (json) {
@@ -128,15 +147,18 @@ public final class GodCli implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "put", description = "Put K V")
-    int put(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v,
+    @Command(mixinStandardHelpOptions = true,
+            name = "put", description = "Put K V")
+    int put(@Parameters(paramLabel = "K", description = D_K) String k,
+            @Parameters(paramLabel = "V", description = D_V) String v,
             @Option(names = "--sync", description = "wait for every replica") boolean sync) {
         client().put(key(k), encode(v), sync);
         return 0;
     }
 
-    @Command(name = "get", description = "Get K: prints the value if it exists")
-    int get(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "get", description = "Get K: prints the value if it exists")
+    int get(@Parameters(paramLabel = "K", description = D_K) String k) {
         GodClient.Value v = client().get(key(k));
         if (json) {
             print(obj(k, null, v.value(), v.exists()));
@@ -146,21 +168,26 @@ public final class GodCli implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "del", description = "Del K")
-    int del(@Parameters(paramLabel = "K") String k, @Option(names = "--sync") boolean sync) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "del", description = "Del K")
+    int del(@Parameters(paramLabel = "K", description = D_K) String k, @Option(names = "--sync") boolean sync) {
         client().del(key(k), sync);
         return 0;
     }
 
-    @Command(name = "subPut", description = "SubPut K SK V")
-    int subPut(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk,
-               @Parameters(paramLabel = "V") String v, @Option(names = "--sync") boolean sync) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subPut", description = "SubPut K SK V")
+    int subPut(@Parameters(paramLabel = "K", description = D_K) String k,
+               @Parameters(paramLabel = "SK", description = D_SK) String sk,
+               @Parameters(paramLabel = "V", description = D_V) String v, @Option(names = "--sync") boolean sync) {
         client().subPut(key(k), utf8(sk), encode(v), sync);
         return 0;
     }
 
-    @Command(name = "subGet", description = "SubGet K SK")
-    int subGet(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subGet", description = "SubGet K SK")
+    int subGet(@Parameters(paramLabel = "K", description = D_K) String k,
+               @Parameters(paramLabel = "SK", description = D_SK) String sk) {
         GodClient.SubValue v = client().subGet(key(k), utf8(sk));
         if (json) {
             print(obj(k, sk, v.value(), v.exists()));
@@ -170,237 +197,316 @@ public final class GodCli implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "subDel", description = "SubDel K SK")
-    int subDel(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk,
+    @Command(mixinStandardHelpOptions = true,
+            name = "subDel", description = "SubDel K SK")
+    int subDel(@Parameters(paramLabel = "K", description = D_K) String k,
+               @Parameters(paramLabel = "SK", description = D_SK) String sk,
                @Option(names = "--sync") boolean sync) {
         client().subDel(key(k), utf8(sk), sync);
         return 0;
     }
 
-    @Command(name = "subClear", description = "SubClear K")
-    int subClear(@Parameters(paramLabel = "K") String k, @Option(names = "--sync") boolean sync) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subClear", description = "SubClear K")
+    int subClear(@Parameters(paramLabel = "K", description = D_K) String k, @Option(names = "--sync") boolean sync) {
         client().subClear(key(k), sync);
         return 0;
     }
 
-    @Command(name = "subSize", description = "SubSize K")
-    int subSize(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subSize", description = "SubSize K")
+    int subSize(@Parameters(paramLabel = "K", description = D_K) String k) {
         return number(client().subSize(key(k)));
     }
 
-    @Command(name = "size", description = "Size of the whole ring")
+    @Command(mixinStandardHelpOptions = true,
+            name = "size", description = "Size of the whole ring")
     int size() {
         return number(client().size());
     }
 
-    @Command(name = "count", description = "Count K MIN MAX (MIN inclusive, MAX exclusive)")
-    int count(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
-              @Parameters(paramLabel = "MAX") String max) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "count",
+            description = "Count K [MIN [MAX]]: entries of K's sub tree from MIN (inclusive) to MAX (exclusive); "
+                    + "a bound left out is open")
+    int count(@Parameters(paramLabel = "K", description = D_K) String k,
+              @Parameters(paramLabel = "MIN", arity = "0..1", description = D_MIN) String min,
+              @Parameters(paramLabel = "MAX", arity = "0..1", description = D_MAX) String max) {
         return number(client().count(key(k), utf8(min), utf8(max), true, false));
     }
 
-    @Command(name = "mirrorCount", description = "MirrorCount K MIN MAX (values; MIN inclusive, MAX exclusive)")
-    int mirrorCount(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
-                    @Parameters(paramLabel = "MAX") String max) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorCount", description = "MirrorCount K [MIN [MAX]]: as count, by value")
+    int mirrorCount(@Parameters(paramLabel = "K", description = D_K) String k,
+                    @Parameters(paramLabel = "MIN", arity = "0..1", description = D_MIN) String min,
+                    @Parameters(paramLabel = "MAX", arity = "0..1", description = D_MAX) String max) {
         return number(client().mirrorCount(key(k), encode(min), encode(max), true, false));
     }
 
-    @Command(name = "slice", description = "Slice K MIN MAX (MIN inclusive, MAX exclusive)")
-    int slice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
-              @Parameters(paramLabel = "MAX") String max) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "slice",
+            description = "Slice K [MIN [MAX]]: K's sub tree from MIN (inclusive) to MAX (exclusive), by sub key; "
+                    + "a bound left out is open: `slice K` lists it all")
+    int slice(@Parameters(paramLabel = "K", description = D_K) String k,
+              @Parameters(paramLabel = "MIN", arity = "0..1", description = D_MIN) String min,
+              @Parameters(paramLabel = "MAX", arity = "0..1", description = D_MAX) String max) {
         return entries(client().slice(key(k), utf8(min), utf8(max), true, false), false, true);
     }
 
-    @Command(name = "reverseSlice", description = "ReverseSlice K MIN MAX")
-    int reverseSlice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
-                     @Parameters(paramLabel = "MAX") String max) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "reverseSlice", description = "ReverseSlice K [MIN [MAX]]: as slice, descending")
+    int reverseSlice(@Parameters(paramLabel = "K", description = D_K) String k,
+                     @Parameters(paramLabel = "MIN", arity = "0..1", description = D_MIN) String min,
+                     @Parameters(paramLabel = "MAX", arity = "0..1", description = D_MAX) String max) {
         return entries(client().reverseSlice(key(k), utf8(min), utf8(max), true, false), false, true);
     }
 
-    @Command(name = "mirrorSlice", description = "MirrorSlice K MIN MAX")
-    int mirrorSlice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
-                    @Parameters(paramLabel = "MAX") String max) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorSlice",
+            description = "MirrorSlice K [MIN [MAX]]: as slice, by value (K must be mirrored)")
+    int mirrorSlice(@Parameters(paramLabel = "K", description = D_K) String k,
+                    @Parameters(paramLabel = "MIN", arity = "0..1", description = D_MIN) String min,
+                    @Parameters(paramLabel = "MAX", arity = "0..1", description = D_MAX) String max) {
         return entries(client().mirrorSlice(key(k), encode(min), encode(max), true, false), true, true);
     }
 
-    @Command(name = "mirrorReverseSlice", description = "MirrorReverseSlice K MIN MAX")
-    int mirrorReverseSlice(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "MIN") String min,
-                           @Parameters(paramLabel = "MAX") String max) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorReverseSlice",
+            description = "MirrorReverseSlice K [MIN [MAX]]: as mirrorSlice, descending")
+    int mirrorReverseSlice(@Parameters(paramLabel = "K", description = D_K) String k,
+                           @Parameters(paramLabel = "MIN", arity = "0..1", description = D_MIN) String min,
+                           @Parameters(paramLabel = "MAX", arity = "0..1", description = D_MAX) String max) {
         return entries(client().mirrorReverseSlice(key(k), encode(min), encode(max), true, false), true, true);
     }
 
-    @Command(name = "sliceIndex", description = "SliceIndex K I J")
-    int sliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
-                   @Parameters(paramLabel = "J") long j) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "sliceIndex", description = "SliceIndex K I J")
+    int sliceIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                   @Parameters(paramLabel = "I", description = D_I) long i,
+                   @Parameters(paramLabel = "J", description = D_J) long j) {
         return entries(client().sliceIndex(key(k), i, j), false, true);
     }
 
-    @Command(name = "reverseSliceIndex", description = "ReverseSliceIndex K I J")
-    int reverseSliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
-                          @Parameters(paramLabel = "J") long j) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "reverseSliceIndex", description = "ReverseSliceIndex K I J")
+    int reverseSliceIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                          @Parameters(paramLabel = "I", description = D_I) long i,
+                          @Parameters(paramLabel = "J", description = D_J) long j) {
         return entries(client().reverseSliceIndex(key(k), i, j), false, true);
     }
 
-    @Command(name = "mirrorSliceIndex", description = "MirrorSliceIndex K I J")
-    int mirrorSliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
-                         @Parameters(paramLabel = "J") long j) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorSliceIndex", description = "MirrorSliceIndex K I J")
+    int mirrorSliceIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                         @Parameters(paramLabel = "I", description = D_I) long i,
+                         @Parameters(paramLabel = "J", description = D_J) long j) {
         return entries(client().mirrorSliceIndex(key(k), i, j), true, true);
     }
 
-    @Command(name = "mirrorReverseSliceIndex", description = "MirrorReverseSliceIndex K I J")
-    int mirrorReverseSliceIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i,
-                                @Parameters(paramLabel = "J") long j) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorReverseSliceIndex", description = "MirrorReverseSliceIndex K I J")
+    int mirrorReverseSliceIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                                @Parameters(paramLabel = "I", description = D_I) long i,
+                                @Parameters(paramLabel = "J", description = D_J) long j) {
         return entries(client().mirrorReverseSliceIndex(key(k), i, j), true, true);
     }
 
-    @Command(name = "sliceLen", description = "SliceLen K FROM N (FROM inclusive)")
-    int sliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
-                 @Parameters(paramLabel = "N") long n) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "sliceLen", description = "SliceLen K FROM N (FROM inclusive)")
+    int sliceLen(@Parameters(paramLabel = "K", description = D_K) String k,
+                 @Parameters(paramLabel = "FROM", description = D_FROM) String from,
+                 @Parameters(paramLabel = "N", description = D_N) long n) {
         return entries(client().sliceLen(key(k), utf8(from), true, n), false, false);
     }
 
-    @Command(name = "reverseSliceLen", description = "ReverseSliceLen K FROM N")
-    int reverseSliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
-                        @Parameters(paramLabel = "N") long n) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "reverseSliceLen", description = "ReverseSliceLen K FROM N")
+    int reverseSliceLen(@Parameters(paramLabel = "K", description = D_K) String k,
+                        @Parameters(paramLabel = "FROM", description = D_FROM) String from,
+                        @Parameters(paramLabel = "N", description = D_N) long n) {
         return entries(client().reverseSliceLen(key(k), utf8(from), true, n), false, false);
     }
 
-    @Command(name = "mirrorSliceLen", description = "MirrorSliceLen K FROM N")
-    int mirrorSliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
-                       @Parameters(paramLabel = "N") long n) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorSliceLen", description = "MirrorSliceLen K FROM N")
+    int mirrorSliceLen(@Parameters(paramLabel = "K", description = D_K) String k,
+                       @Parameters(paramLabel = "FROM", description = D_FROM) String from,
+                       @Parameters(paramLabel = "N", description = D_N) long n) {
         return entries(client().mirrorSliceLen(key(k), encode(from), true, n), true, false);
     }
 
-    @Command(name = "mirrorReverseSliceLen", description = "MirrorReverseSliceLen K FROM N")
-    int mirrorReverseSliceLen(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "FROM") String from,
-                              @Parameters(paramLabel = "N") long n) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorReverseSliceLen", description = "MirrorReverseSliceLen K FROM N")
+    int mirrorReverseSliceLen(@Parameters(paramLabel = "K", description = D_K) String k,
+                              @Parameters(paramLabel = "FROM", description = D_FROM) String from,
+                              @Parameters(paramLabel = "N", description = D_N) long n) {
         return entries(client().mirrorReverseSliceLen(key(k), encode(from), true, n), true, false);
     }
 
-    @Command(name = "first", description = "First K")
-    int first(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "first", description = "First K")
+    int first(@Parameters(paramLabel = "K", description = D_K) String k) {
         return sub(client().first(key(k)), false);
     }
 
-    @Command(name = "last", description = "Last K")
-    int last(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "last", description = "Last K")
+    int last(@Parameters(paramLabel = "K", description = D_K) String k) {
         return sub(client().last(key(k)), false);
     }
 
-    @Command(name = "mirrorFirst", description = "MirrorFirst K")
-    int mirrorFirst(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorFirst", description = "MirrorFirst K")
+    int mirrorFirst(@Parameters(paramLabel = "K", description = D_K) String k) {
         return sub(client().mirrorFirst(key(k)), true);
     }
 
-    @Command(name = "mirrorLast", description = "MirrorLast K")
-    int mirrorLast(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorLast", description = "MirrorLast K")
+    int mirrorLast(@Parameters(paramLabel = "K", description = D_K) String k) {
         return sub(client().mirrorLast(key(k)), true);
     }
 
-    @Command(name = "next", description = "Next K: the first key after K on the ring")
-    int next(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "next", description = "Next K: the first key after K on the ring")
+    int next(@Parameters(paramLabel = "K", description = D_K) String k) {
         return value(client().next(key(k)));
     }
 
-    @Command(name = "prev", description = "Prev K")
-    int prev(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "prev", description = "Prev K")
+    int prev(@Parameters(paramLabel = "K", description = D_K) String k) {
         return value(client().prev(key(k)));
     }
 
-    @Command(name = "subNext", description = "SubNext K SK")
-    int subNext(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subNext", description = "SubNext K SK")
+    int subNext(@Parameters(paramLabel = "K", description = D_K) String k,
+                @Parameters(paramLabel = "SK", description = D_SK) String sk) {
         return sub(client().subNext(key(k), utf8(sk)), false);
     }
 
-    @Command(name = "subPrev", description = "SubPrev K SK")
-    int subPrev(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subPrev", description = "SubPrev K SK")
+    int subPrev(@Parameters(paramLabel = "K", description = D_K) String k,
+                @Parameters(paramLabel = "SK", description = D_SK) String sk) {
         return sub(client().subPrev(key(k), utf8(sk)), false);
     }
 
-    @Command(name = "subMirrorNext", description = "SubMirrorNext K V")
-    int subMirrorNext(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subMirrorNext", description = "SubMirrorNext K V")
+    int subMirrorNext(@Parameters(paramLabel = "K", description = D_K) String k,
+                      @Parameters(paramLabel = "V", description = D_V) String v) {
         return sub(client().subMirrorNext(key(k), encode(v)), true);
     }
 
-    @Command(name = "subMirrorPrev", description = "SubMirrorPrev K V")
-    int subMirrorPrev(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subMirrorPrev", description = "SubMirrorPrev K V")
+    int subMirrorPrev(@Parameters(paramLabel = "K", description = D_K) String k,
+                      @Parameters(paramLabel = "V", description = D_V) String v) {
         return sub(client().subMirrorPrev(key(k), encode(v)), true);
     }
 
-    @Command(name = "nextIndex", description = "NextIndex K I")
-    int nextIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "nextIndex", description = "NextIndex K I")
+    int nextIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                  @Parameters(paramLabel = "I", description = D_I) long i) {
         return sub(client().nextIndex(key(k), i), false);
     }
 
-    @Command(name = "prevIndex", description = "PrevIndex K I")
-    int prevIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "prevIndex", description = "PrevIndex K I")
+    int prevIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                  @Parameters(paramLabel = "I", description = D_I) long i) {
         return sub(client().prevIndex(key(k), i), false);
     }
 
-    @Command(name = "mirrorNextIndex", description = "MirrorNextIndex K I")
-    int mirrorNextIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorNextIndex", description = "MirrorNextIndex K I")
+    int mirrorNextIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                        @Parameters(paramLabel = "I", description = D_I) long i) {
         return sub(client().mirrorNextIndex(key(k), i), true);
     }
 
-    @Command(name = "mirrorPrevIndex", description = "MirrorPrevIndex K I")
-    int mirrorPrevIndex(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "I") long i) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorPrevIndex", description = "MirrorPrevIndex K I")
+    int mirrorPrevIndex(@Parameters(paramLabel = "K", description = D_K) String k,
+                        @Parameters(paramLabel = "I", description = D_I) long i) {
         return sub(client().mirrorPrevIndex(key(k), i), true);
     }
 
-    @Command(name = "indexOf", description = "IndexOf K SK: prints the index if SK exists")
-    int indexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "indexOf", description = "IndexOf K SK: prints the index if SK exists")
+    int indexOf(@Parameters(paramLabel = "K", description = D_K) String k,
+                @Parameters(paramLabel = "SK", description = D_SK) String sk) {
         return index(client().indexOf(key(k), utf8(sk)));
     }
 
-    @Command(name = "reverseIndexOf", description = "ReverseIndexOf K SK")
-    int reverseIndexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "SK") String sk) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "reverseIndexOf", description = "ReverseIndexOf K SK")
+    int reverseIndexOf(@Parameters(paramLabel = "K", description = D_K) String k,
+                       @Parameters(paramLabel = "SK", description = D_SK) String sk) {
         return index(client().reverseIndexOf(key(k), utf8(sk)));
     }
 
-    @Command(name = "mirrorIndexOf", description = "MirrorIndexOf K V")
-    int mirrorIndexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorIndexOf", description = "MirrorIndexOf K V")
+    int mirrorIndexOf(@Parameters(paramLabel = "K", description = D_K) String k,
+                      @Parameters(paramLabel = "V", description = D_V) String v) {
         return index(client().mirrorIndexOf(key(k), encode(v)));
     }
 
-    @Command(name = "mirrorReverseIndexOf", description = "MirrorReverseIndexOf K V")
-    int mirrorReverseIndexOf(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "V") String v) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "mirrorReverseIndexOf", description = "MirrorReverseIndexOf K V")
+    int mirrorReverseIndexOf(@Parameters(paramLabel = "K", description = D_K) String k,
+                             @Parameters(paramLabel = "V", description = D_V) String v) {
         return index(client().mirrorReverseIndexOf(key(k), encode(v)));
     }
 
-    @Command(name = "setOp", description = "SetExpression EXPR (one quoted argument), e.g. '(U a b)'")
-    int setOp(@Parameters(paramLabel = "EXPR") String expr) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "setOp", description = "SetExpression EXPR (one quoted argument), e.g. '(U a b)'")
+    int setOp(@Parameters(paramLabel = "EXPR", description = D_EXPR) String expr) {
         return setResults(client().setExpression(expr, null));
     }
 
-    @Command(name = "dumpSetOp", description = "SetExpression EXPR stored into DEST")
-    int dumpSetOp(@Parameters(paramLabel = "DEST") String dest, @Parameters(paramLabel = "EXPR") String expr) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "dumpSetOp", description = "SetExpression EXPR stored into DEST")
+    int dumpSetOp(@Parameters(paramLabel = "DEST", description = D_DEST) String dest,
+                  @Parameters(paramLabel = "EXPR", description = D_EXPR) String expr) {
         return setResults(client().setExpression(expr, key(dest)));
     }
 
-    @Command(name = "dump", description = "Puts key=value lines from stdin (stops at the first other line)")
+    @Command(mixinStandardHelpOptions = true,
+            name = "dump",
+            description = "Puts key=value lines from stdin (stops at the first other line)")
     int dump() throws java.io.IOException {
         return readPairs((k, v) -> client().put(key(k), encode(v), false));
     }
 
-    @Command(name = "subDump", description = "SubPuts subkey=value lines from stdin into K")
-    int subDump(@Parameters(paramLabel = "K") String k) throws java.io.IOException {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subDump", description = "SubPuts subkey=value lines from stdin into K")
+    int subDump(@Parameters(paramLabel = "K", description = D_K) String k) throws java.io.IOException {
         byte[] tree = key(k);
         return readPairs((sk, v) -> client().subPut(tree, utf8(sk), encode(v), false));
     }
 
-    @Command(name = "clear", description = "Clears every node")
+    @Command(mixinStandardHelpOptions = true,
+            name = "clear", description = "Clears every node")
     int clear() {
         client().clear();
         return 0;
     }
 
-    @Command(name = "describe", description = "Describe the node at ADDRESS or hex POSITION (default: the endpoint)")
-    int describe(@Parameters(paramLabel = "NODE", arity = "0..1") String node) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "describe",
+            description = "Describe the node at ADDRESS or hex POSITION (default: the endpoint)")
+    int describe(@Parameters(paramLabel = "NODE", arity = "0..1", description = D_NODE) String node) {
         out.println(client().describe(address(node)));
         return 0;
     }
 
-    @Command(name = "describeAll", description = "Describe every node")
+    @Command(mixinStandardHelpOptions = true,
+            name = "describeAll", description = "Describe every node")
     int describeAll() {
         for (GodClient.Member m : client().nodes()) {
             out.println(client().describe(m.address()));
@@ -408,13 +514,15 @@ public final class GodCli implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "describeTree", description = "DescribeTree of the node at ADDRESS or hex POSITION")
-    int describeTree(@Parameters(paramLabel = "NODE", arity = "0..1") String node) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "describeTree", description = "DescribeTree of the node at ADDRESS or hex POSITION")
+    int describeTree(@Parameters(paramLabel = "NODE", arity = "0..1", description = D_NODE) String node) {
         out.println(client().describeTree(address(node)));
         return 0;
     }
 
-    @Command(name = "describeAllTrees", description = "DescribeTree of every node")
+    @Command(mixinStandardHelpOptions = true,
+            name = "describeAllTrees", description = "DescribeTree of every node")
     int describeAllTrees() {
         for (GodClient.Member m : client().nodes()) {
             out.println(m + ":");
@@ -423,31 +531,39 @@ public final class GodCli implements Callable<Integer> {
         return 0;
     }
 
-    @Command(name = "configuration", description = "The ring's configuration")
+    @Command(mixinStandardHelpOptions = true,
+            name = "configuration", description = "The ring's configuration")
     int configuration() {
         return conf(client().configuration());
     }
 
-    @Command(name = "subConfiguration", description = "SubConfiguration K")
-    int subConfiguration(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subConfiguration", description = "SubConfiguration K")
+    int subConfiguration(@Parameters(paramLabel = "K", description = D_K) String k) {
         return conf(client().subConfiguration(key(k)));
     }
 
-    @Command(name = "configure", description = "AddConfiguration KEY VAL")
-    int configure(@Parameters(paramLabel = "KEY") String k, @Parameters(paramLabel = "VAL") String v) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "configure", description = "AddConfiguration KEY VAL")
+    int configure(@Parameters(paramLabel = "KEY", description = D_KEY) String k,
+                  @Parameters(paramLabel = "VAL", description = D_VAL) String v) {
         client().addConfiguration(k, v);
         return 0;
     }
 
-    @Command(name = "subConfigure", description = "SubAddConfiguration K KEY VAL (e.g. mirrored yes)")
-    int subConfigure(@Parameters(paramLabel = "K") String k, @Parameters(paramLabel = "KEY") String ck,
-                     @Parameters(paramLabel = "VAL") String v) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "subConfigure", description = "SubAddConfiguration K KEY VAL (e.g. mirrored yes)")
+    int subConfigure(@Parameters(paramLabel = "K", description = D_K) String k,
+                     @Parameters(paramLabel = "KEY", description = D_KEY) String ck,
+                     @Parameters(paramLabel = "VAL", description = D_VAL) String v) {
         client().subAddConfiguration(key(k), ck, v);
         return 0;
     }
 
-    @Command(name = "hash", description = "Prints the murmur3-128 key of K as hex, base64 (/rpc) and base64url (/v1 ?b64=true)")
-    int hashKey(@Parameters(paramLabel = "K") String k) {
+    @Command(mixinStandardHelpOptions = true,
+            name = "hash",
+            description = "Prints the murmur3-128 key of K as hex, base64 (/rpc) and base64url (/v1 ?b64=true)")
+    int hashKey(@Parameters(paramLabel = "K", description = D_K) String k) {
         byte[] h = KeyHash.murmur(k);
         String hex = HexFormat.of().formatHex(h);
         String b64 = java.util.Base64.getEncoder().encodeToString(h);
@@ -490,11 +606,15 @@ public final class GodCli implements Callable<Integer> {
         return hash ? KeyHash.murmur(k) : utf8(k);
     }
 
+    /** UTF-8 bytes; null stays null (an omitted bound: unbounded). */
     private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
     }
 
     byte[] encode(String v) {
+        if (v == null) {
+            return null;
+        }
         try {
             return switch (enc) {
                 case int_ -> ByteBuffer.allocate(8).putLong(Long.parseLong(v)).array();

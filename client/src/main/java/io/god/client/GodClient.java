@@ -70,10 +70,20 @@ public final class GodClient implements AutoCloseable {
 
     /** Get, Next, Prev: key, value, whether it exists; {@code timestamp} is 0 unless known. */
     public record Value(byte[] key, byte[] value, boolean exists, long timestamp) {
+        @Override
+        public String toString() {
+            return "Value[key=" + Printable.of(key) + ", value=" + Printable.of(value) + ", exists=" + exists
+                    + (timestamp == 0 ? "" : ", timestamp=" + timestamp) + "]";
+        }
     }
 
     /** Sub-tree reads: key, sub key, value, index (for index walks) and whether it exists. */
     public record SubValue(byte[] key, byte[] subKey, byte[] value, long index, boolean exists) {
+        @Override
+        public String toString() {
+            return "SubValue[key=" + Printable.of(key) + ", subKey=" + Printable.of(subKey) + ", value="
+                    + Printable.of(value) + ", index=" + index + ", exists=" + exists + "]";
+        }
     }
 
     /** IndexOf and friends. */
@@ -82,10 +92,21 @@ public final class GodClient implements AutoCloseable {
 
     /** One entry of a slice. */
     public record Entry(byte[] key, byte[] value) {
+        /** {@code Entry["alice"="30"]}; bytes that are not printable text as 0x hex. */
+        @Override
+        public String toString() {
+            return "Entry[" + Printable.of(key) + "=" + Printable.of(value) + "]";
+        }
     }
 
     /** One row of a SetExpression result. */
     public record SetResult(byte[] key, List<byte[]> values) {
+        @Override
+        public String toString() {
+            return "SetResult[" + Printable.of(key) + "=" + (values == null ? "null"
+                    : values.stream().map(Printable::of).collect(java.util.stream.Collectors.joining(", ", "[", "]")))
+                    + "]";
+        }
     }
 
     private final List<String> seeds;

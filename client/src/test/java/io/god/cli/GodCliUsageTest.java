@@ -40,4 +40,37 @@ class GodCliUsageTest {
         assertThatThrownBy(() -> GodClient.builder().deadline(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThat(GodClient.hashed("k")).hasSize(16);
     }
+
+    static String out(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = GodCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream()), new ByteArrayInputStream(new byte[0]));
+        assertThat(code).as(String.join(" ", args)).isZero();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void helpListsEveryCommandWithItsDescription() {
+        String help = out("help");
+        assertThat(help).contains("Usage: god-cli").contains("Talks to a god ring")
+                .contains("help ").contains("god-cli help COMMAND");
+        assertThat(help).containsPattern("\\bput\\s+Put K V").containsPattern("\\bslice\\s+Slice K \\[MIN \\[MAX]]")
+                .containsPattern("\\bsetOp\\s+SetExpression EXPR");
+        assertThat(out("--help")).isEqualTo(help);
+    }
+
+    @Test
+    void helpOfOneCommandDescribesEachArgument() {
+        String slice = out("help", "slice");
+        assertThat(slice).contains("Usage: god-cli slice [-hV] K [MIN] [MAX]")
+                .contains("K's sub tree from MIN (inclusive) to MAX (exclusive)")
+                .containsPattern("K\\s+the tree's key: its UTF-8 bytes")
+                .containsPattern("\\[MIN]\\s+lower bound, inclusive")
+                .containsPattern("\\[MAX]\\s+upper bound, exclusive");
+        assertThat(out("help", "put")).containsPattern("V\\s+the value, encoded by --enc").contains("--sync");
+        assertThat(out("slice", "--help")).isEqualTo(slice);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertThat(run(err, "help", "nosuch")).isNotZero();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("nosuch");
+    }
 }

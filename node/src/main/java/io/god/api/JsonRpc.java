@@ -438,29 +438,10 @@ public final class JsonRpc {
             if (limit != null) {
                 throw limit;
             }
-            throw new ClientError(400, "bad request body for DHash." + method + ": " + describe(e));
+            throw new ClientError(400, "bad request body for DHash." + method + ": " + JsonErrors.describe(e));
         } catch (java.io.IOException | ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String describe(JsonProcessingException e) {
-        String msg = e.getOriginalMessage();
-        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()) {
-            StringBuilder field = new StringBuilder();
-            for (com.fasterxml.jackson.databind.JsonMappingException.Reference ref : m.getPath()) {
-                if (ref.getFieldName() != null) {
-                    field.append(field.length() == 0 ? "" : ".").append(ref.getFieldName());
-                } else if (ref.getIndex() >= 0) {
-                    field.append('[').append(ref.getIndex()).append(']');
-                }
-            }
-            msg = "field " + field + ": " + msg;
-        }
-        if (e.getLocation() != null && !(e instanceof com.fasterxml.jackson.databind.JsonMappingException)) {
-            msg += " at offset " + e.getLocation().getCharOffset();
-        }
-        return msg;
     }
 
     /** Whether the first non-blank byte opens a JSON object. */

@@ -29,6 +29,8 @@ public class RpcRoutes {
 
     /** Adds the route to any router (the Quarkus app's, or a test's own Vert.x server per node). */
     public static void mount(Router router, Supplier<JsonRpc> rpc, long bodyLimit) {
+        // a route of its own: Vert.x allows no user handler before the body handler on one route
+        router.post("/rpc/:method").handler(RpcRoutes::bodyIsJson);
         router.post("/rpc/:method")
                 .handler(BodyHandler.create(false).setBodyLimit(bodyLimit))
                 .handler(ctx -> {
@@ -46,9 +48,29 @@ public class RpcRoutes {
                         send(ctx, 400, ("\"request body exceeds god.limits.body-size (" + bodyLimit + " bytes)\"")
                                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     } else {
-                        ctx.next();
+                        // never the framework's HTML error page on the JSON contract
+                        int status = ctx.statusCode() >= 400 && ctx.statusCode() < 500 ? ctx.statusCode() : 500;
+                        String why = ctx.failure() == null ? "request failed" : ctx.failure().getMessage();
+                        send(ctx, status, io.vertx.core.json.Json.encode("cannot read the request: " + why)
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     }
                 });
+    }
+
+    /**
+     * Every body is the contract's JSON, whatever its Content-Type: curl's {@code -d} sends
+     * {@code application/x-www-form-urlencoded}, and a form decoder would parse (and, past a few KB,
+     * refuse) the JSON as form fields. The Content-Type is dropped before the body handler sees it.
+     */
+    static void bodyIsJson(RoutingContext ctx) {
+        String type = ctx.request().getHeader("Content-Type");
+        if (type != null) {
+            String t = type.toLowerCase(java.util.Locale.ROOT);
+            if (t.contains("application/x-www-form-urlencoded") || t.contains("multipart/")) {
+                ctx.request().headers().remove("Content-Type");
+            }
+        }
+        ctx.next();
     }
 
     private static void handle(RoutingContext ctx, JsonRpc rpc) {

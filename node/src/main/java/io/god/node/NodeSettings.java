@@ -21,7 +21,8 @@ import java.util.function.Function;
  * Every setting of a node, validated. Build it with {@link #from(Function)} over any key lookup
  * (Quarkus config in the app, a map in tests); an invalid value fails with an
  * {@link IllegalArgumentException} whose message starts with the config key, e.g.
- * {@code god.tombstone-window: must be at least 1s, was 0s}.
+ * {@code god.tombstone-window: must be at least 1s, was 0s}; with several invalid keys it names them
+ * all, joined by "; ".
  *
  * @param nodePort the binary protocol port (peers and the Java client; 0 = any free port)
  * @param advertise the {@code host:port} peers use to reach this node
@@ -147,8 +148,36 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         seeds = List.copyOf(seeds);
     }
 
-    /** Settings from a lookup of config keys (absent or blank = the default). */
+    /**
+     * Settings from a lookup of config keys (absent or blank = the default). Every invalid key is
+     * reported at once: one message, the problems joined by "; ", each starting with its key.
+     */
     public static NodeSettings from(Function<String, Optional<String>> config) {
+        // validate, set the key that failed back to its default, validate again: each pass finds the
+        // next bad key (checks that relate two keys see the default of the one already reported)
+        List<String> problems = new ArrayList<>();
+        java.util.Set<String> dropped = new java.util.HashSet<>();
+        while (true) {
+            try {
+                NodeSettings settings = build(key -> dropped.contains(key) ? Optional.empty() : config.apply(key));
+                if (problems.isEmpty()) {
+                    return settings;
+                }
+                break;
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+                String message = String.valueOf(e.getMessage());
+                int colon = message.indexOf(": ");
+                String key = colon > 0 ? message.substring(0, colon) : null;
+                if (key == null || !key.startsWith("god.") || !dropped.add(key)) {
+                    break;
+                }
+            }
+        }
+        throw new IllegalArgumentException(String.join("; ", problems));
+    }
+
+    private static NodeSettings build(Function<String, Optional<String>> config) {
         Function<String, String> get = key -> config.apply(key).map(String::trim).filter(v -> !v.isEmpty())
                 .orElse(DEFAULTS.get(key));
         int nodePort = port(NODE_PORT, get.apply(NODE_PORT), true);

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +48,71 @@ class BadInputTest extends RpcTestSupport {
         badRequest("SubPut", "{\"Key\":\"" + s("x") + "\",\"SubKey\":5,\"Value\":\"dmFs\"}", "SubKey");
         badRequest("Get", "{\"Key\":\"%%%\"}", "Key");
         unchanged();
+    }
+
+    /** Jackson's own words, which mean nothing to a caller of the JSON contract. */
+    static final List<String> JACKSON_WORDS = List.of("`byte[]`", "MIME-NO-LINEFEEDS", "Base64Variant", "CoercionConfig",
+            "JsonToken", "VALUE_", "offset -1", "com.fasterxml", "Cannot deserialize", "[Source:");
+
+    static String message(String method, String body) {
+        Response r = post(method, body);
+        assertThat(r.statusCode()).as(r.asString()).isEqualTo(400);
+        assertThat(r.contentType()).startsWith("application/json");
+        String m = r.asString();
+        for (String word : JACKSON_WORDS) {
+            assertThat(m).as("no Jackson internals in the message").doesNotContain(word);
+        }
+        return m;
+    }
+
+    @Test
+    void badBase64AndTypesSayWhatTheFieldShouldBe() {
+        assertThat(message("Put", "{\"Key\":\"!!!\",\"Value\":\"dmFs\"}"))
+                .contains("field Key: expected a base64 string").contains("got a string that is not valid base64");
+        assertThat(message("Put", "{\"Key\":\"a2V5\",\"Value\":\"dmF\"}"))
+                .contains("field Value: expected a base64 string").contains("got a string that is not valid base64");
+        assertThat(message("Put", "{\"Key\":5,\"Value\":\"dmFs\"}"))
+                .contains("field Key: expected a base64 string (standard alphabet, with = padding), got a number");
+        assertThat(message("Put", "{\"Key\":\"a2V5\",\"Value\":\"dmFs\",\"Sync\":\"x\"}"))
+                .contains("field Sync: expected true or false, got a string");
+        assertThat(message("SliceLen", "{\"Key\":\"a2V5\",\"Len\":\"x\"}")).contains("field Len: expected an integer");
+        assertThat(message("Put", "{\"Key\":\"a2V5\",")).contains("bad request body for DHash.Put: Unexpected end-of-input");
+        assertThat(message("Put", "{\"Key\" \"a2V5\"}")).contains("at line 1, column");
+        unchanged();
+    }
+
+    /** curl -d sends application/x-www-form-urlencoded: the body is still the contract's JSON, never a form. */
+    static Response postAs(String contentType, String method, String body) {
+        try {
+            var r = HTTP.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                            "http://localhost:" + io.restassured.RestAssured.port + "/rpc/DHash." + method))
+                    .header("Content-Type", contentType).header("Authorization", BEARER)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return new Response(r.statusCode(), r.body(), r.headers().firstValue("Content-Type").orElse(""));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void formEncodedBodiesAreTheJsonContract() {
+        Response bad = postAs("application/x-www-form-urlencoded", "Put", "a=" + "x".repeat(12_000));
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.contentType()).startsWith("application/json");
+        assertThat(bad.asString()).startsWith("\"bad request body for DHash.Put");
+        Response huge = postAs("application/x-www-form-urlencoded", "Put", "{\"Key\":\"" + "A".repeat(300_000) + "\"}");
+        assertThat(huge.statusCode()).isEqualTo(400);
+        assertThat(huge.contentType()).startsWith("application/json");
+        assertThat(huge.asString()).contains("god.limits.body-size");
+        unchanged();
+        // 3 KB value: over Quarkus' form attribute limit (2 KB), under god.limits.value-size (4K in tests)
+        String value = java.util.Base64.getEncoder().encodeToString("v=1&w=2+".repeat(384).getBytes());
+        for (String type : List.of("application/x-www-form-urlencoded", "multipart/form-data; boundary=x")) {
+            Response put = postAs(type, "Put", "{\"Key\":\"" + s("form") + "\",\"Value\":\"" + value + "\"}");
+            assertThat(put.statusCode()).as(type + ": " + put.asString()).isEqualTo(200);
+            assertThat(json("Get", "{\"Key\":\"" + s("form") + "\"}").get("Value").asText()).isEqualTo(value);
+        }
     }
 
     @Test

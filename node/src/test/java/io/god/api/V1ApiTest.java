@@ -429,4 +429,48 @@ class V1ApiTest extends RpcTestSupport {
         assertThat(yaml.body()).contains("/v1/setops:");
         assertThat(get("/q/swagger-ui/").status()).isEqualTo(200);
     }
+
+    @Test
+    void unknownV1PathsAreJson404s() {
+        for (String[] c : new String[][] {{"GET", "/v1/keys"}, {"GET", "/v1/"}, {"GET", "/v1/nothing/here"},
+                {"PUT", "/v1/keys"}, {"POST", "/v1/tree/x"}, {"DELETE", "/v1/keys/a/b/c"}}) {
+            R r = http(c[0], c[1], null, c[0].equals("GET") || c[0].equals("DELETE") ? null : new byte[] {'x'}, true);
+            assertThat(r.status()).as(c[0] + " " + c[1] + ": " + r.body()).isEqualTo(404);
+            assertThat(r.type()).as(c[0] + " " + c[1]).startsWith("application/json");
+            assertThat(r.json().get("error").asText()).contains("no such /v1 route: " + c[0] + " " + c[1]);
+        }
+        // a real route with a method it does not have: also a JSON error; the routes themselves still answer
+        R wrongMethod = http("PUT", "/v1/setops", "application/json", "{}".getBytes(StandardCharsets.UTF_8), true);
+        assertThat(wrongMethod.status()).isIn(404, 405);
+        assertThat(wrongMethod.type()).startsWith("application/json");
+        assertThat(get("/v1/keys/surely-missing").json().get("error")).isNotNull();
+        // the catch-all is not part of the documented API
+        assertThat(get("/q/openapi?format=json").json().get("paths").toString()).doesNotContain("unknown");
+    }
+
+    @Test
+    void swaggerTextKeepsAngleBracketPlaceholders() {
+        // Swagger UI renders descriptions as Markdown: a bare <Name> or <token> is an HTML tag and vanishes
+        JsonNode api = get("/q/openapi?format=json").json();
+        List<String> texts = new ArrayList<>();
+        collectTexts(api, texts);
+        assertThat(String.join("\n", texts)).contains("`POST /rpc/DHash.<Name>`").contains("`Authorization: Bearer <token>`");
+        for (String text : texts) {
+            String outsideCode = text.replaceAll("`[^`]*`", "");
+            assertThat(outsideCode).as("placeholder outside a code span: " + text).doesNotContainPattern("<[A-Za-z]");
+        }
+    }
+
+    static void collectTexts(JsonNode n, List<String> into) {
+        n.fields().forEachRemaining(e -> {
+            if ((e.getKey().equals("description") || e.getKey().equals("summary")) && e.getValue().isTextual()) {
+                into.add(e.getValue().asText());
+            } else {
+                collectTexts(e.getValue(), into);
+            }
+        });
+        if (n.isArray()) {
+            n.forEach(c -> collectTexts(c, into));
+        }
+    }
 }

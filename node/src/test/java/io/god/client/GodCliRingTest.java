@@ -92,6 +92,16 @@ class GodCliRingTest {
         assertThat(ok("reverseSlice", "t", "s1", "s3")).isEqualTo("0: s2 => v3\n1: s1 => v4\n");
         assertThat(ok("mirrorSlice", "t", "v1", "v3")).isEqualTo("0: v1 => s4\n1: v2 => s3\n");
         assertThat(ok("mirrorReverseSlice", "t", "v1", "v3")).isEqualTo("0: v2 => s3\n1: v1 => s4\n");
+        // unbounded: a bound left out is open, "" as MIN is from the first
+        assertThat(ok("slice", "t")).isEqualTo("0: s1 => v4\n1: s2 => v3\n2: s3 => v2\n3: s4 => v1\n");
+        assertThat(ok("slice", "t", "s3")).isEqualTo("0: s3 => v2\n1: s4 => v1\n");
+        assertThat(ok("slice", "t", "", "s2")).isEqualTo("0: s1 => v4\n");
+        assertThat(ok("reverseSlice", "t", "s3")).isEqualTo("0: s4 => v1\n1: s3 => v2\n");
+        assertThat(ok("mirrorSlice", "t", "v3")).isEqualTo("0: v3 => s2\n1: v4 => s1\n");
+        assertThat(ok("mirrorReverseSlice", "t")).isEqualTo("0: v4 => s1\n1: v3 => s2\n2: v2 => s3\n3: v1 => s4\n");
+        assertThat(ok("count", "t")).isEqualTo("4\n");
+        assertThat(ok("count", "t", "s2")).isEqualTo("3\n");
+        assertThat(ok("mirrorCount", "t", "v2")).isEqualTo("3\n");
         assertThat(ok("sliceIndex", "t", "1", "2")).isEqualTo("0: s2 => v3\n1: s3 => v2\n");
         assertThat(ok("reverseSliceIndex", "t", "0", "0")).isEqualTo("0: s4 => v1\n");
         assertThat(ok("mirrorSliceIndex", "t", "0", "0")).isEqualTo("0: v1 => s4\n");

@@ -165,4 +165,24 @@ class NodeSettingsTest {
         assertThatThrownBy(() -> NodeSettings.from(key -> bad.getOptionalValue(key, String.class)))
                 .hasMessage("god.tombstone-window: must be at least 1s, was 0s");
     }
+
+    @Test
+    void everyInvalidKeyIsReportedAtOnce() {
+        java.util.Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("god.redundancy", "0");
+        bad.put("god.persistence.fsync", "sometimes");
+        bad.put("god.limits.key-size", "huge");
+        bad.put("god.rpc.attempts", "99");
+        bad.put("god.limits.json-depth", "0");
+        assertThatThrownBy(() -> NodeSettings.of(bad)).hasMessageStartingWith("god.redundancy: ")
+                .hasMessageContaining("god.redundancy: must be between 1 and 64, was 0")
+                .hasMessageContaining("god.persistence.fsync: must be always, everysec or no, was 'sometimes'")
+                .hasMessageContaining("god.limits.key-size: ")
+                .hasMessageContaining("god.rpc.attempts: must be between 1 and 20, was 99")
+                .hasMessageContaining("god.limits.json-depth: ")
+                .satisfies(e -> assertThat(e.getMessage().split("; ")).hasSize(5));
+        // good keys beside bad ones are not reported
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.redundancy", "2", "god.gc.budget", "0")))
+                .hasMessage("god.gc.budget: must be between 1 and 1000000, was 0");
+    }
 }

@@ -49,7 +49,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "god /v1", description = "Keys, sub trees, set expressions. Path segments: percent-encoded UTF-8 "
-        + "(any bytes via %XX), or base64url with ?b64=true. Writes need Authorization: Bearer <token> when "
+        + "(any bytes via %XX), or base64url with ?b64=true. Writes need `Authorization: Bearer <token>` when "
         + "god.auth.token is set. Errors are {\"error\": message} with 400 (bad input, nothing changed), 401 or 404.")
 public class V1Resource {
 
@@ -298,7 +298,7 @@ public class V1Resource {
     @GET
     @Path("/trees/{key}/config")
     @Operation(summary = "Configuration of sub tree key", description = "A sub key named config is reached with "
-            + "?b64=true (/v1/trees/<b64url key>/Y29uZmln).")
+            + "?b64=true (`/v1/trees/<b64url key>/Y29uZmln`).")
     @Parameters(@Parameter(name = "b64", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.Config.class)))
     public Response getConfig(@PathParam("key") String key) {
@@ -438,6 +438,47 @@ public class V1Resource {
     @ServerExceptionMapper
     public Response mapSetOp(SetOpException e) {
         return error(400, e.getMessage());
+    }
+
+    // ------------------------------------------------------------------ anything else under /v1
+
+    /*
+     * Any /v1 path no route above matches (GET /v1/keys, a typo): the same JSON 404 as every other /v1
+     * error, not the framework's HTML page. JAX-RS prefers the more literal templates above, so these
+     * only match what nothing else does; a known path with an unsupported method stays a 405.
+     */
+    @GET
+    @Path("/{unknown: .*}")
+    @Operation(hidden = true)
+    public Response unknownGet(@PathParam("unknown") String path) {
+        return unknownPath("GET", path);
+    }
+
+    @PUT
+    @Path("/{unknown: .*}")
+    @Operation(hidden = true)
+    public Response unknownPut(@PathParam("unknown") String path) {
+        return unknownPath("PUT", path);
+    }
+
+    @POST
+    @Path("/{unknown: .*}")
+    @Operation(hidden = true)
+    public Response unknownPost(@PathParam("unknown") String path) {
+        return unknownPath("POST", path);
+    }
+
+    @DELETE
+    @Path("/{unknown: .*}")
+    @Operation(hidden = true)
+    public Response unknownDelete(@PathParam("unknown") String path) {
+        return unknownPath("DELETE", path);
+    }
+
+    private static Response unknownPath(String method, String path) {
+        return error(404, "no such /v1 route: " + method + " /v1/" + path
+                + " (routes: /v1/keys/{key}, /v1/trees/{key}, /v1/trees/{key}/{subkey}, /v1/trees/{key}/config,"
+                + " /v1/setops; see /q/openapi)");
     }
 
     static Response error(int status, String message) {
