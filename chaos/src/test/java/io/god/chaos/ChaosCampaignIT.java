@@ -61,6 +61,9 @@ class ChaosCampaignIT {
                 .extracting(Checker.Violation::describe).isEmpty();
         assertThat(result.phases()).as("convergence after each heal, seed " + seed)
                 .allSatisfy(p -> assertThat(p.notConverged()).as(p.nemesis()).isNull());
+        // the nemeses bit: some node saw its ring shrink during a fault (else the faults were no-ops)
+        assertThat(result.phases()).as("a fault some node noticed, seed " + seed)
+                .anyMatch(p -> p.smallestRing() < config.nodes());
         assertThat(result.finalNotConverged()).as("final convergence, seed " + seed).isNull();
         assertThat(result.history()).as("the workload ran").anyMatch(op -> op.kind() == Op.Kind.PUT && op.ok())
                 .anyMatch(op -> op.kind() == Op.Kind.DEL && op.ok()).anyMatch(op -> op.kind() == Op.Kind.GET && op.ok());

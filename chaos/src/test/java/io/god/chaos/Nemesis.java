@@ -73,7 +73,7 @@ interface Nemesis {
             for (int j : b) {
                 c.net().cut(j, a);
             }
-            return "partition " + a + " | " + b;
+            return "partition " + a + " from " + b;
         }
 
         @Override

@@ -42,6 +42,7 @@ final class Report {
             ph.put("action", p.action());
             ph.put("injectedAtMs", p.injectedAt());
             ph.put("healedAtMs", p.healedAt());
+            ph.put("smallestRingSeen", p.smallestRing());
             ph.put("convergedAfterMs", p.convergedAfterMs());
             ph.put("notConverged", p.notConverged());
             ph.put("opsDuringFault", counts(r.history(), p.injectedAt(), p.healedAt()));
@@ -55,6 +56,7 @@ final class Report {
         r.violations().forEach(v -> byKind.merge(v.kind(), 1, Integer::sum));
         m.put("violationsByKind", byKind);
         m.put("violations", r.violations().stream().limit(20).map(Checker.Violation::describe).toList());
+        m.put("knownIssues", r.knownIssues());
         return m;
     }
 
@@ -66,11 +68,11 @@ final class Report {
                 .append("- operations: ").append(counts(r.history(), Long.MIN_VALUE, Long.MAX_VALUE)).append('\n')
                 .append("- final convergence: ").append(r.finalConvergenceMs() == null ? "NONE: " + r.finalNotConverged()
                         : r.finalConvergenceMs() + " ms").append("; keys checked: ").append(r.finals().size()).append("\n\n");
-        b.append("| nemesis | action | fault (ms) | converged after heal (ms) | ops during the fault (availability) |\n")
-                .append("|---|---|---|---|---|\n");
+        b.append("| nemesis | action | fault (ms) | smallest ring seen | converged after heal (ms) | ops during the fault (availability) |\n")
+                .append("|---|---|---|---|---|---|\n");
         for (Campaign.Phase p : r.phases()) {
             b.append("| ").append(p.nemesis()).append(" | ").append(p.action()).append(" | ").append(p.injectedAt())
-                    .append("–").append(p.healedAt()).append(" | ")
+                    .append("–").append(p.healedAt()).append(" | ").append(p.smallestRing()).append(" | ")
                     .append(p.convergedAfterMs() == null ? "NOT: " + p.notConverged() : p.convergedAfterMs())
                     .append(" | ").append(counts(r.history(), p.injectedAt(), p.healedAt())).append(" |\n");
         }
@@ -80,6 +82,11 @@ final class Report {
         } else {
             b.append(r.violations().size()).append(" violations (seed ").append(r.config().seed()).append("):\n\n```\n");
             r.violations().stream().limit(20).forEach(v -> b.append(v.describe()).append('\n'));
+            b.append("```\n");
+        }
+        if (!r.knownIssues().isEmpty()) {
+            b.append("\n## Known issues seen (reported, not failing; KnownIssues)\n\n```\n");
+            r.knownIssues().forEach(k -> b.append(k).append('\n'));
             b.append("```\n");
         }
         return b.toString();

@@ -29,11 +29,26 @@ final class Sh {
         return r.output();
     }
 
+    /** A command found on PATH, else in /usr/sbin or /sbin (Debian puts ip and iptables there; a non-root PATH lacks them). */
+    static String resolve(String command) {
+        if (command.contains("/")) {
+            return command;
+        }
+        for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin").split(":")) {
+            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) {
+                return java.nio.file.Path.of(dir, command).toString();
+            }
+        }
+        return command;
+    }
+
     /** Runs the command; exit 127 when it could not be started, 124 when it ran past the deadline (killed). */
     static Result tryRun(String... cmd) {
         Process p;
         try {
-            p = new ProcessBuilder(List.of(cmd)).redirectErrorStream(true).start();
+            List<String> full = new java.util.ArrayList<>(List.of(cmd));
+            full.set(0, resolve(cmd[0]));
+            p = new ProcessBuilder(full).redirectErrorStream(true).start();
         } catch (IOException e) {
             return new Result(127, e.getMessage());
         }

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Workload implements AutoCloseable {
 
+    private static final long PACE_MS = 5;
+
     private final GodClient client;
     private final History history;
     private final long seed;
@@ -45,6 +47,7 @@ final class Workload implements AutoCloseable {
         List<String> mine = new ArrayList<>(); // acknowledged, not deleted yet
         int n = 0;
         while (!stop) {
+            pace();
             int dice = r.nextInt(10);
             if (dice < 5 || mine.isEmpty()) {
                 String key = "t" + t + "-" + n++;
@@ -64,6 +67,18 @@ final class Workload implements AutoCloseable {
                 }
                 call(t, Op.Kind.GET, key, null);
             }
+        }
+    }
+
+    /**
+     * A short pause between calls: about 200 calls a second per thread at most, so a long campaign's
+     * history stays small and the nodes keep CPU for their own work on a shared machine.
+     */
+    private static void pace() {
+        try {
+            Thread.sleep(PACE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -103,9 +118,12 @@ final class Workload implements AutoCloseable {
         return GodClient.hashed(name);
     }
 
+    /** The key's owner in the client's view, with that view's size and the members it thinks catch up. */
     private String ownerOf(byte[] key) {
         List<GodClient.Member> reps = client.replicas(key);
-        return reps.isEmpty() ? "?" : reps.get(0).address();
+        java.util.Set<String> c = client.catchingUp();
+        return (reps.isEmpty() ? "?" : reps.get(0).address()) + " (view " + client.ring().size()
+                + (c.isEmpty() ? "" : ", catching up " + new java.util.TreeSet<>(c)) + ")";
     }
 
     /** Stops the threads; each finishes its current call (bounded by the client's deadline). */
