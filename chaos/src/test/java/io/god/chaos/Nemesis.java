@@ -20,7 +20,7 @@ interface Nemesis {
 
     /** Every implemented nemesis by name, in a fixed order. */
     static List<Nemesis> all() {
-        return List.of(new IsolateOne(), new RandomHalves(), new Kill(), new Pause());
+        return List.of(new IsolateOne(), new RandomHalves(), new Kill(), new Pause(), new Loss());
     }
 
     static Nemesis named(String name) {
@@ -129,6 +129,28 @@ interface Nemesis {
                 c.node(victim).resume();
                 victim = -1;
             }
+        }
+    }
+
+    /** Random packet loss (iptables statistic match, both directions) on a random node. */
+    final class Loss implements Nemesis {
+        static final double SHARE = 0.3;
+
+        @Override
+        public String name() {
+            return "loss";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) {
+            int victim = r.nextInt(c.size());
+            c.net().lossy(victim, SHARE);
+            return "node " + victim + " drops " + (int) (SHARE * 100) + " % of its packets";
+        }
+
+        @Override
+        public void heal(Cluster c) {
+            c.net().heal();
         }
     }
 }

@@ -175,6 +175,13 @@ final class Net implements AutoCloseable {
         }
     }
 
+    /** Node i drops this share of the packets it receives and sends (peers and clients alike), at random. */
+    void lossy(int i, double share) {
+        String p = String.format(java.util.Locale.ROOT, "%.2f", share);
+        inNs(i, "iptables", "-w", "-A", "INPUT", "-m", "statistic", "--mode", "random", "--probability", p, "-j", "DROP");
+        inNs(i, "iptables", "-w", "-A", "OUTPUT", "-m", "statistic", "--mode", "random", "--probability", p, "-j", "DROP");
+    }
+
     /** Removes every DROP rule of every namespace. */
     void heal() {
         for (int i = 0; i < size; i++) {
