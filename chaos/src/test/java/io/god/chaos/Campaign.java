@@ -1,0 +1,189 @@
+package io.god.chaos;
+
+import io.god.client.GodClient;
+import io.god.client.GodException;
+import io.god.testing.TimeScale;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * One run: a ring of packaged nodes in namespaces, the workload through the Java client, a seeded
+ * schedule of nemeses (each injected for {@code faultTime}, healed, then the ring must converge again
+ * and stay calm a while so reads reach the returned member), a final convergence, final reads and the
+ * {@link Checker}. Teardown (nodes, then namespaces) happens in {@link #close()} and in a shutdown hook.
+ */
+final class Campaign implements AutoCloseable {
+
+    /** What to run. {@code duration} null: every nemesis of the list once, in a seeded order. */
+    record Config(long seed, int nodes, List<Nemesis> nemeses, Duration duration, Duration faultTime, Duration calm,
+                  int threads, Path jar, Path out) {
+    }
+
+    /** One nemesis round: when it was injected and healed, and how long the ring took to converge after it. */
+    record Phase(String nemesis, String action, long injectedAt, long healedAt, int smallestRing, Long convergedAfterMs,
+                 String notConverged) {
+    }
+
+    /** Everything the report says. */
+    record Result(Config config, List<Phase> phases, List<Op> history, Map<String, Checker.Final> finals,
+                  List<Checker.Violation> violations, List<String> knownIssues, Long finalConvergenceMs,
+                  String finalNotConverged, long wallMs) {
+        boolean passed() {
+            return violations.isEmpty() && finalNotConverged == null
+                    && phases.stream().allMatch(p -> p.notConverged() == null);
+        }
+    }
+
+    /** The client's timeout of one attempt (its default): a call that took longer failed over at least once. */
+    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(1);
+
+    private final Config config;
+    private Net net;
+    private Cluster cluster;
+    private final Thread hook = new Thread(this::teardown, "chaos-teardown");
+
+    Campaign(Config config) {
+        this.config = config;
+    }
+
+    Result run() throws Exception {
+        long start = System.nanoTime();
+        deleteTree(config.out()); // a fresh ring each run: no data, logs or report of an earlier one
+        Files.createDirectories(config.out());
+        List<String> stale = Net.removeStale();
+        log("seed " + config.seed() + (stale.isEmpty() ? "" : "; removed a crashed run's " + stale));
+        Runtime.getRuntime().addShutdownHook(hook);
+        net = Net.create(config.nodes());
+        cluster = new Cluster(net, config.jar(), config.out());
+        History history = new History(start);
+        cluster.startAll();
+        String[] why = new String[1];
+        if (cluster.awaitConverged(TimeScale.seconds(60), why) == null) {
+            throw new IllegalStateException("the ring did not form: " + why[0] + " (logs: " + config.out() + ")");
+        }
+        log("ring formed after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        Random schedule = new Random(config.seed());
+        List<Phase> phases = new ArrayList<>();
+        Map<String, Checker.Final> finals = new LinkedHashMap<>();
+        Long finalMs;
+        try (GodClient client = GodClient.builder().endpoints(cluster.addresses().toArray(String[]::new))
+                .redundancy(3).attemptTimeout(ATTEMPT_TIMEOUT).deadline(TimeScale.seconds(3)).build()) {
+            Workload workload = new Workload(client, history, config.seed(), config.threads());
+            workload.start();
+            try {
+                Thread.sleep(config.calm().toMillis());
+                List<Nemesis> order = new ArrayList<>(config.nemeses());
+                java.util.Collections.shuffle(order, schedule);
+                long until = config.duration() == null ? Long.MAX_VALUE : history.now() + config.duration().toMillis();
+                for (int round = 0; config.duration() == null ? round < order.size() : history.now() < until; round++) {
+                    Nemesis n = config.duration() == null ? order.get(round)
+                            : config.nemeses().get(schedule.nextInt(config.nemeses().size()));
+                    phases.add(round(n, schedule, history));
+                }
+            } finally {
+                workload.close();
+            }
+            finalMs = awaitConverged(why);
+            for (Op op : history.ops()) {
+                if (op.kind() != Op.Kind.GET && !finals.containsKey(op.key())) {
+                    finals.put(op.key(), finalRead(client, op.key()));
+                }
+            }
+        }
+        List<Op> ops = history.ops();
+        List<Checker.Violation> violations = new ArrayList<>();
+        List<String> known = new ArrayList<>();
+        for (Checker.Violation v : Checker.check(ops, finals)) {
+            String reason = KnownIssues.reason(v, phases, ATTEMPT_TIMEOUT.toMillis());
+            if (reason == null) {
+                violations.add(v);
+            } else {
+                known.add(reason + "\n    " + v.describe());
+            }
+        }
+        return new Result(config, phases, ops, finals, violations, known, finalMs, finalMs == null ? why[0] : null,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private Phase round(Nemesis n, Random schedule, History history) throws Exception {
+        long injected = history.now();
+        String action = n.inject(cluster, schedule);
+        log(n.name() + ": " + action);
+        int smallestRing = watchRing(history.now() + config.faultTime().toMillis(), history);
+        long healed = history.now();
+        n.heal(cluster);
+        String[] why = new String[1];
+        Long converged = awaitConverged(why);
+        log(n.name() + " healed; " + (converged == null ? "NOT converged: " + why[0] : "converged after " + converged + " ms"));
+        Thread.sleep(config.calm().toMillis());
+        return new Phase(n.name(), action, injected, healed, smallestRing, converged, converged == null ? why[0] : null);
+    }
+
+    /**
+     * Until {@code until} (ms): asks the nodes in turn for their ring and answers the smallest ring any of
+     * them reported (the fault bit when it is below the ring size; cluster size when none noticed).
+     */
+    private int watchRing(long until, History history) throws InterruptedException {
+        int smallest = cluster.size();
+        for (int i = 0; history.now() < until; i = (i + 1) % cluster.size()) {
+            com.fasterxml.jackson.databind.JsonNode s = cluster.status(i);
+            if (s != null) {
+                smallest = Math.min(smallest, s.path("ring").size());
+            }
+            Thread.sleep(Math.max(0, Math.min(250, until - history.now())));
+        }
+        return smallest;
+    }
+
+    private Long awaitConverged(String[] why) throws InterruptedException {
+        Duration d = cluster.awaitConverged(TimeScale.seconds(40), why);
+        return d == null ? null : d.toMillis();
+    }
+
+    private static Checker.Final finalRead(GodClient client, String key) {
+        try {
+            GodClient.Value v = client.get(Workload.keyBytes(key));
+            return new Checker.Final(false, v.exists(), v.exists() ? new String(v.value(), StandardCharsets.UTF_8) : null);
+        } catch (GodException e) {
+            return new Checker.Final(true, false, e.getMessage());
+        }
+    }
+
+    static void deleteTree(Path p) throws java.io.IOException {
+        if (Files.exists(p)) {
+            try (var walk = Files.walk(p)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    private static void log(String line) {
+        System.out.println("[chaos] " + line);
+    }
+
+    private synchronized void teardown() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (net != null) {
+            net.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        teardown();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // shutting down already, or never registered
+        }
+    }
+}

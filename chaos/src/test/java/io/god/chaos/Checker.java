@@ -1,0 +1,92 @@
+package io.god.chaos;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The campaign's invariants over a history and the final reads made after the last heal (keys are
+ * written once, then maybe deleted once):
+ * <ul>
+ *   <li><b>lost write</b>: a key whose put was acknowledged and that no delete touched is missing (or
+ *   different) at the end;</li>
+ *   <li><b>resurrected delete</b>: a key whose delete was acknowledged is there at the end;</li>
+ *   <li><b>stale read</b>: a read that began after the key's put was acknowledged did not see it although
+ *   no delete had begun by the time the read returned, or saw it although a delete was acknowledged
+ *   before the read began;</li>
+ *   <li><b>unreadable</b>: a final read (after convergence) failed.</li>
+ * </ul>
+ */
+final class Checker {
+
+    /** What the final read of a key found; {@code failed}: the read itself did not succeed. */
+    record Final(boolean failed, boolean found, String value) {
+    }
+
+    /** One broken invariant and the key's whole history (the shortest excerpt that shows it). */
+    record Violation(String kind, String key, String detail, List<Op> excerpt) {
+        String describe() {
+            StringBuilder b = new StringBuilder(kind).append(" of ").append(key).append(": ").append(detail);
+            for (Op op : excerpt) {
+                b.append("\n    ").append(op);
+            }
+            return b.toString();
+        }
+    }
+
+    private Checker() {
+    }
+
+    static List<Violation> check(List<Op> history, Map<String, Final> finals) {
+        Map<String, List<Op>> byKey = new LinkedHashMap<>();
+        for (Op op : history) {
+            byKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
+        }
+        List<Violation> out = new ArrayList<>();
+        for (Map.Entry<String, List<Op>> e : byKey.entrySet()) {
+            checkKey(e.getKey(), e.getValue(), finals.get(e.getKey()), out);
+        }
+        return out;
+    }
+
+    private static void checkKey(String key, List<Op> ops, Final fin, List<Violation> out) {
+        Op put = null;
+        List<Op> dels = new ArrayList<>();
+        for (Op op : ops) {
+            if (op.kind() == Op.Kind.PUT) {
+                put = op;
+            } else if (op.kind() == Op.Kind.DEL) {
+                dels.add(op);
+            }
+        }
+        boolean putAcked = put != null && put.ok();
+        boolean delAcked = dels.stream().anyMatch(Op::ok);
+        String expected = "v-" + key;
+        if (fin != null && fin.failed() && (putAcked || delAcked)) {
+            out.add(new Violation("unreadable", key, "the final read after the heal failed", ops));
+        } else if (fin != null && putAcked && dels.isEmpty() && (!fin.found() || !expected.equals(fin.value()))) {
+            out.add(new Violation("lost write", key, "acknowledged put, no delete, final read "
+                    + (fin.found() ? "found " + fin.value() : "found nothing"), ops));
+        } else if (fin != null && delAcked && fin.found()) {
+            out.add(new Violation("resurrected delete", key, "acknowledged delete, final read found " + fin.value(), ops));
+        }
+        if (!putAcked) {
+            return;
+        }
+        for (Op read : ops) {
+            if (read.kind() != Op.Kind.GET || !read.ok() || read.invoke() <= put.complete()) {
+                continue;
+            }
+            boolean delBegun = dels.stream().anyMatch(d -> d.invoke() <= read.complete());
+            boolean delDone = dels.stream().anyMatch(d -> d.ok() && d.complete() < read.invoke());
+            if (!delBegun && (!read.found() || !expected.equals(read.value()))) {
+                out.add(new Violation("stale read", key, "read #" + read.id() + " began after the put was acknowledged, "
+                        + "no delete had begun, it found " + (read.found() ? read.value() : "nothing"), ops));
+            } else if (delDone && read.found()) {
+                out.add(new Violation("stale read", key, "read #" + read.id()
+                        + " began after the delete was acknowledged and found " + read.value(), ops));
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.god.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The checker's rules on hand-made histories: each invariant caught, and what is allowed left alone. */
+class CheckerTest {
+
+    static Op put(long id, String key, long invoke, long complete, Op.Outcome outcome) {
+        return new Op(id, 0, Op.Kind.PUT, key, "v-" + key, invoke, complete, outcome, false, "n0", null);
+    }
+
+    static Op del(long id, String key, long invoke, long complete, Op.Outcome outcome) {
+        return new Op(id, 0, Op.Kind.DEL, key, null, invoke, complete, outcome, false, "n0", null);
+    }
+
+    static Op get(long id, String key, long invoke, long complete, boolean found) {
+        return new Op(id, 1, Op.Kind.GET, key, found ? "v-" + key : null, invoke, complete, Op.Outcome.OK, found, "n0",
+                null);
+    }
+
+    static final Checker.Final PRESENT_A = new Checker.Final(false, true, "v-a");
+    static final Checker.Final ABSENT = new Checker.Final(false, false, null);
+
+    @Test
+    void aCleanHistoryPasses() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK), get(2, "a", 11, 12, true),
+                put(3, "b", 0, 10, Op.Outcome.OK), del(4, "b", 20, 30, Op.Outcome.OK), get(5, "b", 31, 32, false));
+        assertThat(Checker.check(h, Map.of("a", PRESENT_A, "b", ABSENT))).isEmpty();
+    }
+
+    @Test
+    void anAcknowledgedPutMissingAtTheEndIsALostWrite() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK));
+        assertThat(Checker.check(h, Map.of("a", ABSENT))).extracting(Checker.Violation::kind).containsExactly("lost write");
+    }
+
+    @Test
+    void anUnacknowledgedPutMayBeMissing() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.UNKNOWN));
+        assertThat(Checker.check(h, Map.of("a", ABSENT))).isEmpty();
+        assertThat(Checker.check(h, Map.of("a", PRESENT_A))).isEmpty();
+    }
+
+    @Test
+    void anAcknowledgedDeletePresentAtTheEndIsResurrected() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK), del(2, "a", 20, 30, Op.Outcome.OK));
+        assertThat(Checker.check(h, Map.of("a", PRESENT_A))).extracting(Checker.Violation::kind)
+                .containsExactly("resurrected delete");
+        List<Op> unknown = List.of(put(1, "a", 0, 10, Op.Outcome.OK), del(2, "a", 20, 30, Op.Outcome.UNKNOWN));
+        assertThat(Checker.check(unknown, Map.of("a", PRESENT_A))).isEmpty();
+    }
+
+    @Test
+    void aReadAfterTheAcknowledgementThatMissesTheWriteIsStale() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK), get(2, "a", 11, 12, false));
+        List<Checker.Violation> v = Checker.check(h, Map.of("a", PRESENT_A));
+        assertThat(v).extracting(Checker.Violation::kind).containsExactly("stale read");
+        assertThat(v.get(0).describe()).contains("#1", "#2"); // the excerpt shows both operations
+    }
+
+    @Test
+    void aReadConcurrentWithThePutOrADeleteMayGoEitherWay() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK), get(2, "a", 5, 12, false),
+                del(3, "a", 20, 30, Op.Outcome.OK), get(4, "a", 25, 26, true), get(5, "a", 31, 32, false));
+        assertThat(Checker.check(h, Map.of("a", ABSENT))).isEmpty();
+    }
+
+    @Test
+    void aReadAfterAnAcknowledgedDeleteThatSeesTheValueIsStale() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK), del(2, "a", 20, 30, Op.Outcome.OK),
+                get(3, "a", 31, 32, true));
+        assertThat(Checker.check(h, Map.of("a", ABSENT))).extracting(Checker.Violation::kind)
+                .containsExactly("stale read");
+    }
+
+    @Test
+    void aFailedFinalReadOfAnAcknowledgedKeyIsReported() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK));
+        assertThat(Checker.check(h, Map.of("a", new Checker.Final(true, false, "timeout"))))
+                .extracting(Checker.Violation::kind).containsExactly("unreadable");
+    }
+}

@@ -1,0 +1,156 @@
+package io.god.chaos;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+
+/**
+ * One kind of fault: {@link #inject} starts it on nodes drawn from the campaign's seeded Random and
+ * says what it did; {@link #heal} undoes it. The schedule (which fault, which nodes) depends only on the seed.
+ */
+interface Nemesis {
+
+    String name();
+
+    String inject(Cluster c, Random r) throws Exception;
+
+    void heal(Cluster c) throws Exception;
+
+    /** Every implemented nemesis by name, in a fixed order. */
+    static List<Nemesis> all() {
+        return List.of(new IsolateOne(), new RandomHalves(), new Kill(), new Pause(), new Loss());
+    }
+
+    static Nemesis named(String name) {
+        return all().stream().filter(n -> n.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no nemesis named " + name + "; known: "
+                        + all().stream().map(Nemesis::name).toList()));
+    }
+
+    /** One node loses contact with every other node (clients still reach it). */
+    final class IsolateOne implements Nemesis {
+        @Override
+        public String name() {
+            return "isolate-one";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) {
+            int victim = r.nextInt(c.size());
+            List<Integer> others = IntStream.range(0, c.size()).boxed().toList();
+            c.net().cut(victim, others);
+            for (int j : others) {
+                c.net().cut(j, List.of(victim));
+            }
+            return "isolated node " + victim;
+        }
+
+        @Override
+        public void heal(Cluster c) {
+            c.net().heal();
+        }
+    }
+
+    /** The nodes split into two random non-empty halves that cannot reach each other. */
+    final class RandomHalves implements Nemesis {
+        @Override
+        public String name() {
+            return "random-halves";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) {
+            List<Integer> order = new ArrayList<>(IntStream.range(0, c.size()).boxed().toList());
+            Collections.shuffle(order, r);
+            int cut = c.size() / 2; // the smaller half first: {order[0..cut)} | {order[cut..)}
+            List<Integer> a = order.subList(0, Math.max(1, cut));
+            List<Integer> b = order.subList(Math.max(1, cut), order.size());
+            for (int i : a) {
+                c.net().cut(i, b);
+            }
+            for (int j : b) {
+                c.net().cut(j, a);
+            }
+            return "partition " + a + " from " + b;
+        }
+
+        @Override
+        public void heal(Cluster c) {
+            c.net().heal();
+        }
+    }
+
+    /** kill -9 of one node; the heal restarts it on the same data directory. */
+    final class Kill implements Nemesis {
+        private int victim = -1;
+
+        @Override
+        public String name() {
+            return "kill";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) throws InterruptedException {
+            victim = r.nextInt(c.size());
+            c.node(victim).kill();
+            return "kill -9 node " + victim;
+        }
+
+        @Override
+        public void heal(Cluster c) throws Exception {
+            if (victim >= 0) {
+                c.start(victim);
+                victim = -1;
+            }
+        }
+    }
+
+    /** SIGSTOP of one node (a long GC pause, a frozen VM); the heal sends SIGCONT. */
+    final class Pause implements Nemesis {
+        private int victim = -1;
+
+        @Override
+        public String name() {
+            return "pause";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) {
+            victim = r.nextInt(c.size());
+            c.node(victim).pause();
+            return "SIGSTOP node " + victim;
+        }
+
+        @Override
+        public void heal(Cluster c) {
+            if (victim >= 0) {
+                c.node(victim).resume();
+                victim = -1;
+            }
+        }
+    }
+
+    /** Random packet loss (iptables statistic match, both directions) on a random node. */
+    final class Loss implements Nemesis {
+        static final double SHARE = 0.3;
+
+        @Override
+        public String name() {
+            return "loss";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) {
+            int victim = r.nextInt(c.size());
+            c.net().lossy(victim, SHARE);
+            return "node " + victim + " drops " + (int) (SHARE * 100) + " % of its packets";
+        }
+
+        @Override
+        public void heal(Cluster c) {
+            c.net().heal();
+        }
+    }
+}

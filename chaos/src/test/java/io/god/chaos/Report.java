@@ -1,0 +1,100 @@
+package io.god.chaos;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Writes a run's {@code report.md} and {@code report.json}: seed, schedule, ops by outcome, availability, invariants. */
+final class Report {
+
+    private Report() {
+    }
+
+    /** Operations by kind and outcome between two times (ms): "PUT" → {"OK": 12, "UNKNOWN": 1}. */
+    static Map<String, Map<String, Integer>> counts(List<Op> ops, long from, long to) {
+        Map<String, Map<String, Integer>> out = new TreeMap<>();
+        for (Op op : ops) {
+            if (op.invoke() >= from && op.invoke() < to) {
+                out.computeIfAbsent(op.kind().name(), k -> new TreeMap<>()).merge(op.outcome().name(), 1, Integer::sum);
+            }
+        }
+        return out;
+    }
+
+    static Map<String, Object> json(Campaign.Result r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("seed", r.config().seed());
+        m.put("nodes", r.config().nodes());
+        m.put("passed", r.passed());
+        m.put("wallMs", r.wallMs());
+        m.put("opsByOutcome", counts(r.history(), Long.MIN_VALUE, Long.MAX_VALUE));
+        List<Map<String, Object>> phases = new ArrayList<>();
+        for (Campaign.Phase p : r.phases()) {
+            Map<String, Object> ph = new LinkedHashMap<>();
+            ph.put("nemesis", p.nemesis());
+            ph.put("action", p.action());
+            ph.put("injectedAtMs", p.injectedAt());
+            ph.put("healedAtMs", p.healedAt());
+            ph.put("smallestRingSeen", p.smallestRing());
+            ph.put("convergedAfterMs", p.convergedAfterMs());
+            ph.put("notConverged", p.notConverged());
+            ph.put("opsDuringFault", counts(r.history(), p.injectedAt(), p.healedAt()));
+            phases.add(ph);
+        }
+        m.put("schedule", phases);
+        m.put("finalConvergenceMs", r.finalConvergenceMs());
+        m.put("finalNotConverged", r.finalNotConverged());
+        m.put("keysChecked", r.finals().size());
+        Map<String, Integer> byKind = new TreeMap<>();
+        r.violations().forEach(v -> byKind.merge(v.kind(), 1, Integer::sum));
+        m.put("violationsByKind", byKind);
+        m.put("violations", r.violations().stream().limit(20).map(Checker.Violation::describe).toList());
+        m.put("knownIssues", r.knownIssues());
+        return m;
+    }
+
+    static String markdown(Campaign.Result r) {
+        StringBuilder b = new StringBuilder("# Chaos campaign\n\n");
+        b.append("- seed: `").append(r.config().seed()).append("` (replay: `-Dgod.chaos.seed=").append(r.config().seed())
+                .append("`)\n- nodes: ").append(r.config().nodes()).append(", N=3, Sync=true writes\n- result: **")
+                .append(r.passed() ? "passed" : "FAILED").append("** in ").append(r.wallMs() / 1000.0).append(" s\n")
+                .append("- operations: ").append(counts(r.history(), Long.MIN_VALUE, Long.MAX_VALUE)).append('\n')
+                .append("- final convergence: ").append(r.finalConvergenceMs() == null ? "NONE: " + r.finalNotConverged()
+                        : r.finalConvergenceMs() + " ms").append("; keys checked: ").append(r.finals().size()).append("\n\n");
+        b.append("| nemesis | action | fault (ms) | smallest ring seen | converged after heal (ms) | ops during the fault (availability) |\n")
+                .append("|---|---|---|---|---|---|\n");
+        for (Campaign.Phase p : r.phases()) {
+            b.append("| ").append(p.nemesis()).append(" | ").append(p.action()).append(" | ").append(p.injectedAt())
+                    .append("–").append(p.healedAt()).append(" | ").append(p.smallestRing()).append(" | ")
+                    .append(p.convergedAfterMs() == null ? "NOT: " + p.notConverged() : p.convergedAfterMs())
+                    .append(" | ").append(counts(r.history(), p.injectedAt(), p.healedAt())).append(" |\n");
+        }
+        b.append("\n## Invariants\n\n");
+        if (r.violations().isEmpty()) {
+            b.append("No lost acknowledged write, no resurrected delete, no stale read, every key readable after the heal.\n");
+        } else {
+            b.append(r.violations().size()).append(" violations (seed ").append(r.config().seed()).append("):\n\n```\n");
+            r.violations().stream().limit(20).forEach(v -> b.append(v.describe()).append('\n'));
+            b.append("```\n");
+        }
+        if (!r.knownIssues().isEmpty()) {
+            b.append("\n## Known issues seen (reported, not failing; KnownIssues)\n\n```\n");
+            r.knownIssues().forEach(k -> b.append(k).append('\n'));
+            b.append("```\n");
+        }
+        return b.toString();
+    }
+
+    static void write(Campaign.Result r, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("report.md"), markdown(r));
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("report.json").toFile(), json(r));
+    }
+}

@@ -1,0 +1,137 @@
+package io.god.chaos;
+
+import io.god.client.GodClient;
+import io.god.client.GodException;
+import io.god.client.GodRequestException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Client threads, each with its own seeded Random (so a seed replays the workload, not the interleaving):
+ * {@code Sync=true} puts of unique keys ({@code t<thread>-<n>}, value {@code v-<key>}), {@code Sync=true}
+ * deletes of keys whose put was acknowledged, and reads of any acknowledged key. Every call is recorded.
+ */
+final class Workload implements AutoCloseable {
+
+    private static final long PACE_MS = 5;
+
+    private final GodClient client;
+    private final History history;
+    private final long seed;
+    private final List<Thread> threads = new ArrayList<>();
+    /** Keys whose put was acknowledged (any thread reads them). */
+    private final List<String> acked = new ArrayList<>();
+    private volatile boolean stop;
+
+    Workload(GodClient client, History history, long seed, int threads) {
+        this.client = client;
+        this.history = history;
+        this.seed = seed;
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            Thread th = new Thread(() -> loop(id), "chaos-workload-" + t);
+            th.setDaemon(true);
+            this.threads.add(th);
+        }
+    }
+
+    void start() {
+        threads.forEach(Thread::start);
+    }
+
+    private void loop(int t) {
+        Random r = new Random(seed * 31 + t);
+        List<String> mine = new ArrayList<>(); // acknowledged, not deleted yet
+        int n = 0;
+        while (!stop) {
+            pace();
+            int dice = r.nextInt(10);
+            if (dice < 5 || mine.isEmpty()) {
+                String key = "t" + t + "-" + n++;
+                if (call(t, Op.Kind.PUT, key, "v-" + key) == Op.Outcome.OK) {
+                    mine.add(key);
+                    synchronized (acked) {
+                        acked.add(key);
+                    }
+                }
+            } else if (dice < 7) {
+                String key = mine.remove(r.nextInt(mine.size()));
+                call(t, Op.Kind.DEL, key, null);
+            } else {
+                String key;
+                synchronized (acked) {
+                    key = acked.get(r.nextInt(acked.size()));
+                }
+                call(t, Op.Kind.GET, key, null);
+            }
+        }
+    }
+
+    /**
+     * A short pause between calls: about 200 calls a second per thread at most, so a long campaign's
+     * history stays small and the nodes keep CPU for their own work on a shared machine.
+     */
+    private static void pace() {
+        try {
+            Thread.sleep(PACE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Op.Outcome call(int t, Op.Kind kind, String key, String value) {
+        byte[] k = keyBytes(key);
+        String node = ownerOf(k);
+        long id = history.nextId();
+        long invoke = history.now();
+        Op.Outcome outcome = Op.Outcome.OK;
+        boolean found = false;
+        String read = null;
+        String error = null;
+        try {
+            switch (kind) {
+                case PUT -> client.put(k, value.getBytes(StandardCharsets.UTF_8), true);
+                case DEL -> client.del(k, true);
+                case GET -> {
+                    GodClient.Value v = client.get(k);
+                    found = v.exists();
+                    read = found ? new String(v.value(), StandardCharsets.UTF_8) : null;
+                }
+            }
+        } catch (GodRequestException e) {
+            outcome = Op.Outcome.FAIL;
+            error = e.getMessage();
+        } catch (GodException e) {
+            outcome = kind == Op.Kind.GET ? Op.Outcome.FAIL : Op.Outcome.UNKNOWN; // a read changes nothing
+            error = e.getMessage();
+        }
+        history.add(new Op(id, t, kind, key, kind == Op.Kind.GET ? read : value, invoke, history.now(), outcome,
+                found, node, error));
+        return outcome;
+    }
+
+    /** The stored key of a workload key name: its murmur3 hash, so keys spread over the whole ring. */
+    static byte[] keyBytes(String name) {
+        return GodClient.hashed(name);
+    }
+
+    /** The key's owner in the client's view, with that view's size and the members it thinks catch up. */
+    private String ownerOf(byte[] key) {
+        List<GodClient.Member> reps = client.replicas(key);
+        java.util.Set<String> c = client.catchingUp();
+        return (reps.isEmpty() ? "?" : reps.get(0).address()) + " (view " + client.ring().size()
+                + (c.isEmpty() ? "" : ", catching up " + new java.util.TreeSet<>(c)) + ")";
+    }
+
+    /** Stops the threads; each finishes its current call (bounded by the client's deadline). */
+    @Override
+    public void close() throws InterruptedException {
+        stop = true;
+        for (Thread th : threads) {
+            th.join(TimeUnit.SECONDS.toMillis(60));
+        }
+    }
+}
