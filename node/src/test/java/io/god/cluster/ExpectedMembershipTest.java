@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.god.api.JsonRpc;
 import io.god.node.GodNode;
 import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
 import io.god.time.NanoClock;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 @ScaledTimeout(180)
 class ExpectedMembershipTest {
 
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = TimeScale.seconds(30);
 
     private final AtomicLong offset = new AtomicLong();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
