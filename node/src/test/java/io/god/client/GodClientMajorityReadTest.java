@@ -35,7 +35,9 @@ class GodClientMajorityReadTest {
 
                 second.close();
                 assertThatThrownBy(() -> client.get(key)).isInstanceOf(GodUnavailableException.class)
-                        .hasMessageContaining("only 1 of 3 replicas answered");
+                        // 3, or 2 when the client's view marks a member catching up (a node that missed
+                        // its ring ticks on a loaded machine rejoins through catching up): a lone answer never wins
+                        .hasMessageMatching("(?s).*only 1 of [23] replicas answered.*");
             }
         }
     }
