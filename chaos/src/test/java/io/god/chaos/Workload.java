@@ -118,12 +118,10 @@ final class Workload implements AutoCloseable {
         return GodClient.hashed(name);
     }
 
-    /** The key's owner in the client's view, with that view's size and the members it thinks catch up. */
+    /** The key's owner in the client's view, with that view's size. */
     private String ownerOf(byte[] key) {
         List<GodClient.Member> reps = client.replicas(key);
-        java.util.Set<String> c = client.catchingUp();
-        return (reps.isEmpty() ? "?" : reps.get(0).address()) + " (view " + client.ring().size()
-                + (c.isEmpty() ? "" : ", catching up " + new java.util.TreeSet<>(c)) + ")";
+        return (reps.isEmpty() ? "?" : reps.get(0).address()) + " (view " + client.ring().size() + ")";
     }
 
     /** Stops the threads; each finishes its current call (bounded by the client's deadline). */
