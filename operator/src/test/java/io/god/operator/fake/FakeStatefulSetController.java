@@ -203,6 +203,7 @@ public final class FakeStatefulSetController implements AutoCloseable {
         labels.put("statefulset.kubernetes.io/pod-name", podName);
         Pod pod = new PodBuilder()
                 .withNewMetadata().withName(podName).withNamespace(ns).withLabels(labels)
+                .withUid(java.util.UUID.randomUUID().toString()) // as the API server does: each pod its own uid
                 .withAnnotations(sts.getSpec().getTemplate().getMetadata().getAnnotations())
                 .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("StatefulSet")
                         .withName(sts.getMetadata().getName()).withUid(sts.getMetadata().getUid())
