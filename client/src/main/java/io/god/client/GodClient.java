@@ -125,6 +125,8 @@ public final class GodClient implements AutoCloseable {
     private final AtomicInteger roundRobin = new AtomicInteger();
     private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile List<Member> ring = List.of();
+    /** Members the last {@code Nodes} answer marked CATCHING_UP: not asked for reads while others are. */
+    private volatile java.util.Set<String> catchingUp = java.util.Set.of();
     private volatile boolean closed;
 
     private GodClient(Builder b) {
@@ -200,7 +202,12 @@ public final class GodClient implements AutoCloseable {
         return ring;
     }
 
-    /** Asks a node for the ring now (Nodes) and caches it. */
+    /**
+     * Asks a node for the ring now (Nodes) and caches it: the members of the cached view first, then the
+     * configured endpoints (e.g. the Service), which stay the fallback whatever the view says. A
+     * one-member answer (a node cut off, or alone in its view) replaces a larger view only when no other
+     * node answers.
+     */
     public List<Member> refreshRing() {
         List<String> tryOrder = new ArrayList<>();
         for (Member m : ring) {
@@ -212,12 +219,17 @@ public final class GodClient implements AutoCloseable {
             }
         }
         GodException last = null;
+        JsonNode alone = null;
         for (String address : tryOrder) {
             try {
                 JsonNode n = once(address, "Nodes", JSON.createObjectNode(), Call.EXECUTE, attemptTimeout);
                 List<Member> members = parseMembers(n);
+                if (members.size() == 1 && ring.size() > 1) {
+                    alone = alone == null ? n : alone; // ask the others first
+                    continue;
+                }
                 if (!members.isEmpty()) {
-                    ring = members;
+                    adopt(members, n);
                     return members;
                 }
             } catch (GodRequestException e) {
@@ -226,7 +238,28 @@ public final class GodClient implements AutoCloseable {
                 last = e;
             }
         }
+        if (alone != null) {
+            List<Member> members = parseMembers(alone);
+            adopt(members, alone);
+            return members;
+        }
         throw new GodUnavailableException("no node answered Nodes (" + tryOrder + ")", last);
+    }
+
+    private void adopt(List<Member> members, JsonNode answer) {
+        java.util.Set<String> c = new java.util.HashSet<>();
+        for (JsonNode m : answer) {
+            if ("CATCHING_UP".equals(m.path("State").asText(null))) {
+                c.add(m.path("Addr").asText());
+            }
+        }
+        catchingUp = java.util.Set.copyOf(c);
+        ring = members;
+    }
+
+    /** Members the last ring refresh reported as catching up (they get no reads while a replica does not). */
+    public java.util.Set<String> catchingUp() {
+        return catchingUp;
     }
 
     /** The ring as the node at the first reachable endpoint sees it. */
@@ -248,6 +281,22 @@ public final class GodClient implements AutoCloseable {
     /** The key's replica set in the cached ring: owner first. */
     public List<Member> replicas(byte[] key) {
         return replicas(ring, key, redundancy);
+    }
+
+    /** The replicas to read from: those not catching up (all of them when every one is). */
+    private List<Member> readReplicas(byte[] key) {
+        List<Member> reps = replicas(key);
+        java.util.Set<String> c = catchingUp;
+        if (c.isEmpty()) {
+            return reps;
+        }
+        List<Member> out = new ArrayList<>();
+        for (Member m : reps) {
+            if (!c.contains(m.address())) {
+                out.add(m);
+            }
+        }
+        return out.isEmpty() ? reps : out;
     }
 
     /** The key's replica set in ring r (sorted by position): owner (first position above key) first. */
@@ -619,11 +668,16 @@ public final class GodClient implements AutoCloseable {
         T answer() throws GodException;
     }
 
-    /** Bounded retries with exponential backoff inside the deadline. */
+    /**
+     * Bounded retries with exponential backoff inside the deadline. A node that answers 503 (a Sync
+     * write confirmed by fewer replicas than {@code god.sync.acks} needs, a node still joining) is
+     * retried until the deadline, beyond the attempt count: the ring is about to be whole again
+     * (a member restarts) and retrying a write is safe (the same last-write-wins outcome).
+     */
     private <T> T retrying(String method, Attempt<T> a) {
         long end = System.nanoTime() + deadline.toNanos();
         GodException last = null;
-        for (int i = 0; i < attempts; i++) {
+        for (int i = 0; i < attempts || last instanceof GodUnavailableException u && u.status() == 503; i++) {
             if (closed) {
                 throw new GodUnavailableException("client closed", last);
             }
@@ -688,10 +742,10 @@ public final class GodClient implements AutoCloseable {
         }
         return retrying(method, (i, budget) -> {
             List<Member> reps = replicas(key);
-            if (reps.isEmpty()) {
-                throw new GodUnavailableException("no ring known yet", null);
+            int r = i % (reps.size() + 1);
+            if (r == reps.size()) {
+                return once(fallback(), method, body, Call.ROUTE, budget); // a configured endpoint routes it
             }
-            int r = i % reps.size();
             return once(reps.get(r).address(), method, body, r == 0 ? Call.ROUTE : Call.EXECUTE, budget);
         });
     }
@@ -709,10 +763,12 @@ public final class GodClient implements AutoCloseable {
         }
         retrying(method, (i, budget) -> {
             List<Member> reps = replicas(key);
-            if (reps.isEmpty()) {
-                throw new GodUnavailableException("no ring known yet", null);
+            int r = i % (reps.size() + 1);
+            if (r == reps.size()) {
+                // every replica of the view failed once: a configured endpoint (e.g. the Service) routes it
+                return data(fallback(), new DataCall(kind, key, subKey, value, sync, authorization(), 0, Call.ROUTE, 0),
+                        budget);
             }
-            int r = i % reps.size();
             return data(reps.get(r).address(), new DataCall(kind, key, subKey, value, sync, authorization(), 0,
                     r == 0 ? Call.ROUTE : Call.EXECUTE, 0), budget);
         });
@@ -729,8 +785,10 @@ public final class GodClient implements AutoCloseable {
                     0, Call.ROUTE, 0), budget));
         }
         DataCall call = new DataCall(kind, key, subKey, null, false, null, 0, Call.EXECUTE, 0);
+        DataCall routed = new DataCall(kind, key, subKey, null, false, null, 0, Call.ROUTE, 0);
         DataCall.Reply best = null;
-        for (DataCall.Reply r : fromReplicas(method, key, (address, budget) -> sendData(address, call, budget))) {
+        for (DataCall.Reply r : fromReplicas(method, key, (address, budget) -> sendData(address, call, budget),
+                (address, budget) -> sendData(address, routed, budget))) {
             if (best == null || newer(r.timestamp(), !r.exists(), r.value(), best.timestamp(), !best.exists(),
                     best.value())) {
                 best = r;
@@ -764,8 +822,21 @@ public final class GodClient implements AutoCloseable {
     }
 
     private <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call) {
+        return fromReplicas(method, key, call, null);
+    }
+
+    /**
+     * As above; {@code routed} (may be null): the same call in ROUTE mode, sent to a configured endpoint
+     * (e.g. the Service) on the attempt after one where no replica of the view answered at all.
+     */
+    private <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call, AtNode<T> routed) {
+        boolean[] noAnswer = {false};
         return retrying(method, (i, budget) -> {
-            List<Member> reps = replicas(key);
+            if (noAnswer[0] && routed != null) {
+                noAnswer[0] = false;
+                return List.of(routed.send(fallback(), budget).answer());
+            }
+            List<Member> reps = readReplicas(key);
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
@@ -801,6 +872,7 @@ public final class GodClient implements AutoCloseable {
                 throw refused;
             }
             if (answers.isEmpty()) {
+                noAnswer[0] = refused == null;
                 throw failure;
             }
             if (failure != null && answers.size() * 2 <= reps.size()) {
@@ -970,6 +1042,11 @@ public final class GodClient implements AutoCloseable {
         return retrying(method, (i, budget) -> once(nextSeed(), method, body, Call.ROUTE, budget));
     }
 
+    /** The next configured endpoint (round robin): the fallback when the view's members do not answer. */
+    private String fallback() {
+        return seeds.get(Math.floorMod(spread.getAndIncrement(), seeds.size()));
+    }
+
     /** The next node of the seeds (gateway mode, or no ring yet) or of the ring, round robin. */
     private String nextSeed() {
         List<Member> r = ring;
@@ -1016,7 +1093,8 @@ public final class GodClient implements AutoCloseable {
             throw new GodRequestException(r.status(), message(text));
         }
         if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + message(text), null);
+            throw new GodUnavailableException(address + " answered " + r.status() + ": " + message(text), null,
+                    r.status());
         }
         try {
             return JSON.readTree(r.body());
@@ -1046,7 +1124,8 @@ public final class GodClient implements AutoCloseable {
             throw new GodRequestException(r.status(), r.message());
         }
         if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null);
+            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null,
+                    r.status());
         }
         return r;
     }

@@ -58,6 +58,49 @@ public class AdminRoutes {
                 status(ctx, node.state() == GodNode.State.LEFT ? 200 : 202, node);
             }
         }, false);
+        router.post("/admin/remove-member").handler(io.vertx.ext.web.handler.BodyHandler.create().setBodyLimit(4096));
+        router.post("/admin/remove-member").blockingHandler(ctx -> {
+            GodNode node = nodes.get();
+            String name = memberName(ctx.body() == null ? null : ctx.body().asString());
+            if (name == null) {
+                error(ctx, 400, "name the member to remove: {\"member\": \"<address or position (hex)>\"}");
+                return;
+            }
+            try {
+                io.god.ring.Member gone = node.membership().remove(name);
+                java.util.Map<String, Object> answer = new java.util.LinkedHashMap<>();
+                answer.put("removed", gone == null ? null
+                        : java.util.Map.of("position", gone.hex(), "address", gone.address()));
+                if (gone == null) {
+                    answer.put("note", "no expected member is named '" + name + "' here (already removed, left, or"
+                            + " never known): nothing to do");
+                }
+                answer.put("expectedMembers", node.membership().expected().size());
+                send(ctx, 200, JSON.writeValueAsBytes(answer));
+            } catch (IllegalArgumentException e) {
+                error(ctx, 400, "cannot remove the member: " + e.getMessage());
+            } catch (IllegalStateException e) {
+                error(ctx, 409, "cannot remove the member: " + e.getMessage());
+            } catch (JsonProcessingException e) {
+                ctx.fail(e);
+            }
+        }, false);
+        router.post("/admin/stale-decision").handler(io.vertx.ext.web.handler.BodyHandler.create().setBodyLimit(4096));
+        router.post("/admin/stale-decision").blockingHandler(ctx -> {
+            GodNode node = nodes.get();
+            String decision = field(ctx.body() == null ? null : ctx.body().asString(), "decision");
+            if (!"keep".equals(decision) && !"quarantine".equals(decision)) {
+                error(ctx, 400, "the decision must be {\"decision\": \"keep\"} or {\"decision\": \"quarantine\"}, was "
+                        + (decision == null ? "(none)" : "'" + decision + "'"));
+                return;
+            }
+            String refused = node.decideStale("keep".equals(decision));
+            if (refused != null) {
+                error(ctx, 409, "nothing to decide: " + refused);
+            } else {
+                status(ctx, 200, node);
+            }
+        }, false);
         router.delete("/admin/leave").blockingHandler(ctx -> {
             GodNode node = nodes.get();
             if (node.cancelLeave()) {
@@ -67,6 +110,28 @@ public class AdminRoutes {
                         + node.state().name() + "); restart it to join again as a new, empty node");
             }
         }, false);
+    }
+
+    /** The member named by a body {@code {"member": "..."}} (or the bare text); null when none is named. */
+    static String memberName(String body) {
+        return field(body, "member");
+    }
+
+    /** The text field {@code name} of a JSON object body (or the bare text); null when absent or blank. */
+    static String field(String body, String name) {
+        if (body == null || body.isBlank()) {
+            return null;
+        }
+        String t = body.trim();
+        if (!t.startsWith("{")) {
+            return t;
+        }
+        try {
+            var n = JSON.readTree(t).get(name);
+            return n == null || !n.isTextual() || n.asText().isBlank() ? null : n.asText().trim();
+        } catch (JsonProcessingException e) {
+            return null;
+        }
     }
 
     private static void status(RoutingContext ctx, int code, GodNode node) {

@@ -18,14 +18,23 @@ import java.util.List;
  * drain's progress while LEAVING or LEFT by {@code /admin/leave} (else null); {@code futureStamps}
  * is the data stamped beyond the clock bound found at start (else null) and {@code timeClamps} how
  * often outside stamps or clock samples were limited by {@code god.time.max-skew} (issue 23).
+ * {@code expectedMembers} is the size of the expected membership E (DESIGN §5), {@code absentMembers}
+ * the expected members not in the view (down, restarting, unreachable; removed by
+ * {@code POST /admin/remove-member}), {@code syncAcks} the {@code god.sync.acks} setting,
+ * {@code tombstoneCollectionHeld} whether collection is held because members are absent,
+ * {@code catchingUp} the addresses known to be catching up, {@code stale} why a single member is
+ * STALE (else null).
  */
 @JsonPropertyOrder({"state", "position", "address", "ringHash", "ring", "replicated", "ownedEntries", "heldEntries",
-        "dataBytes", "lastSyncAt", "lastAliveAt", "collectedUpTo", "quarantinedAt", "leave", "uptimeSeconds", "futureStamps", "timeClamps"})
+        "dataBytes", "lastSyncAt", "lastAliveAt", "collectedUpTo", "quarantinedAt", "leave", "uptimeSeconds", "futureStamps", "timeClamps",
+        "expectedMembers", "absentMembers", "syncAcks", "tombstoneCollectionHeld", "catchingUp", "stale"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record AdminStatus(String state, String position, String address, String ringHash, List<Member> ring,
                           boolean replicated, long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt,
                           String lastAliveAt, String collectedUpTo, String quarantinedAt, Leave leave,
-                          long uptimeSeconds, FutureStamps futureStamps, long timeClamps) {
+                          long uptimeSeconds, FutureStamps futureStamps, long timeClamps, int expectedMembers,
+                          List<Member> absentMembers, String syncAcks, boolean tombstoneCollectionHeld,
+                          List<String> catchingUp, String stale) {
 
     /** One ring member. */
     @JsonPropertyOrder({"position", "address"})
@@ -99,7 +108,28 @@ public record AdminStatus(String state, String position, String address, String 
                 ae == null || ae.lastSyncAt() == 0 ? null : JsonRpc.rfc3339(ae.lastSyncAt()),
                 time(q == null ? 0 : q.lastAliveAt()), time(collected), time(q == null ? 0 : q.quarantinedAt()),
                 leave(node), node.uptime().toSeconds(), future(node.futureStamps()),
-                node.timestamps().bound().clamps());
+                node.timestamps().bound().clamps(), membership == null ? 0 : membership.expected().size(),
+                absent(node), node.settings().syncAcks().text(), node.collectionHeld(), catchingUp(node),
+                node.staleReason());
+    }
+
+    private static List<Member> absent(GodNode node) {
+        List<Member> out = new java.util.ArrayList<>();
+        if (node.membership() != null) {
+            for (io.god.ring.Member m : node.membership().absent()) {
+                out.add(new Member(m.hex(), m.address()));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> catchingUp(GodNode node) {
+        if (node.memberStates() == null) {
+            return List.of();
+        }
+        List<String> out = new java.util.ArrayList<>(node.memberStates().catchingUp());
+        java.util.Collections.sort(out);
+        return out;
     }
 
     private static FutureStamps future(io.god.node.FutureStamps f) {

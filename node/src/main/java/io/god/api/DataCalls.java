@@ -80,6 +80,9 @@ final class DataCalls implements GodNode.DataHandler {
         if (c.writes() && !auth.allows(c.authorization())) {
             throw new JsonRpc.ClientError(401, "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
         }
+        if (node.state() == GodNode.State.STALE) {
+            throw new JsonRpc.ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
+        }
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
             throw new JsonRpc.ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }
@@ -105,7 +108,10 @@ final class DataCalls implements GodNode.DataHandler {
             }
         }
         if (read && cluster != null && !cluster.servesReads() && c.hops() < Cluster.MAX_HOPS) {
-            cluster.mergeRead(c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null); // every replica catches up
+            // every replica catches up: the newest of a majority of them, else no answer rather than a stale one
+            if (!cluster.mergeRead(c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null)) {
+                return DataCall.Reply.error(503, MERGE_UNAVAILABLE);
+            }
         }
         return switch (c.kind()) {
             case DataCall.GET -> found(node.store().state().get(c.key()));
@@ -116,6 +122,10 @@ final class DataCalls implements GodNode.DataHandler {
             default -> write(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
         };
     }
+
+    /** A merged read (every replica catching up) that heard fewer than a majority of the replicas. */
+    public static final String MERGE_UNAVAILABLE =
+            "every replica of this key is catching up and too few of them answered to be sure of the newest value; retry";
 
     private void checkLimits(DataCall c) {
         long keySize = node.settings().keySize();
@@ -138,7 +148,7 @@ final class DataCalls implements GodNode.DataHandler {
     private DataCall.Reply write(Record r, boolean sync) {
         node.store().apply(r);
         Cluster cluster = node.cluster();
-        if (cluster != null && !cluster.alone()) {
+        if (cluster != null) { // also when alone in the view: Sync counts over the expected membership
             try {
                 cluster.replicate(List.of(r), r.key(), sync);
             } catch (Cluster.ReplicationException e) {

@@ -253,6 +253,9 @@ public final class JsonRpc {
         if (hops == 0) {
             ClientStamps.refuse(name, body, given);
         }
+        if (node.state() == GodNode.State.STALE && !LOCAL.contains(name)) {
+            throw new ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
+        }
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty() && !LOCAL.contains(name)) {
             throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
         }
@@ -305,6 +308,9 @@ public final class JsonRpc {
         Cluster cluster = node.cluster();
         long stamp = stampOf(name, 0);
         if (!LOCAL.contains(name)) {
+            if (node.state() == GodNode.State.STALE) {
+                throw new ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
+            }
             if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
                 throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
             }
@@ -385,7 +391,9 @@ public final class JsonRpc {
         if (("Get".equals(name) || "SubGet".equals(name)) && cluster != null && !cluster.servesReads()) {
             Wire.Req q = (Wire.Req) request; // every replica of the key is catching up: the newest of them
             byte[] k = q.key == null ? EMPTY : q.key;
-            cluster.mergeRead(k, "SubGet".equals(name) ? (q.subKey == null ? EMPTY : q.subKey) : null);
+            if (!cluster.mergeRead(k, "SubGet".equals(name) ? (q.subKey == null ? EMPTY : q.subKey) : null)) {
+                throw new ClientError(503, DataCalls.MERGE_UNAVAILABLE);
+            }
         }
         if (EXPENSIVE.contains(name)) {
             return bulkhead.run(() -> runHere(name, request, authorization, stamp));
@@ -551,6 +559,9 @@ public final class JsonRpc {
     }
 
     private List<Wire.Remote> nodes() {
+        if (node.state() == GodNode.State.STALE) {
+            throw new ClientError(503, "this node is STALE and out of the ring; ask another member");
+        }
         if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
             // a (re)starting node knows no ring yet: answering "just me" made clients route to a 1-member ring
             throw new ClientError(503, "this node is still joining the ring (god.seeds); ask another member");
@@ -560,8 +571,11 @@ public final class JsonRpc {
             return List.of(self());
         }
         List<Wire.Remote> out = new ArrayList<>();
+        java.util.Set<String> catchingUp = node.memberStates() == null ? java.util.Set.of()
+                : node.memberStates().catchingUp();
         for (io.god.ring.Member m : cluster.ring().members()) {
-            out.add(new Wire.Remote(m.position(), m.address()));
+            out.add(new Wire.Remote(m.position(), m.address(),
+                    catchingUp.contains(m.address()) ? GodNode.State.CATCHING_UP.name() : null));
         }
         return out;
     }
@@ -639,7 +653,7 @@ public final class JsonRpc {
 
     private void replicate(List<Record> records, byte[] key, boolean sync) {
         Cluster cluster = node.cluster();
-        if (cluster == null || cluster.alone()) {
+        if (cluster == null) { // also when alone in the view: Sync counts over the expected membership
             return;
         }
         try {

@@ -101,8 +101,18 @@ public final class Wire {
                        @JsonProperty("Timestamp") long timestamp) {
     }
 
-    @JsonPropertyOrder({"Pos", "Addr"})
-    public record Remote(@JsonProperty("Pos") byte[] pos, @JsonProperty("Addr") String addr) {
+    /**
+     * A ring member. {@code State} is a god extension, present only for a member known to be
+     * {@code CATCHING_UP} (clients do not send it reads); absent otherwise, so the answer stays the
+     * reference's byte for byte.
+     */
+    @JsonPropertyOrder({"Pos", "Addr", "State"})
+    public record Remote(@JsonProperty("Pos") byte[] pos, @JsonProperty("Addr") String addr,
+                         @JsonProperty("State") @com.fasterxml.jackson.annotation.JsonInclude(
+                                 com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String state) {
+        public Remote(byte[] pos, String addr) {
+            this(pos, addr, null);
+        }
     }
 
     @JsonPropertyOrder({"Addr", "Pos", "LastReroute", "LastSync", "LastMigrate", "Timer", "OwnedEntries",

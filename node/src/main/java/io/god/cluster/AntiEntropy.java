@@ -226,7 +226,7 @@ public final class AntiEntropy extends RepairTask {
             }
             long before = t.differences;
             int salt = VersionSummary.hash(Probe.longBytes(call), pass);
-            RegionExchange x = new RegionExchange(local, parent, from, to, clock.nanos() - windowNanos, salt, budget);
+            RegionExchange x = new RegionExchange(local, parent, from, to, store.collectionCutoff(), salt, budget);
             x.answer(call(peer, Ops.SYNC_EXCHANGE, x.request(walk.regions)));
             if (!x.received.isEmpty()) {
                 applyLocally(x.received);
@@ -273,7 +273,7 @@ public final class AntiEntropy extends RepairTask {
     /** {@link Ops#SYNC_EXCHANGE}: version summaries → newer records and wants, or pushed records ({@link RegionExchange}). */
     public CompletableFuture<byte[]> serveExchange(byte[] payload) {
         return CompletableFuture.completedFuture(
-                RegionExchange.serve(store.state(), payload, clock.nanos() - windowNanos, this::applyLocally));
+                RegionExchange.serve(store.state(), payload, store.collectionCutoff(), this::applyLocally));
     }
 
     private static List<Record> newerMeta(TreeState mine, List<Record> theirs) {

@@ -81,13 +81,12 @@ public final class Cleaner extends RepairTask {
         if (misplaced.isEmpty()) {
             return 0;
         }
-        long now = clock.nanos();
         Map<String, List<Record>> byTarget = new LinkedHashMap<>();
         Map<String, Member> members = new LinkedHashMap<>();
         List<List<String>> targetsOf = new ArrayList<>();
         for (Entry e : misplaced) {
             List<Record> records = new ArrayList<>();
-            EntryRecords.all(e, now - windowNanos, records);
+            EntryRecords.all(e, store.collectionCutoff(), records);
             List<String> targets = new ArrayList<>();
             if (!records.isEmpty()) {
                 for (Member m : r.replicas(e.key(), redundancy)) {

@@ -37,11 +37,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Replication</b>: the executing node stamps the write, applies it, then sends the stamped
  * {@link Record}s to the other members of the key's replica set (owner + next N−1). Replicas apply
- * them with the one last-write-wins rule, so order and duplicates do not matter. {@code Sync=true}:
- * the call returns after every replica of the current view acknowledged; if one does not (down and
- * not yet removed from the ring, or slower than the deadline), the call fails with a 503 naming how
- * many copies were confirmed — the write is applied where it arrived (retrying is safe: same LWW
- * outcome) but never reported as durable with fewer than min(N, size) copies. {@code Sync=false}:
+ * them with the one last-write-wins rule, so order and duplicates do not matter. {@code Sync=true}
+ * (DESIGN §5): the replica set is computed over the <em>expected</em> membership E
+ * ({@link Membership#expected()}: members that died, restart or are partitioned away still count
+ * until drained or removed on request), and the call returns once W members of that set applied the
+ * write — {@code god.sync.acks=quorum}: W = ⌊min(N, E)/2⌋ + 1, {@code all}: W = min(N, E). Below W
+ * the call fails with a 503 naming how many copies were confirmed — the write is applied where it
+ * arrived (retrying is safe: same LWW outcome) but never reported as durable with fewer than W
+ * copies; an isolated node therefore never acknowledges a Sync write alone. Expected members that are
+ * not in the view are not called (they count as unconfirmed); live members that replicate the key in
+ * the view but not in E (they stand in for an absent one) get a copy that does not count. {@code Sync=false}:
  * returns after the local apply; replication is queued in the background (bounded by
  * {@code god.replication.queue}); a replica that is down or a full queue loses that copy until
  * anti-entropy (issue 9) repairs it.
@@ -95,6 +100,22 @@ public final class Cluster {
         return membership.ring();
     }
 
+    private volatile SyncAcks syncAcks = SyncAcks.QUORUM;
+
+    /** Sets {@code god.sync.acks} (default quorum). */
+    public void syncAcks(SyncAcks acks) {
+        this.syncAcks = java.util.Objects.requireNonNull(acks);
+    }
+
+    public SyncAcks syncAcks() {
+        return syncAcks;
+    }
+
+    /** The expected membership E (DESIGN §5; the view plus absent members not removed). */
+    public Ring expected() {
+        return membership.expected();
+    }
+
     private volatile java.util.function.Predicate<String> catchingUp = a -> false;
     private volatile java.util.function.BooleanSupplier servesReads = () -> true;
 
@@ -143,30 +164,40 @@ public final class Cluster {
      * When every replica of a key is catching up (a healed partition), a point read merges: the other
      * replicas' versions of the key (or of {@code subKey} in its sub tree) are fetched and the newest
      * applied here under the one LWW rule, so the local read that follows answers the newest of all.
-     * Replicas that do not answer within the deadline are skipped.
+     * Replicas that do not answer within the deadline are skipped, but the merge must have heard a
+     * majority of the replica set (this node included): a quorum Sync write is on a majority, so any
+     * majority holds it; with fewer answers the local copy may be the stale one and the read must fail.
+     *
+     * @return whether a majority of the key's replicas contributed (else the caller answers 503)
      */
-    public void mergeRead(byte[] key, byte[] subKey) {
+    public boolean mergeRead(byte[] key, byte[] subKey) {
         Ring r = ring();
         if (servesReads.getAsBoolean() || r.size() <= 1) {
-            return;
+            return true;
         }
+        List<Member> replicas = r.replicas(key, redundancy);
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         io.god.wire.DataCall get = subKey == null
                 ? new io.god.wire.DataCall(io.god.wire.DataCall.GET, key, null, null, false, null, MAX_HOPS, Call.EXECUTE, 0)
                 : new io.god.wire.DataCall(io.god.wire.DataCall.SUB_GET, key, subKey, null, false, null, MAX_HOPS,
                         Call.EXECUTE, 0);
         byte[] payload = get.encode();
-        for (Member m : r.replicas(key, redundancy)) {
+        for (Member m : replicas) {
             if (!m.address().equals(address)) {
                 calls.add(transport.call(m.address(), Ops.DATA, payload, timeout));
             }
         }
         List<Record> newer = new ArrayList<>();
+        int heard = 1; // this node's own version
         for (CompletableFuture<byte[]> c : calls) {
             try {
                 io.god.wire.DataCall.Reply reply = io.god.wire.DataCall.Reply.decode(await(c));
-                if (reply.status() != 200 || reply.timestamp() <= 0) {
+                if (reply.status() != 200) {
                     continue;
+                }
+                heard++;
+                if (reply.timestamp() <= 0) {
+                    continue; // that replica has no version of the key
                 }
                 if (subKey == null) {
                     newer.add(reply.exists() ? Record.put(key, reply.value(), reply.timestamp())
@@ -182,6 +213,7 @@ public final class Cluster {
         if (!newer.isEmpty()) {
             store.applyAll(newer);
         }
+        return heard >= replicas.size() / 2 + 1;
     }
 
     public int redundancy() {
@@ -341,7 +373,7 @@ public final class Cluster {
 
     // ------------------------------------------------------------------ replication
 
-    /** A Sync=true write reached fewer replicas than the ring view has. */
+    /** A Sync=true write was confirmed by fewer than W replicas of its expected replica set. */
     public static final class ReplicationException extends RuntimeException {
         public ReplicationException(String message) {
             super(message, null, false, false);
@@ -349,17 +381,42 @@ public final class Cluster {
     }
 
     /**
-     * Sends already applied records to the other replicas of {@code key}. Sync: waits for all and
-     * throws {@link ReplicationException} when any did not acknowledge; async: queues and returns.
+     * Sends already applied records to the other replicas of {@code key}. Sync: waits for the answers
+     * and throws {@link ReplicationException} when fewer than W members of the key's expected replica
+     * set (this node included when it is one) confirmed; async: queues and returns.
      */
     public void replicate(List<Record> records, byte[] key, boolean sync) {
-        Ring r = ring();
-        if (r.size() <= 1 || records.isEmpty()) {
+        if (records.isEmpty()) {
             return;
         }
-        List<Member> targets = new ArrayList<>(r.replicas(key, redundancy));
-        targets.removeIf(m -> m.address().equals(address));
-        if (targets.isEmpty()) {
+        Ring live = ring();
+        Ring expected = membership.expected();
+        if (live.size() <= 1 && expected.size() <= 1) {
+            return;
+        }
+        List<Member> set = expected.replicas(key, redundancy);
+        java.util.Set<String> counted = new java.util.HashSet<>();
+        for (Member m : set) {
+            counted.add(m.address());
+        }
+        List<Member> targets = new ArrayList<>();
+        List<String> absent = new ArrayList<>();
+        for (Member m : set) {
+            if (m.address().equals(address)) {
+                continue;
+            }
+            if (live.byAddress(m.address()) != null) {
+                targets.add(m);
+            } else {
+                absent.add(m.address());
+            }
+        }
+        for (Member m : live.replicas(key, redundancy)) { // stand-ins for absent members: a copy for reads
+            if (!m.address().equals(address) && !counted.contains(m.address())) {
+                targets.add(m);
+            }
+        }
+        if (targets.isEmpty() && !sync) {
             return;
         }
         byte[] payload = encode(records);
@@ -386,20 +443,30 @@ public final class Cluster {
             comm(t, records.get(0), op);
             calls.add(retry.call(t.address(), Ops.REPLICATE, payload, timeout));
         }
-        int ok = 1;
+        int ok = counted.contains(address) ? 1 : 0;
         StringBuilder failures = new StringBuilder();
+        for (String a : absent) {
+            failures.append(failures.length() == 0 ? "" : "; ").append(a).append(": not in the ring view (down,"
+                    + " restarting or unreachable)");
+        }
         for (int i = 0; i < calls.size(); i++) {
+            String to = targets.get(i).address();
             try {
                 await(calls.get(i));
-                ok++;
+                if (counted.contains(to)) {
+                    ok++;
+                }
             } catch (TransportException e) {
-                failures.append(failures.length() == 0 ? "" : "; ").append(targets.get(i).address()).append(": ")
-                        .append(e.getMessage());
+                if (counted.contains(to)) {
+                    failures.append(failures.length() == 0 ? "" : "; ").append(to).append(": ").append(e.getMessage());
+                }
             }
         }
-        if (ok < targets.size() + 1) {
-            throw new ReplicationException("Sync write confirmed by " + ok + " of " + (targets.size() + 1)
-                    + " replicas (" + failures + "); it may be applied on some; retry");
+        int required = syncAcks.required(redundancy, expected.size());
+        if (ok < required) {
+            throw new ReplicationException("Sync write confirmed by " + ok + " of " + set.size() + " replicas, "
+                    + required + " needed (god.sync.acks=" + syncAcks.text() + "; " + failures
+                    + "); it may be applied on some; retry");
         }
     }
 

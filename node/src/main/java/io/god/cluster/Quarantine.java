@@ -237,6 +237,10 @@ public final class Quarantine {
         }
         synchronized (this) { // one decision at a time: a member's check may find this node stale meanwhile (serve)
             if (holdsData() && newest > lastAliveAt) {
+                if (staleDecision != null && staleDecision.apply(newest)) {
+                    pending(from, newest);
+                    return false; // N=1: kept aside (not joining) until an explicit decision
+                }
                 quarantine(from, newest);
             }
         }
@@ -283,6 +287,7 @@ public final class Quarantine {
         synchronized (this) {
             if (holdsData() && theirCollected > lastAliveAt) {
                 if (staleDecision != null && staleDecision.apply(theirCollected)) {
+                    pending("(a member that contacted this node)", theirCollected);
                     return reply; // N=1: kept aside for an explicit decision (not exchanged meanwhile)
                 }
                 quarantine("(a member that contacted this node)", theirCollected);
@@ -306,6 +311,44 @@ public final class Quarantine {
     }
 
     private volatile java.util.function.Function<Long, Boolean> staleDecision;
+    private String pendingFrom; // guarded by this
+    private long pendingCollected; // guarded by this
+
+    private void pending(String from, long collected) {
+        pendingFrom = from;
+        pendingCollected = Math.max(pendingCollected, collected);
+    }
+
+    /** Whether a stale-data finding waits for an explicit decision ({@link #decide}). */
+    public synchronized boolean decisionPending() {
+        return pendingCollected > 0;
+    }
+
+    /**
+     * The explicit decision about data found stale while it holds the only copy (N=1, DESIGN §7):
+     * {@code keep} declares the data current (lastAliveAt becomes the ring's collectedUpTo, so the
+     * check passes; deletions the ring collected meanwhile may come back), otherwise the data is
+     * quarantined as usual. The check counts as passed afterwards.
+     *
+     * @throws IllegalStateException when no decision is pending
+     */
+    public synchronized void decide(boolean keep) {
+        if (pendingCollected == 0) {
+            throw new IllegalStateException("no stale-data decision is pending on " + address);
+        }
+        if (keep) {
+            long was = lastAliveAt;
+            alive(pendingCollected);
+            LOG.log(System.Logger.Level.WARNING, address + ": stale data KEPT on request (lastAliveAt "
+                    + (was == 0 ? "(none)" : Instant.ofEpochSecond(0, was)) + " raised to the ring's collectedUpTo "
+                    + Instant.ofEpochSecond(0, pendingCollected) + ")");
+        } else {
+            quarantine(pendingFrom, pendingCollected);
+        }
+        pendingFrom = null;
+        pendingCollected = 0;
+        passed = true;
+    }
     private volatile Runnable onQuarantined = () -> { };
 
     private void quarantine(String member, long collected) {

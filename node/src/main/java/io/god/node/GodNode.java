@@ -56,7 +56,7 @@ public final class GodNode implements AutoCloseable {
      * serves no reads, not ready) → ACTIVE; LEAVING → LEFT on request. A node the ring declared dead
      * goes back through the check and CATCHING_UP (DESIGN §7: one (re)join path).
      */
-    public enum State { JOINING, CATCHING_UP, ACTIVE, LEAVING, LEFT }
+    public enum State { JOINING, CATCHING_UP, ACTIVE, LEAVING, LEFT, STALE }
 
     /** Catch-up rounds between warnings while a node has not caught up. */
     public static final int CATCH_UP_WARN_ROUNDS = 10;
@@ -87,6 +87,7 @@ public final class GodNode implements AutoCloseable {
     private final NodeSettings settings;
     private final NanoClock clock;
     private final Store store;
+    private Tree tree;
     private final Timestamps timestamps;
     private io.god.time.TimeNet timeNet;
     private final Random timeRandom;
@@ -215,6 +216,7 @@ public final class GodNode implements AutoCloseable {
             }
         }
         GodNode node = new GodNode(settings, runtime, store, timestamps, position);
+        node.tree = tree;
         node.timeNet = timeNet;
         node.futureStamps = future;
         node.recovery = recovery;
@@ -283,6 +285,7 @@ public final class GodNode implements AutoCloseable {
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
                 settings.redundancy(), c.rpcTimeout(), c.replicationQueue(), runtime.awaiter());
+        cluster.syncAcks(settings.syncAcks());
         io.god.cluster.RepairContext repair = new io.god.cluster.RepairContext(settings.advertise(), membership::ring,
                 transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
                 settings.tombstoneWindow(), c.syncBudget(), runtime.awaiter());
@@ -293,6 +296,7 @@ public final class GodNode implements AutoCloseable {
         quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
                 c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());
         quarantine.onQuarantined(this::rejoin);
+        quarantine.staleDecision(this::staleWithTheOnlyCopy);
         drain = new io.god.cluster.Drain(repair, antiEntropy, membership, () -> {
             store.metadata().ifPresent(m -> m.delete(POSITION));
             quarantine.forget();
@@ -317,6 +321,9 @@ public final class GodNode implements AutoCloseable {
             return;
         }
         try {
+            if (state == State.STALE) {
+                return; // out of the ring until an explicit decision (POST /admin/stale-decision)
+            }
             if (state == State.JOINING && !quarantine.check(membership.probers())) {
                 return; // stale-data check first: no member answered yet
             }
@@ -347,14 +354,100 @@ public final class GodNode implements AutoCloseable {
                 for (Member m : membership.ring().members()) {
                     members.add(m.address());
                 }
-                if (quarantine.check(members, false)) {
+                // N=1 alone in its view (the others gone or removed): nobody to compare with, and its
+                // data is the only copy; it passes, and the check runs again when it meets a member
+                if (quarantine.check(members, members.size() <= 1 && settings.redundancy() == 1)) {
                     checkPending = false;
                 }
             }
             spreadStates();
+            holdCollectionBelowExpected();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "ring tick failed: " + e);
         }
+    }
+
+    /**
+     * No tombstone collection while the live ring is smaller than its expected membership (DESIGN §5:
+     * an absent replica may still hold a deleted value) or a member catches up (it receives the
+     * tombstones it missed first); resumes once every expected member is back and caught up, or the
+     * absent ones were removed on request.
+     */
+    private void holdCollectionBelowExpected() {
+        boolean below = membership.state() == Membership.State.ACTIVE
+                && (membership.ring().size() < membership.expected().size()
+                || !memberStates.catchingUp().isEmpty()); // a returning member gets the tombstones first
+        if (below != tree.collectionHeld()) {
+            tree.holdCollection(below);
+            boolean absent = !membership.absent().isEmpty();
+            LOG.log(absent ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, address() + (below
+                    ? ": tombstone collection held: the ring has fewer live members than expected or a member is"
+                    + " catching up (absent: " + membership.absent() + ", catching up: " + memberStates.catchingUp()
+                    + "; POST /admin/remove-member removes a member that is gone for good)"
+                    : ": tombstone collection resumed: every expected member is back in the ring and caught up"));
+        }
+    }
+
+    /** Why this single member is STALE (null when it is not): set until an explicit keep/quarantine decision. */
+    public String staleReason() {
+        return staleReason;
+    }
+
+    private volatile String staleReason;
+    private volatile State beforeStale;
+
+    /**
+     * The stale-data check found this node's data stale ({@code collected}: the ring's collectedUpTo
+     * that makes it so). With N=1 its data is the only copy: instead of quarantining it by itself, the
+     * node stays out as STALE with the reason, serving nothing, until an explicit decision (DESIGN §7).
+     */
+    private boolean staleWithTheOnlyCopy(long collected) {
+        if (settings.redundancy() != 1) {
+            return false;
+        }
+        synchronized (this) {
+            if (state != State.STALE) {
+                beforeStale = state;
+                state = State.STALE;
+            }
+            staleReason = "god.redundancy=1 and a ring member has collected deletions up to "
+                    + java.time.Instant.ofEpochSecond(0, collected) + ", later than this node's lastAliveAt "
+                    + (quarantine.lastAliveAt() == 0 ? "(none)" : java.time.Instant.ofEpochSecond(0,
+                    quarantine.lastAliveAt())) + ": its data may bring deleted keys back, and it is the only copy;"
+                    + " POST /admin/stale-decision {\"decision\": \"keep\"} (use it as is) or"
+                    + " {\"decision\": \"quarantine\"} (move it aside, join empty)";
+        }
+        LOG.log(System.Logger.Level.WARNING, address() + " is STALE: " + staleReason);
+        return true;
+    }
+
+    /**
+     * The explicit decision about a STALE node's data: keep it (the node joins with it) or quarantine
+     * it (moved aside; the node joins empty). Returns null, or why there is nothing to decide.
+     */
+    public String decideStale(boolean keep) {
+        synchronized (this) {
+            if (state != State.STALE || !quarantine.decisionPending()) {
+                return "the node is not STALE (" + state + ")";
+            }
+            quarantine.decide(keep);
+            staleReason = null;
+            state = beforeStale == State.JOINING ? State.JOINING : state;
+        }
+        if (state == State.STALE) { // it was a member: the one (re)join path
+            synchronized (this) {
+                state = State.ACTIVE;
+            }
+            rejoin();
+        }
+        LOG.log(System.Logger.Level.WARNING, address() + ": stale data " + (keep ? "kept" : "quarantined")
+                + " on request; " + state);
+        return null;
+    }
+
+    /** Whether tombstone collection is held because the live ring is below its expected membership. */
+    public boolean collectionHeld() {
+        return tree.collectionHeld();
     }
 
     /** No tick for this long: the ring has had time to declare this node dead (a paused process). */
@@ -429,7 +522,7 @@ public final class GodNode implements AutoCloseable {
         if (drain.refuses(op)) {
             return CompletableFuture.failedFuture(new IllegalStateException(address() + " has left the ring"));
         }
-        if ((checkPending || state == State.JOINING) && (op == Ops.SYNC_FINGERPRINTS || op == Ops.SYNC_EXCHANGE
+        if ((checkPending || state == State.JOINING || state == State.STALE) && (op == Ops.SYNC_FINGERPRINTS || op == Ops.SYNC_EXCHANGE
                 || op == Ops.SYNC_META || op == Ops.OWNED)) {
             return CompletableFuture.failedFuture(new IllegalStateException(address()
                     + " has not passed the stale-data check yet: no data exchange before it (DESIGN §7)"));
@@ -626,6 +719,9 @@ public final class GodNode implements AutoCloseable {
     public synchronized String leave() {
         if (state == State.JOINING) {
             return "the node is still joining the ring";
+        }
+        if (state == State.STALE) {
+            return "the node is STALE (" + staleReason + "); decide first with POST /admin/stale-decision";
         }
         if (state == State.CATCHING_UP) {
             return "the node is still catching up with the ring; retry when it is ACTIVE";

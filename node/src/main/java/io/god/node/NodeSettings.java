@@ -44,12 +44,13 @@ import java.util.function.Function;
  * @param maxSkew how far ahead of the physical clock peers' stamps, time samples and the persisted last
  *                timestamp may move this node's time ({@code god.time.max-skew})
  * @param onCorruption what recovery does with a damaged data directory (refuse, repair, truncate)
+ * @param syncAcks how many replicas of a key's expected replica set confirm a Sync write (quorum, all)
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
                            Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
-                           CorruptionPolicy onCorruption) {
+                           CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -96,6 +97,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String REPLICATION_QUEUE = "god.replication.queue";
     public static final String SYNC_INTERVAL = "god.sync.interval";
     public static final String SYNC_BUDGET = "god.sync.budget";
+    public static final String SYNC_ACKS = "god.sync.acks";
 
     public static final String NODE_PORT = "god.node.port";
     public static final String ADVERTISE = "god.node.advertise";
@@ -138,6 +140,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
             Map.entry(REPLICATION_QUEUE, "10000"),
             Map.entry(SYNC_INTERVAL, "10s"),
             Map.entry(SYNC_BUDGET, "10000"),
+            Map.entry(SYNC_ACKS, "quorum"),
             Map.entry(QUARANTINE_KEEP, "3"),
             Map.entry(TIME_MAX_SKEW, "1m"));
 
@@ -291,6 +294,12 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         if (syncBudget < 1 || syncBudget > 10_000_000) {
             throw invalid(SYNC_BUDGET, "must be between 1 and 10000000, was " + syncBudget);
         }
+        io.god.cluster.SyncAcks syncAcks;
+        try {
+            syncAcks = io.god.cluster.SyncAcks.parse(get.apply(SYNC_ACKS));
+        } catch (IllegalArgumentException e) {
+            throw invalid(SYNC_ACKS, e.getMessage());
+        }
         long keep = number(QUARANTINE_KEEP, get.apply(QUARANTINE_KEEP));
         if (keep < 1 || keep > 1000) {
             throw invalid(QUARANTINE_KEEP, "must be between 1 and 1000, was " + keep);
@@ -303,7 +312,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                 (int) queue, syncInterval, (int) syncBudget, (int) neighbours, (int) fanout, (int) probes);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
-                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption);
+                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks);
     }
 
     /** Settings from a map of overrides over the defaults (tests, embedding). */

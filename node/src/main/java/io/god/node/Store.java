@@ -30,6 +30,9 @@ public interface Store extends AutoCloseable {
     /** Newest timestamp of any marker collected by garbage collection (0 = none). */
     long collectedUpTo();
 
+    /** Markers older than this (ns) are expired ({@link io.god.tree.Tree#collectionCutoff()}). */
+    long collectionCutoff();
+
     /** Bytes of logs and snapshots on disk (0 in memory). */
     long dataBytes();
 
@@ -105,6 +108,11 @@ public interface Store extends AutoCloseable {
             @Override
             public long collectedMarkers() {
                 return tree.collectedMarkers();
+            }
+
+            @Override
+            public long collectionCutoff() {
+                return tree.collectionCutoff();
             }
 
             @Override
@@ -184,6 +192,11 @@ public interface Store extends AutoCloseable {
             @Override
             public void observe(io.god.persist.PersistenceObserver o) {
                 durable.observe(o);
+            }
+
+            @Override
+            public long collectionCutoff() {
+                return durable.tree().collectionCutoff();
             }
 
             @Override

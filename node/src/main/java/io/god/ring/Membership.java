@@ -91,6 +91,8 @@ public final class Membership {
 
     /** Members (and notices) a node may list in full per tick, on average (hash-mismatch exchanges). */
     static final int LIST_MEMBERS_PER_TICK = 64;
+    /** The reason field of a LEAVE that removes an absent member on request (a drain sends ""). */
+    static final String REMOVED = "removed";
     private static final System.Logger LOG = System.getLogger(Membership.class.getName());
     private static final int MAX_RUMORS = 64;
     private static final int MAX_PROBERS = 8;
@@ -120,6 +122,15 @@ public final class Membership {
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
     private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
+    /**
+     * Expected members that are not in the view (DESIGN §5: a member that died, restarts or is
+     * partitioned away still counts until it drains or is removed on request): address → last entry.
+     */
+    private final Map<String, Member> absent = new HashMap<>();
+    /** Members removed on request ({@link #remove}) or by their leave: address → incarnation; never absent again. */
+    private final Map<String, Long> removed = new HashMap<>();
+    private Ring expectedCache;
+    private Ring expectedFor;
     /** Set when the ring declared this node dead (a notice about itself, or its view shrank to itself). */
     private boolean declaredDead;
     private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -192,6 +203,132 @@ public final class Membership {
         boolean d = declaredDead;
         declaredDead = false;
         return d;
+    }
+
+    /**
+     * The expected membership E (DESIGN §5): the view plus the members that died, restart or are
+     * partitioned away and were neither drained nor removed on request ({@link #remove}). Sync writes
+     * are acknowledged over E's replica sets, and tombstones are not collected while the view is
+     * smaller than E. An absent entry whose position a live member now holds (the same node back
+     * under another address) does not count. Empty while joining.
+     */
+    public Ring expected() {
+        Ring live = ring();
+        synchronized (this) {
+            if (expectedCache != null && expectedFor == live) {
+                return expectedCache;
+            }
+            Ring out = live;
+            if (!absent.isEmpty()) {
+                List<Member> all = new ArrayList<>(live.members());
+                for (Member m : absent.values()) {
+                    if (!view.contains(m.address()) && live.at(m.position()) == null) {
+                        all.add(m);
+                    }
+                }
+                if (all.size() > live.size()) {
+                    out = new Ring(all);
+                }
+            }
+            expectedCache = out;
+            expectedFor = live;
+            return out;
+        }
+    }
+
+    /** Expected members that are not in the view now (down, restarting or partitioned away). */
+    public synchronized List<Member> absent() {
+        List<Member> out = new ArrayList<>();
+        for (Member m : absent.values()) {
+            if (!view.contains(m.address())) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Removes an expected member that is gone for good (the admin call {@code POST /admin/remove-member}):
+     * named by its address or its position (hex). Only a member that is not in this node's view may be
+     * removed (a live member drains with {@code /admin/leave}). Every member of the view is told, as
+     * if the member had left ({@code LEAVE}; best effort within the RPC deadline, the call may be
+     * repeated). Returns the removed entry, or null when no expected member has that name (already
+     * removed, left, or never known here: the call is idempotent, as the operator asks every member).
+     *
+     * @throws IllegalArgumentException when no member is named
+     * @throws IllegalStateException naming the problem (a live member; this node is not a ring member)
+     */
+    public Member remove(String addressOrPosition) {
+        Member gone;
+        List<String> tell = new ArrayList<>();
+        synchronized (this) {
+            if (state != State.ACTIVE) {
+                throw new IllegalStateException("this node is not a ring member (" + state + ")");
+            }
+            String want = addressOrPosition == null ? "" : addressOrPosition.trim();
+            if (want.isEmpty()) {
+                throw new IllegalArgumentException("name the member to remove by its address or position (hex)");
+            }
+            for (Member m : view.members()) {
+                if (m.address().equals(want) || m.hex().equalsIgnoreCase(want)) {
+                    throw new IllegalStateException("member " + m + " is alive in this node's view; drain it"
+                            + " with POST /admin/leave on that member instead");
+                }
+            }
+            gone = null;
+            for (Member m : absent.values()) {
+                if (m.address().equals(want) || m.hex().equalsIgnoreCase(want)) {
+                    gone = m;
+                }
+            }
+            if (gone == null) {
+                return null; // not (or no longer) expected: removing is idempotent, the operator asks every member
+            }
+            forgetExpected(gone); // not "left": if it ever comes back, it rejoins (and is checked for stale data)
+            for (Member m : view.members()) {
+                if (!m.address().equals(config.address())) {
+                    tell.add(m.address());
+                }
+            }
+        }
+        WireWriter lw = new WireWriter();
+        writeMember(lw, gone);
+        byte[] payload = lw.string(REMOVED).toBytes();
+        for (String a : tell) {
+            transport.call(a, Ops.LEAVE, payload, config.rpcTimeout()).whenComplete((r, e) -> {
+                if (e != null) {
+                    LOG.log(System.Logger.Level.WARNING, config.address() + ": " + a + " did not confirm the removal"
+                            + " of a member (repeat POST /admin/remove-member when it is back): " + e);
+                }
+            });
+        }
+        LOG.log(System.Logger.Level.WARNING, config.address() + " removed " + gone + " from the expected membership"
+                + " (on request); told " + tell.size() + " member(s)");
+        return gone;
+    }
+
+    /** A member that dropped out of the view still counts as expected, unless it left or was removed. */
+    private void rememberAbsent(Member m) {
+        Long gone = removed.get(m.address());
+        if (m.address().equals(config.address()) || gone != null && gone >= m.incarnation()
+                || left.containsKey(m.address())) {
+            return;
+        }
+        Member have = absent.get(m.address());
+        if (have == null || have.incarnation() <= m.incarnation()) {
+            absent.put(m.address(), m);
+            expectedCache = null;
+        }
+    }
+
+    /** The member left (drained) or was removed on request: it no longer counts as expected. */
+    private void forgetExpected(Member m) {
+        removed.merge(m.address(), m.incarnation(), Math::max);
+        Member have = absent.get(m.address());
+        if (have != null && have.incarnation() <= m.incarnation()) {
+            absent.remove(m.address());
+        }
+        expectedCache = null;
     }
 
     /** Members that pinged this node while it was joining (asked on the next join attempt). */
@@ -418,6 +555,7 @@ public final class Membership {
                 declaredDead = true; // alone in its view: the rest of the ring has most likely dropped it too
             }
             down.put(gone, ticks);
+            rememberAbsent(gone);
             rumors.add(new Rumors.Rumor(true, gone));
             LOG.log(System.Logger.Level.INFO, config.address() + " removed " + gone + " after " + n
                     + " failed pings: " + e.getMessage());
@@ -450,6 +588,7 @@ public final class Membership {
         Member old = view.get(m.address());
         if (old == null || old.incarnation() < m.incarnation()) {
             view.put(m);
+            removed.remove(m.address()); // removed on request, yet back: expected again
             rumors.add(new Rumors.Rumor(false, m));
         }
     }
@@ -507,6 +646,7 @@ public final class Membership {
         if (old != null) {
             removeLive(a);
         }
+        rememberAbsent(old != null ? old : m);
         down.put(m, ticks);
         rumors.add(new Rumors.Rumor(true, m));
     }
@@ -570,6 +710,8 @@ public final class Membership {
             }
             state = State.LEFT;
             view.clear();
+            absent.clear();
+            expectedCache = null;
             down.clear();
             failures.clear();
             heard.clear();
@@ -705,16 +847,23 @@ public final class Membership {
                 case Ops.LEAVE -> {
                     WireReader r = new WireReader(payload);
                     Member gone = readMember(r);
-                    r.string();
+                    String why = r.string(); // older nodes send "" (a drain) and read no more than a string
                     r.end();
-                    Member current = view.get(gone.address());
-                    if (current != null && current.incarnation() <= gone.incarnation()
-                            && !gone.address().equals(config.address())) {
-                        removeLive(gone.address());
-                        LOG.log(System.Logger.Level.INFO, config.address() + ": " + gone + " left the ring");
-                    }
-                    if (!gone.address().equals(config.address())) {
-                        left.put(gone.address(), new Down(gone, ticks));
+                    if (REMOVED.equals(why)) { // an admin removed an absent member: no longer expected
+                        if (!gone.address().equals(config.address()) && !view.contains(gone.address())) {
+                            forgetExpected(gone);
+                        }
+                    } else {
+                        Member current = view.get(gone.address());
+                        if (current != null && current.incarnation() <= gone.incarnation()
+                                && !gone.address().equals(config.address())) {
+                            removeLive(gone.address());
+                            LOG.log(System.Logger.Level.INFO, config.address() + ": " + gone + " left the ring");
+                        }
+                        if (!gone.address().equals(config.address())) {
+                            left.put(gone.address(), new Down(gone, ticks));
+                            forgetExpected(gone);
+                        }
                     }
                     reply = new byte[0];
                 }

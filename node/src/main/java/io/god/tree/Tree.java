@@ -26,6 +26,8 @@ public final class Tree {
     private volatile long collectedUpTo;
     /** Expired markers collected so far (tombstones, cleared sub trees), for the metrics. */
     private volatile long collectedMarkers;
+    private volatile boolean held;
+    private volatile long heldAt;
 
     public Tree(NanoClock clock, Duration tombstoneWindow) {
         if (tombstoneWindow.isNegative() || tombstoneWindow.isZero()) {
@@ -133,7 +135,37 @@ public final class Tree {
         }
     }
 
+    /**
+     * Holds (true) or resumes tombstone collection. Held while the live ring is smaller than its
+     * expected membership (DESIGN §5): a replica that is away may still hold a value whose tombstone
+     * is the only thing that keeps it from coming back.
+     */
+    public void holdCollection(boolean hold) {
+        if (hold && !held) {
+            heldAt = clock.nanos();
+        }
+        this.held = hold;
+    }
+
+    /**
+     * Markers older than this (ns) are expired: collected, never sent by sync, never a difference.
+     * Now minus the window; while collection is held, frozen at the moment it was held — markers that
+     * expire during the hold are still sent, so a returning replica receives them.
+     */
+    public long collectionCutoff() {
+        long now = clock.nanos();
+        return (held ? Math.min(now, heldAt) : now) - windowNanos;
+    }
+
+    /** Whether collection is held ({@link #holdCollection}). */
+    public boolean collectionHeld() {
+        return held;
+    }
+
     private TreeState collect(TreeState s, int budget) {
+        if (held) {
+            return s;
+        }
         long cutoff = clock.nanos() - windowNanos;
         return s.collect(cutoff, budget, ts -> {
             collectedMarkers++; // under the writer lock

@@ -221,6 +221,7 @@ class RingClusterTest {
         try (Rings rings = new Rings()) {
             rings.transports = (settings, handlers) -> net.transport(settings.advertise());
             rings.extra.put("god.ring.failures", "1000"); // keep the unreachable replica in the view
+            rings.extra.put("god.sync.acks", "all"); // every replica of the key (DESIGN §5)
             rings.extra.put("god.rpc.timeout", TimeScale.setting("1s"));
             List<io.god.events.Event> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
             GodNode first = rings.start(0, null, rings.address(0));
@@ -241,7 +242,7 @@ class RingClusterTest {
             var r = rings.rpcs.get(0).handle("DHash.Put", ("{\"Key\":\"" + b64("s") + "\",\"Value\":\"" + b64("v")
                     + "\",\"Sync\":true}").getBytes(StandardCharsets.UTF_8), null);
             assertThat(r.status()).as(r.text()).isEqualTo(503);
-            assertThat(r.text()).contains("confirmed by 2 of 3 replicas");
+            assertThat(r.text()).contains("confirmed by 2 of 3 replicas, 3 needed");
             // an async write is acknowledged once the executing node (here the owner) applied it
             // a key equal to the predecessor's position belongs to node 0
             var view = rings.nodes.get(0).membership().ring();

@@ -1,0 +1,183 @@
+package io.god.cluster;
+
+import static io.god.cluster.Rings.b64;
+import static io.god.cluster.Rings.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.god.api.JsonRpc;
+import io.god.node.GodNode;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
+import io.god.time.NanoClock;
+import io.god.time.Scheduler;
+import io.god.transport.InMemoryNetwork;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sync writes and tombstone collection over the expected membership E (DESIGN §5): a member that is
+ * down or partitioned away still counts until it is removed on request. In-JVM rings of three over an
+ * in-memory network the test partitions, with a clock the test moves.
+ */
+@ScaledTimeout(180)
+class ExpectedMembershipTest {
+
+    static final Duration WAIT = TimeScale.seconds(30);
+
+    private final AtomicLong offset = new AtomicLong();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
+    private final ExecutorService workers = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        timers.shutdownNow();
+        workers.shutdownNow();
+    }
+
+    private Rings ring(InMemoryNetwork net, String acks) throws Exception {
+        Rings rings = new Rings();
+        NanoClock system = NanoClock.system();
+        rings.clock = () -> system.nanos() + offset.get();
+        rings.extra.put("god.tombstone-window", "1h");
+        rings.extra.put("god.sync.interval", "50ms");
+        rings.extra.put("god.sync.acks", acks);
+        rings.transports = (settings, handlers) -> net.transport(settings.advertise());
+        String seeds = rings.address(0) + "," + rings.address(1);
+        for (int i = 0; i < 3; i++) {
+            rings.start(i, null, seeds);
+        }
+        await().atMost(WAIT).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+        return rings;
+    }
+
+    private static JsonRpc.Response syncPut(Rings rings, int node, String key, String value) {
+        return rings.rpcs.get(node).handle("DHash.Put", ("{\"Key\":\"" + b64(key) + "\",\"Value\":\"" + b64(value)
+                + "\",\"Sync\":true}").getBytes(StandardCharsets.UTF_8), null);
+    }
+
+    private static int copies(Rings rings, String key, String value) {
+        int n = 0;
+        for (GodNode g : rings.nodes) {
+            var item = g.store().state().get(key.getBytes(StandardCharsets.UTF_8));
+            if (item.exists() && java.util.Arrays.equals(item.value(), value.getBytes(StandardCharsets.UTF_8))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static boolean viewSize(Rings rings, int node, int size) {
+        return rings.nodes.get(node).membership().ring().size() == size;
+    }
+
+    @Test
+    void anIsolatedNodeAcknowledgesNoSyncWriteAloneWhileTheMajorityGoesOn() throws Exception {
+        InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 3);
+        try (Rings rings = ring(net, "quorum")) {
+            net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
+            await().atMost(WAIT).until(() -> viewSize(rings, 2, 1) && viewSize(rings, 0, 2) && viewSize(rings, 1, 2));
+            GodNode isolated = rings.nodes.get(2);
+            assertThat(isolated.membership().expected().size()).isEqualTo(3);
+            int refused = 0;
+            for (int k = 0; k < 30; k++) {
+                JsonRpc.Response r = syncPut(rings, 2, "iso" + k, "v");
+                if (r.status() == 200) {
+                    // never with fewer than W = 2 copies
+                    assertThat(copies(rings, "iso" + k, "v")).as("copies of an acknowledged write").isGreaterThanOrEqualTo(2);
+                } else {
+                    assertThat(r.status()).isEqualTo(503);
+                    assertThat(r.text()).contains("confirmed by 1 of 3 replicas, 2 needed");
+                    refused++;
+                }
+            }
+            assertThat(refused).as("Sync writes refused by the isolated node").isEqualTo(30);
+            for (int k = 0; k < 30; k++) { // the majority side: quorum of the expected three
+                JsonRpc.Response r = syncPut(rings, k % 2, "maj" + k, "v");
+                assertThat(r.status()).as(r.text()).isEqualTo(200);
+                assertThat(copies(rings, "maj" + k, "v")).isGreaterThanOrEqualTo(2);
+            }
+            net.heal();
+            await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 2, 3));
+            assertThat(syncPut(rings, 2, "after", "v").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void withOneOfThreeDownQuorumWritesGoOnAndAllWritesWaitUntilItIsRemoved() throws Exception {
+        for (String acks : new String[] {"quorum", "all"}) {
+            InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 4);
+            try (Rings rings = ring(net, acks)) {
+                rings.nodes.get(2).close();
+                await().atMost(WAIT).until(() -> viewSize(rings, 0, 2) && viewSize(rings, 1, 2));
+                for (int k = 0; k < 20; k++) {
+                    JsonRpc.Response r = syncPut(rings, k % 2, "d" + k, "v");
+                    if (acks.equals("quorum")) {
+                        assertThat(r.status()).as(r.text()).isEqualTo(200);
+                    } else {
+                        assertThat(r.status()).as(r.text()).isEqualTo(503);
+                        assertThat(r.text()).contains("confirmed by 2 of 3 replicas, 3 needed (god.sync.acks=all")
+                                .contains(rings.address(2) + ": not in the ring view");
+                    }
+                }
+                GodNode first = rings.nodes.get(0);
+                assertThat(first.membership().absent()).extracting(io.god.ring.Member::address)
+                        .containsExactly(rings.address(2));
+                assertThatThrownBy(() -> first.membership().remove(rings.address(1)))
+                        .hasMessageContaining("alive in this node's view");
+                assertThat(first.membership().remove("nobody:1")).as("idempotent: nothing to remove").isNull();
+                assertThat(first.membership().expected().size()).isEqualTo(3);
+                first.membership().remove(rings.address(2)); // the admin call: it is gone for good
+                await().atMost(WAIT).until(() -> rings.nodes.get(1).membership().expected().size() == 2);
+                assertThat(first.membership().expected().size()).isEqualTo(2);
+                for (int k = 0; k < 10; k++) { // E = 2: both settings need both remaining members, which answer
+                    JsonRpc.Response r = syncPut(rings, k % 2, "r" + k, "v");
+                    assertThat(r.status()).as(acks + ": " + r.text()).isEqualTo(200);
+                    assertThat(copies(rings, "r" + k, "v")).isEqualTo(2);
+                }
+            }
+        }
+    }
+
+    @Test
+    void noTombstoneIsCollectedWhileTheRingIsBelowItsExpectedSize() throws Exception {
+        InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 5);
+        try (Rings rings = ring(net, "quorum")) {
+            for (int k = 0; k < 20; k++) {
+                call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("t" + k) + "\",\"Value\":\"" + b64("v")
+                        + "\",\"Sync\":true}");
+            }
+            net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
+            await().atMost(WAIT).until(() -> viewSize(rings, 0, 2) && viewSize(rings, 1, 2));
+            for (int k = 0; k < 20; k++) {
+                call(rings.rpcs.get(0), "Del", "{\"Key\":\"" + b64("t" + k) + "\",\"Sync\":true}");
+            }
+            GodNode n0 = rings.nodes.get(0);
+            await().atMost(WAIT).until(n0::collectionHeld);
+            offset.addAndGet(Duration.ofHours(2).toNanos()); // every tombstone is past the window
+            for (int i = 0; i < 3; i++) {
+                n0.collectGarbage();
+            }
+            // a write collects a few expired markers too: held as well
+            call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("other") + "\",\"Value\":\"" + b64("v") + "\"}");
+            assertThat(n0.store().state().realSize() - n0.store().state().size()).as("tombstones kept").isEqualTo(20);
+            assertThat(n0.store().collectedUpTo()).isZero();
+            net.heal();
+            await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 0, 3));
+            await().atMost(WAIT).until(() -> !n0.collectionHeld()); // and the returning member caught up
+            await().atMost(WAIT).until(() -> {
+                n0.collectGarbage();
+                return n0.store().state().realSize() == n0.store().state().size();
+            });
+            assertThat(n0.store().collectedUpTo()).isPositive();
+        }
+    }
+}
