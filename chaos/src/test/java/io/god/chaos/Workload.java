@@ -118,10 +118,12 @@ final class Workload implements AutoCloseable {
         return GodClient.hashed(name);
     }
 
-    /** The key's owner in the client's view, with that view's size. */
+    /** The key's owner in the client's view, with that view's size and the members it thinks catch up. */
     private String ownerOf(byte[] key) {
         List<GodClient.Member> reps = client.replicas(key);
-        return (reps.isEmpty() ? "?" : reps.get(0).address()) + " (view " + client.ring().size() + ")";
+        java.util.Set<String> c = client.catchingUp();
+        return (reps.isEmpty() ? "?" : reps.get(0).address()) + " (view " + client.ring().size()
+                + (c.isEmpty() ? "" : ", catching up " + new java.util.TreeSet<>(c)) + ")";
     }
 
     /** Stops the threads; each finishes its current call (bounded by the client's deadline). */
