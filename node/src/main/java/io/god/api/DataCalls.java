@@ -92,7 +92,7 @@ final class DataCalls implements GodNode.DataHandler {
         Cluster cluster = node.cluster();
         boolean read = !c.writes();
         boolean local = cluster == null || (c.mode() == Call.EXECUTE
-                ? !(read && c.hops() < Cluster.MAX_HOPS && cluster.handsReadOver(c.key())) // catching up (DESIGN §7)
+                ? !(read && c.hops() < Cluster.MAX_HOPS && cluster.readBelongsElsewhere(c.key())) // catching up, older view
                 : cluster.executesHere(c.key(), c.hops(), read));
         if (!mayBlock && (!local || c.writes() && (c.sync() || node.store().durable())
                 || read && cluster != null && !cluster.servesReads())) {

@@ -140,6 +140,21 @@ public final class Cluster {
     }
 
     /**
+     * Whether a point read of {@code key} that a client asked this node to execute belongs to other
+     * members: this node catches up ({@link #handsReadOver}), or in this node's view it is not one of
+     * the key's replicas. The client then routed by an older view (a member joined, moved its position
+     * or left since) and this node's "not found" would be no answer: a client asking only such members
+     * reported acknowledged keys missing until its next ring refresh.
+     */
+    public boolean readBelongsElsewhere(byte[] key) {
+        if (handsReadOver(key)) {
+            return true;
+        }
+        Ring r = ring();
+        return r.size() > 1 && !r.isReplica(key, redundancy, address);
+    }
+
+    /**
      * Whether this node, catching up, must hand a read of {@code key} to another replica: true when it
      * does not serve reads and some replica of the key does (else it answers itself, after
      * {@link #mergeRead} for point reads).

@@ -150,6 +150,21 @@ public final class Ring {
         return out;
     }
 
+    /** Whether the member at {@code address} is one of the n replicas of {@code key} (no allocation). */
+    public boolean isReplica(byte[] key, int n, String address) {
+        if (members.isEmpty()) {
+            return false;
+        }
+        int start = afterIndex(key);
+        int count = Math.min(n, members.size());
+        for (int i = 0; i < count; i++) {
+            if (members.get((start + i) % members.size()).address().equals(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public Member byAddress(String address) {
         for (Member m : members) {
             if (m.address().equals(address)) {

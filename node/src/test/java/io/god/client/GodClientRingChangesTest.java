@@ -121,4 +121,40 @@ class GodClientRingChangesTest {
             }
         }
     }
+    @Test
+    void aClientWithAnOlderViewReadsWhatTheKeysNewOwnerAcknowledged() throws Exception {
+        try (Rings rings = new Rings()) {
+            rings.extra.put("god.redundancy", "1"); // one copy: the older view's owner holds nothing of the key
+            rings.start(0, null, rings.address(0));
+            rings.start(1, null, rings.address(0));
+            await().atMost(WAIT).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 2);
+            try (GodClient older = GodClient.builder().endpoints(rings.address(0)).redundancy(1)
+                    .attemptTimeout(TimeScale.seconds(2)).deadline(TimeScale.seconds(10))
+                    .ringRefresh(Duration.ofHours(1)).build()) {
+                assertThat(older.ring()).hasSize(2);
+                rings.start(2, null, rings.address(0));
+                await().atMost(WAIT).until(() -> rings.converged() && rings.nodes.stream()
+                        .allMatch(n -> n.membership().ring().size() == 3));
+                try (GodClient current = GodClient.builder().endpoints(rings.address(0)).redundancy(1)
+                        .attemptTimeout(TimeScale.seconds(2)).deadline(TimeScale.seconds(10)).build()) {
+                    // a key the new member owns (keys spread over the key space): another member owns it in the older view
+                    byte[] key = null;
+                    for (int i = 0; key == null && i < 10_000; i++) {
+                        byte[] k = GodClient.hashed(utf8("moved-" + i));
+                        if (current.replicas(k).get(0).address().equals(rings.address(2))) {
+                            key = k;
+                        }
+                    }
+                    assertThat(key).as("a key owned by the new member").isNotNull();
+                    current.put(key, utf8("acknowledged"), true);
+                    String oldOwner = older.replicas(key).get(0).address();
+                    assertThat(oldOwner).isNotEqualTo(rings.address(2));
+                    assertThat(older.ring()).as("the older view is kept").hasSize(2);
+                    GodClient.Value v = older.get(key);
+                    assertThat(v.exists()).as("read via %s (older view)", oldOwner).isTrue();
+                    assertThat(v.value()).isEqualTo(utf8("acknowledged"));
+                }
+            }
+        }
+    }
 }
