@@ -107,6 +107,10 @@ final class DataCalls implements GodNode.DataHandler {
                 return f.reply() != null ? DataCall.Reply.decode(f.reply()) : DataCall.Reply.error(f.status(), f.message());
             }
         }
+        if (read && cluster != null && !cluster.servesReads() && c.hops() >= Cluster.MAX_HOPS
+                && !cluster.ownCopyComplete()) {
+            return DataCall.Reply.error(503, AWAITS_REPAIR); // e.g. another node's merged read: not from this copy
+        }
         if (read && cluster != null && !cluster.servesReads() && c.hops() < Cluster.MAX_HOPS) {
             // every replica catches up: the newest of a majority of them, else no answer rather than a stale one
             if (!cluster.mergeRead(c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null)) {
@@ -122,6 +126,10 @@ final class DataCalls implements GodNode.DataHandler {
             default -> write(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
         };
     }
+
+    /** A read that only this node's copy could answer while that copy awaits repair (GodNode.awaitsRepair). */
+    public static final String AWAITS_REPAIR = "this node lost records to damage and is catching up with the ring;"
+            + " it answers no read from its own copy and no other replica answered; retry";
 
     /** A merged read (every replica catching up) that heard fewer than a majority of the replicas. */
     public static final String MERGE_UNAVAILABLE =

@@ -274,6 +274,10 @@ public final class JsonRpc {
                 return routed;
             }
         }
+        if (cluster != null && !cluster.ownCopyComplete() && !cluster.servesReads() && !MUTATING.contains(name)
+                && !LOCAL.contains(name)) { // no read (nor a part of one) from a copy that lost records to damage
+            throw new ClientError(503, DataCalls.AWAITS_REPAIR);
+        }
         Object result = run(name, read(body, requestType(name), name), authorization, stamp);
         return new Response(200, write(result));
     }

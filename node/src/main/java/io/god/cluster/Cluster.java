@@ -118,6 +118,7 @@ public final class Cluster {
 
     private volatile java.util.function.Predicate<String> catchingUp = a -> false;
     private volatile java.util.function.BooleanSupplier servesReads = () -> true;
+    private volatile java.util.function.BooleanSupplier ownCopyComplete = () -> true;
 
     /**
      * Read routing while members catch up (DESIGN §7): {@code catchingUp} tells which other members
@@ -125,8 +126,25 @@ public final class Cluster {
      */
     public void readFilter(java.util.function.Predicate<String> catchingUp,
                            java.util.function.BooleanSupplier servesReads) {
+        readFilter(catchingUp, servesReads, () -> true);
+    }
+
+    /**
+     * As above; {@code ownCopyComplete} false: this node's data lost records to damage and awaits repair
+     * from the ring ({@code GodNode.awaitsRepair}), so no read is answered from its copy alone, not even
+     * when every replica catches up or it is alone.
+     */
+    public void readFilter(java.util.function.Predicate<String> catchingUp,
+                           java.util.function.BooleanSupplier servesReads,
+                           java.util.function.BooleanSupplier ownCopyComplete) {
         this.catchingUp = catchingUp;
         this.servesReads = servesReads;
+        this.ownCopyComplete = ownCopyComplete;
+    }
+
+    /** False while this node's data awaits repair from the ring: no read may be answered from it alone. */
+    public boolean ownCopyComplete() {
+        return ownCopyComplete.getAsBoolean();
     }
 
     /** Whether a member may answer reads (this node: not catching up; others: not known to be). */
@@ -182,13 +200,19 @@ public final class Cluster {
      * Replicas that do not answer within the deadline are skipped, but the merge must have heard a
      * majority of the replica set (this node included): a quorum Sync write is on a majority, so any
      * majority holds it; with fewer answers the local copy may be the stale one and the read must fail.
+     * A node whose data awaits repair does not count itself: the majority must come from the others
+     * (and alone it answers nothing).
      *
      * @return whether a majority of the key's replicas contributed (else the caller answers 503)
      */
     public boolean mergeRead(byte[] key, byte[] subKey) {
         Ring r = ring();
-        if (servesReads.getAsBoolean() || r.size() <= 1) {
+        if (servesReads.getAsBoolean()) {
             return true;
+        }
+        boolean complete = ownCopyComplete.getAsBoolean();
+        if (r.size() <= 1) {
+            return complete;
         }
         List<Member> replicas = r.replicas(key, redundancy);
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
@@ -203,7 +227,7 @@ public final class Cluster {
             }
         }
         List<Record> newer = new ArrayList<>();
-        int heard = 1; // this node's own version
+        int heard = complete ? 1 : 0; // this node's own version, unless damaged
         for (CompletableFuture<byte[]> c : calls) {
             try {
                 io.god.wire.DataCall.Reply reply = io.god.wire.DataCall.Reply.decode(await(c));
@@ -331,6 +355,13 @@ public final class Cluster {
             }
             if (!readable.isEmpty()) {
                 replicas = readable;
+            } else if (!ownCopyComplete.getAsBoolean()) {
+                // every replica catches up: one of the others answers, never this node's damaged copy alone
+                replicas = replicas.stream().filter(m -> !m.address().equals(address)).toList();
+                if (replicas.isEmpty()) {
+                    return new Forwarded(null, 503, address + " awaits repair of data lost to damage and no other"
+                            + " replica of the key is in the ring; retry");
+                }
             }
         }
         String lastError = null;

@@ -123,6 +123,8 @@ public final class GodNode implements AutoCloseable {
     private volatile FutureStamps futureStamps;
     private final NodeRuntime runtime;
     private volatile RecoveryReport recovery;
+    /** The data lost records to damage ({@code repair}) and the ring has not restored them yet: see {@link #awaitsRepair()}. */
+    private volatile boolean awaitsRepair;
     private final io.god.supervise.Supervisor supervisor;
     private final io.god.supervise.Heartbeat ringBeat;
     private final io.god.supervise.Heartbeat gcBeat;
@@ -188,6 +190,7 @@ public final class GodNode implements AutoCloseable {
         byte[] position;
         FutureStamps future = null;
         RecoveryReport recovery = null;
+        boolean awaitsRepair = false;
         if (settings.inMemory()) {
             store = Store.inMemory(tree);
             position = null;
@@ -210,6 +213,7 @@ public final class GodNode implements AutoCloseable {
                     io.god.cluster.Quarantine.lowerLastAliveAt(meta, recovered.completeUpTo());
                 }
                 recovery = recovered;
+                awaitsRepair = meta.get(DurableTree.REPAIR_PENDING).isPresent();
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -220,6 +224,7 @@ public final class GodNode implements AutoCloseable {
         node.timeNet = timeNet;
         node.futureStamps = future;
         node.recovery = recovery;
+        node.awaitsRepair = awaitsRepair;
         try {
             node.startCluster(runtime.transports());
         } catch (RuntimeException e) {
@@ -292,7 +297,8 @@ public final class GodNode implements AutoCloseable {
         antiEntropy = new io.god.cluster.AntiEntropy(repair);
         memberStates = new io.god.ring.MemberStates(settings.advertise(), forgetTicks);
         catchUp = new io.god.cluster.CatchUp(repair, antiEntropy, memberStates::catchingUp, CATCH_UP_WARN_ROUNDS);
-        cluster.readFilter(memberStates::catchingUp, this::servesReads);
+        cluster.readFilter(memberStates::catchingUp, this::servesReads, () -> !awaitsRepair);
+        membership.foundAlone(!awaitsRepair);
         quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
                 c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());
         quarantine.onQuarantined(this::rejoin);
@@ -335,7 +341,13 @@ public final class GodNode implements AutoCloseable {
             sampleTime();
             boolean dead = membership.takeDeclaredDead();
             if (membership.state() == Membership.State.ACTIVE && state == State.JOINING) {
-                if (membership.ring().size() <= 1 || settings.redundancy() == 1) {
+                if (awaitsRepair) {
+                    // as the first seed it founded the ring for a node that is up (Membership.foundAlone) and its
+                    // stale-data check passed alone: the check runs (again) against the ring's members before
+                    // any exchange, then it catches up
+                    quarantine.reset();
+                    startCatchingUp(true);
+                } else if (membership.ring().size() <= 1 || settings.redundancy() == 1) {
                     state = State.ACTIVE; // a founder (or N=1) has nothing to catch up with
                     initialSync = true;
                     memberStates.setSelf(membership.self().incarnation(), false);
@@ -529,9 +541,13 @@ public final class GodNode implements AutoCloseable {
         }
         return switch (op) {
             case Ops.JOIN, Ops.PING, Ops.GOSSIP, Ops.LEAVE -> membership.handle(op, payload);
-            case Ops.COLLECTED -> membership.state() == Membership.State.ACTIVE
-                    ? CompletableFuture.completedFuture(quarantine.serve(payload))
-                    : CompletableFuture.failedFuture(new IllegalStateException(address() + " is not a ring member"));
+            case Ops.COLLECTED -> {
+                if (membership.state() == Membership.State.ACTIVE) {
+                    yield CompletableFuture.completedFuture(quarantine.serve(payload));
+                }
+                membership.peerWaiting(); // a node that is up checks its data before joining: it waits for a ring
+                yield CompletableFuture.failedFuture(new IllegalStateException(address() + " is not a ring member"));
+            }
             case Ops.STATES -> {
                 if (STATES_REFUSED.contains(address())) { // tests: a node of an older version
                     yield CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
@@ -690,6 +706,13 @@ public final class GodNode implements AutoCloseable {
             initialSync = true;
             Member me = membership.self();
             memberStates.setSelf(me == null ? 0 : me.incarnation(), false);
+        }
+        if (awaitsRepair) {
+            store.metadata().ifPresent(m -> m.delete(DurableTree.REPAIR_PENDING));
+            awaitsRepair = false;
+            membership.foundAlone(true);
+            LOG.log(System.Logger.Level.WARNING, address() + ": the records lost to damage at start are restored"
+                    + " from the ring (every range it holds had a clean exchange)");
         }
         if (membership.ring().size() > 1) {
             quarantine.alive(catchUp.since()); // every range it holds was in sync as of the start of catching up
@@ -862,13 +885,20 @@ public final class GodNode implements AutoCloseable {
         return store;
     }
 
-    /**
-     * What recovery of the data directory found (null in memory). {@link RecoveryReport#lostRecords()}
-     * is the hook for the start path: the node started with records lost to damage
-     * ({@code god.persistence.on-corruption=repair}) and must not serve reads until it caught up.
-     */
+    /** What recovery of the data directory found (null in memory). */
     public RecoveryReport recovery() {
         return recovery;
+    }
+
+    /**
+     * The data lost records to damage under {@code god.persistence.on-corruption=repair} (at this start
+     * or an earlier one: {@code repair-pending.meta}) and the ring has not restored them yet. Such a
+     * node founds no ring by itself (it waits for another member), stays CATCHING_UP (not ready) until
+     * every range it holds had a clean exchange, and answers no read from its own copy: reads go to a
+     * replica that serves them, or fail with 503.
+     */
+    public boolean awaitsRepair() {
+        return awaitsRepair;
     }
 
     public Timestamps timestamps() {

@@ -325,8 +325,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     }
 
     public PersistenceOptions persistenceOptions() {
-        // repair restores lost records from the ring: only a node with peers to ask can use it
-        boolean peers = seeds.stream().anyMatch(s -> !s.equals(advertise));
+        // repair restores lost records from the ring: only a node with peers that hold copies can use it
+        boolean peers = redundancy > 1 && seeds.stream().anyMatch(s -> !s.equals(advertise));
         return PersistenceOptions.defaults().withFsync(fsync).withSnapshotThreshold(snapshotThreshold)
                 .withOnCorruption(onCorruption, peers);
     }

@@ -92,6 +92,13 @@ public final class DurableTree implements AutoCloseable {
     }
 
     /** Opens (recovering) the data directory on the real disk. */
+    /**
+     * Metadata written when {@code repair} started the data with records lost to damage: the data is
+     * incomplete until the ring restored it (the node deletes it once it caught up). Its value is the
+     * newest timestamp known complete.
+     */
+    public static final String REPAIR_PENDING = "repair-pending";
+
     public static DurableTree open(Path dir, Tree tree, PersistenceOptions options) {
         return open(NioDisk.INSTANCE, dir, tree, options);
     }
@@ -119,6 +126,11 @@ public final class DurableTree implements AutoCloseable {
             }
             LOG.log(System.Logger.Level.INFO, dir + ": " + r.report());
             if (r.report().lostRecords()) {
+                if (options.onCorruption() == CorruptionPolicy.REPAIR) {
+                    // before the snapshot hides the damage: the data stays incomplete until the ring restored
+                    // it, across restarts (the node deletes the marker once it caught up)
+                    d.metadata.putLong(REPAIR_PENDING, r.report().completeUpTo());
+                }
                 try {
                     d.snapshot(); // the gap or damage is behind this snapshot: the next recovery starts clean
                 } catch (RuntimeException e) {

@@ -89,7 +89,8 @@ final class Recovery {
             }
         }
         List<FileNames.DataFile> files = dataFiles(disk, dir);
-        Optional<DataManifest> manifest = DataManifest.read(new MetadataStore(disk, dir));
+        MetadataStore manifestStore = new MetadataStore(disk, dir);
+        Optional<DataManifest> manifest = DataManifest.read(manifestStore);
         long maxSeq = files.stream().mapToLong(FileNames.DataFile::seq).max().orElse(0);
         List<FileNames.DataFile> snaps = new ArrayList<>(files.stream().filter(FileNames.DataFile::snapshot).toList());
         snaps.sort(Comparator.comparingLong(FileNames.DataFile::seq).reversed());
@@ -157,6 +158,16 @@ final class Recovery {
         if (!losses.isEmpty() && (policy == CorruptionPolicy.REFUSE
                 || policy == CorruptionPolicy.REPAIR && !options.repairPeers())) {
             throw new DataCorruptionException(refusal(dir, losses, rejected, rejectedWhy, policy), losses);
+        }
+        if (!options.repairPeers() && manifestStore.get(DurableTree.REPAIR_PENDING).isPresent()) {
+            // repair started this data earlier and the node never caught up: nobody to restore it from now
+            throw new PersistenceException("data directory " + dir + " lost records to damage at an earlier start "
+                    + "(god.persistence.on-corruption=repair) and has not caught up with the ring since ("
+                    + DurableTree.REPAIR_PENDING + ".meta), so the node does not start; nothing on disk was changed. "
+                    + "The lost records can only come from ring peers, and god.seeds names no node other than this "
+                    + "one or god.redundancy is 1. Choose: start it with god.seeds naming the ring's members (it "
+                    + "serves once it caught up), or delete " + dir.resolve(DurableTree.REPAIR_PENDING + ".meta")
+                    + " to serve the data as it is (the lost records stay lost, as with on-corruption=truncate).");
         }
 
         // ---- act
@@ -247,8 +258,8 @@ final class Recovery {
             b.append("\n  - snapshot ").append(rejected.get(i)).append(" is corrupt: ").append(rejectedWhy.get(i));
         }
         if (policy == CorruptionPolicy.REPAIR) {
-            b.append("\ngod.persistence.on-corruption=repair needs ring peers to restore the lost records from, and "
-                    + "god.seeds names no node other than this one.");
+            b.append("\ngod.persistence.on-corruption=repair needs ring peers to restore the lost records from: "
+                    + "god.seeds must name another node and god.redundancy be at least 2.");
         }
         b.append("\nChoose with god.persistence.on-corruption: refuse (the default: fix or restore the directory "
                 + "by hand), repair (start with every valid record, keep the damaged files as *.damaged and let "

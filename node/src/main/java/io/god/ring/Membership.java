@@ -119,6 +119,11 @@ public final class Membership {
     private byte[] startPosition;
     private final Set<String> inFlight = new HashSet<>();
     private boolean joinInFlight;
+    /** False: this node founds a ring only once another node is up and waits for one (see {@link #foundAlone}). */
+    private volatile boolean foundsAlone = true;
+    /** Another node asked this joining node to join it or for its collectedUpTo: it is up and waits for a ring. */
+    private volatile boolean peerWaiting;
+    private boolean toldWaiting;
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
     private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
@@ -331,6 +336,20 @@ public final class Membership {
         expectedCache = null;
     }
 
+    /**
+     * {@code false}: when no seed is a ring member, this node (the first seed) does not found a ring by
+     * itself but waits until another node is up and asks it ({@link #peerWaiting()}): a node whose data
+     * awaits repair from the ring must not form a ring with only its damaged copy.
+     */
+    public void foundAlone(boolean alone) {
+        foundsAlone = alone;
+    }
+
+    /** Another node, not yet a ring member, asked this joining node (JOIN or the stale-data check). */
+    public void peerWaiting() {
+        peerWaiting = true;
+    }
+
     /** Members that pinged this node while it was joining (asked on the next join attempt). */
     public synchronized List<String> probers() {
         return List.copyOf(probers);
@@ -429,6 +448,15 @@ public final class Membership {
                 joinInFlight = false;
                 if (state != State.JOINING) {
                     return;
+                }
+                if (found == null && founder && !foundsAlone && !peerWaiting) {
+                    if (!toldWaiting) {
+                        toldWaiting = true;
+                        LOG.log(System.Logger.Level.WARNING, config.address() + ": no seed is a ring member; this"
+                                + " node's data awaits repair from the ring, so it founds no ring alone and waits"
+                                + " for another member of god.seeds to start");
+                    }
+                    founder = false;
                 }
                 if (found != null) {
                     becomeActive(found);
@@ -808,6 +836,7 @@ public final class Membership {
             switch (op) {
                 case Ops.JOIN -> {
                     if (state != State.ACTIVE) {
+                        peerWaiting = true; // a node that is up waits for a ring (see foundAlone)
                         return CompletableFuture.failedFuture(new IllegalStateException(
                                 config.address() + " is not a ring member yet"));
                     }

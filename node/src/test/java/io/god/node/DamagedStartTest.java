@@ -2,7 +2,13 @@ package io.god.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.persist.CorruptionPolicy;
 import io.god.persist.Damages;
+import io.god.persist.DurableTree;
+import io.god.persist.FsyncPolicy;
+import io.god.persist.PersistenceOptions;
+import io.god.tree.Tree;
+import java.time.Duration;
 import io.god.testing.ScaledTimeout;
 import io.god.testing.TimeScale;
 import java.net.InetAddress;
@@ -18,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A single node started as a real process on a damaged data directory: with the default
@@ -34,6 +41,11 @@ class DamagedStartTest {
     }
 
     private Exit start(Path dir, String... settings) throws Exception {
+        return startSeeded(dir, null, settings);
+    }
+
+    /** seeds: null = the node itself. */
+    private Exit startSeeded(Path dir, String seeds, String... settings) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
@@ -41,7 +53,7 @@ class DamagedStartTest {
         String address = "127.0.0.1:" + port;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("java.class.path"), StartChild.class.getName(), dir.toString(), address, address));
+                System.getProperty("java.class.path"), StartChild.class.getName(), dir.toString(), address, seeds == null ? address : seeds));
         cmd.addAll(List.of(settings));
         Path out = tmp.resolve("child-" + port + ".out");
         Path err = tmp.resolve("child-" + port + ".err");
@@ -90,16 +102,56 @@ class DamagedStartTest {
         assertThat(Files.size(newest)).isEqualTo(size);
     }
 
-    @Test
-    void repairWithoutRingPeersRefusesToo() throws Exception {
+    /** Without peers that hold copies (no other seed, or god.redundancy=1) repair has nothing to restore from. */
+    @ParameterizedTest
+    @ValueSource(strings = {"only itself", "no seeds", "redundancy 1"})
+    void repairWithoutRingPeersRefusesToo(String peers) throws Exception {
         Path dir = tmp.resolve("data");
         Damages.populate(dir);
         Damages.FLIP_MID_LOG.inflict(dir, 11);
         TreeMap<String, String> before = Damages.fingerprint(dir);
-        Exit e = start(dir, "god.persistence.on-corruption=repair");
-        assertThat(e.code()).isNotZero();
-        assertThat(e.err()).contains("needs ring peers");
+        Exit e = switch (peers) {
+            case "only itself" -> start(dir, "god.persistence.on-corruption=repair");
+            case "no seeds" -> startSeeded(dir, "", "god.persistence.on-corruption=repair");
+            default -> startSeeded(dir, "127.0.0.1:1", "god.persistence.on-corruption=repair", "god.redundancy=1");
+        };
+        assertThat(e.code()).as(e.err()).isNotZero();
+        assertThat(e.out()).doesNotContain("STARTED");
+        assertThat(e.err()).contains("is damaged").contains(dir.toString()).contains("needs ring peers")
+                .contains("god.seeds").contains("god.redundancy").contains("refuse").contains("truncate");
         assertThat(Damages.fingerprint(dir)).isEqualTo(before);
+    }
+
+    /**
+     * Repair started the data (with peers), and the node stopped before it caught up: the next start
+     * finds a clean directory (repair snapshots at once) but still the marker that records were lost.
+     * Without peers it refuses, naming the marker file and the choices; with peers it starts (and waits
+     * for them: it founds no ring alone).
+     */
+    @Test
+    void aRepairThatNeverCaughtUpStillNeedsPeersAtTheNextStart() throws Exception {
+        Path dir = tmp.resolve("data");
+        Damages.populate(dir);
+        Damages.GARBAGE_NEWEST_LOG.inflict(dir, 11);
+        try (DurableTree d = DurableTree.open(dir, new Tree(() -> 1_000_000L, Duration.ofDays(365)),
+                new PersistenceOptions(FsyncPolicy.NO, 0, 2).withOnCorruption(CorruptionPolicy.REPAIR, true))) {
+            assertThat(d.recovery().lostRecords()).isTrue();
+        }
+        Path marker = dir.resolve(DurableTree.REPAIR_PENDING + ".meta");
+        assertThat(marker).exists();
+        TreeMap<String, String> before = Damages.fingerprint(dir);
+        Exit e = start(dir, "god.persistence.on-corruption=repair");
+        assertThat(e.code()).as(e.err()).isNotZero();
+        assertThat(e.out()).doesNotContain("STARTED");
+        assertThat(e.err()).contains(dir.toString()).contains("has not caught up").contains(marker.toString())
+                .contains("god.seeds");
+        assertThat(Damages.fingerprint(dir)).isEqualTo(before);
+        assertThat(marker).exists();
+
+        Exit withPeers = startSeeded(dir, "127.0.0.1:1", "god.persistence.on-corruption=repair");
+        assertThat(withPeers.code()).as(withPeers.err()).isZero();
+        assertThat(withPeers.out()).contains("STARTED");
+        assertThat(marker).as("not caught up yet").exists();
     }
 
 }

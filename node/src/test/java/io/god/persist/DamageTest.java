@@ -78,8 +78,14 @@ class DamageTest {
             }
             d.put("after".getBytes(), "x".getBytes(), newest + 1);
         }
+        // the data stays marked incomplete until the node caught up with the ring: without peers it refuses
+        java.util.TreeMap<String, String> before = Damages.fingerprint(dir);
+        assertThatThrownBy(() -> DurableTree.open(dir, Damages.tree(), new PersistenceOptions(FsyncPolicy.NO, 0, 2)))
+                .isInstanceOf(PersistenceException.class).hasMessageContaining("has not caught up")
+                .hasMessageContaining(dir.resolve(DurableTree.REPAIR_PENDING + ".meta").toString());
+        assertThat(Damages.fingerprint(dir)).isEqualTo(before);
         // the snapshot taken at the repair covers the damage: the next start is clean, even under refuse
-        try (DurableTree d = DurableTree.open(dir, Damages.tree(), new PersistenceOptions(FsyncPolicy.NO, 0, 2))) {
+        try (DurableTree d = DurableTree.open(dir, Damages.tree(), policy(CorruptionPolicy.REFUSE, true))) {
             assertThat(d.recovery().lostRecords()).isFalse();
             assertThat(d.state().realSize()).isEqualTo(kept + 1);
         }
