@@ -139,7 +139,9 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
       if (own) {
         selfAddr = d.Addr;
         routes = (ev.data.routes || []).slice();
-        routes.forEach(function (r) { if (r.Addr !== selfAddr) connect(r.Addr); });
+        var missing = routes.filter(function (r) { return r.Addr !== selfAddr && sockets[r.Addr] === undefined; });
+        if (missing.some(function (r) { return !peerHttp[r.Addr]; })) refreshPeers();
+        else missing.forEach(function (r) { connect(r.Addr); });
       }
       renderNodes();
     } else {
@@ -153,10 +155,10 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
     if (own) {
       url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
     } else {
-      // as the original: a peer's HTTP port is its node port + 1
-      var i = addr.lastIndexOf(':');
-      if (i < 0) return;
-      url = 'ws://' + addr.slice(0, i).replace('localhost', '127.0.0.1') + ':' + (Number(addr.slice(i + 1)) + 1) + '/ws';
+      // the HTTP address the peer itself reports (GET /api/peers), whatever its ports
+      var http = peerHttp[addr];
+      if (!http) return;
+      url = http.replace(/^http/, 'ws') + '/ws';
     }
     var key = own ? '' : addr, ws;
     try { ws = new WebSocket(url); } catch (e) { sockets[key] = null; return; }
@@ -173,6 +175,18 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
         renderNodes();
       }
     };
+  }
+  // binary address -> the HTTP address that member reports, from the page's node asking every member (GET /api/peers)
+  var peerHttp = {}, peersAsked = 0;
+  function refreshPeers() {
+    var now = Date.now();
+    if (now - peersAsked < 2000) return; // at most every 2 s (RingChange comes every second)
+    peersAsked = now;
+    fetch('/api/peers').then(function (r) { return r.json(); }).then(function (m) {
+      peerHttp = m || {};
+      routes.forEach(function (r) { if (r.Addr !== selfAddr && peerHttp[r.Addr]) connect(r.Addr); });
+      document.body.setAttribute('data-peers', String(Object.keys(peerHttp).length));
+    }).catch(function () { /* next RingChange asks again */ });
   }
   function setStatus(text, ok) {
     var s = document.getElementById('status');

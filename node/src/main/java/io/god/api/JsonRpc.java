@@ -739,8 +739,10 @@ public final class JsonRpc {
     }
 
     private Wire.Description describe(TreeState s) {
-        String epoch = rfc3339(0);
-        return new Wire.Description(node.address(), node.position(), rfc3339(node.startedAt()), epoch, epoch,
+        // LastSync: the last anti-entropy round with successors; LastMigrate: the last move; the epoch = never
+        long synced = node.antiEntropy() == null ? 0 : node.antiEntropy().lastSyncAt();
+        return new Wire.Description(node.address(), node.position(), rfc3339(node.startedAt()), rfc3339(synced),
+                rfc3339(node.lastMigrateAt()),
                 rfc3339(node.clock().nanos()), owned(s, true), s.realSize(), 0.0, nodes());
     }
 
