@@ -139,9 +139,7 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
       if (own) {
         selfAddr = d.Addr;
         routes = (ev.data.routes || []).slice();
-        var missing = routes.filter(function (r) { return r.Addr !== selfAddr && sockets[r.Addr] === undefined; });
-        if (missing.some(function (r) { return !peerHttp[r.Addr]; })) refreshPeers();
-        else missing.forEach(function (r) { connect(r.Addr); });
+        routes.forEach(function (r) { if (r.Addr !== selfAddr) connect(r.Addr); });
       }
       renderNodes();
     } else {
@@ -155,10 +153,10 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
     if (own) {
       url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
     } else {
-      // the HTTP address the peer itself reports (GET /api/peers), whatever its ports
-      var http = peerHttp[addr];
-      if (!http) return;
-      url = http.replace(/^http/, 'ws') + '/ws';
+      // relayed by the page's node (it asks the peer where it serves HTTP): whatever the peer's
+      // ports, and through a port-forward of this one node
+      url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws/peer?addr='
+        + encodeURIComponent(addr);
     }
     var key = own ? '' : addr, ws;
     try { ws = new WebSocket(url); } catch (e) { sockets[key] = null; return; }
@@ -173,20 +171,10 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
       } else {
         delete nodes[addr];
         renderNodes();
+        sockets[addr] = null; // the next RingChange after 5 s connects again, if addr is still a member
+        setTimeout(function () { delete sockets[addr]; }, 5000);
       }
     };
-  }
-  // binary address -> the HTTP address that member reports, from the page's node asking every member (GET /api/peers)
-  var peerHttp = {}, peersAsked = 0;
-  function refreshPeers() {
-    var now = Date.now();
-    if (now - peersAsked < 2000) return; // at most every 2 s (RingChange comes every second)
-    peersAsked = now;
-    fetch('/api/peers').then(function (r) { return r.json(); }).then(function (m) {
-      peerHttp = m || {};
-      routes.forEach(function (r) { if (r.Addr !== selfAddr && peerHttp[r.Addr]) connect(r.Addr); });
-      document.body.setAttribute('data-peers', String(Object.keys(peerHttp).length));
-    }).catch(function () { /* next RingChange asks again */ });
   }
   function setStatus(text, ok) {
     var s = document.getElementById('status');

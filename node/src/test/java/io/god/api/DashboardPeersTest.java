@@ -42,7 +42,7 @@ class DashboardPeersTest {
             for (int i = 0; i < 3; i++) {
                 GodNode node = rings.start(i, null, rings.address(0));
                 Router router = Router.router(vertx);
-                DashboardRoutes.mount(router, () -> node);
+                DashboardRoutes.mount(router, vertx, () -> node);
                 String host = "127.0.0." + (2 + i);
                 HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, host)
                         .toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
@@ -55,6 +55,11 @@ class DashboardPeersTest {
                     && rings.nodes.get(0).membership().ring().size() == 3);
             String base = "http://127.0.0.2:" + servers.get(0).actualPort();
             assertThat(peers(http, base)).isEqualTo(expected);
+            // the relay serves ring members only: anything else is a 404 naming it, no connection is made
+            HttpResponse<String> bogus = http.send(HttpRequest.newBuilder(URI.create(base + "/ws/peer?addr=example.org:80"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(bogus.statusCode()).isEqualTo(404);
+            assertThat(bogus.body()).contains("not a ring member: example.org:80");
 
             // a member that stopped answering is left out; the others are still listed
             String gone = rings.nodes.get(2).address();

@@ -32,8 +32,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard of one node of a 3-node ring in a real browser, each node serving HTTP on a port that has nothing to
  * do with its binary port (as {@code bin/god-ring} does): every row of the node table fills in, the peers' from their
- * own {@code /ws}, reached at the HTTP address each peer reports ({@code GET /api/peers}). Skipped only where
- * {@code /usr/bin/chromium} is missing outside CI.
+ * own {@code /ws} relayed by the page's node ({@code /ws/peer}, at the HTTP address each peer reports), so the browser
+ * talks to that one node only, as through a port-forward. Skipped only where {@code /usr/bin/chromium} is missing
+ * outside CI.
  */
 @ScaledTimeout(120)
 class DashboardRingBrowserTest {
@@ -52,8 +53,19 @@ class DashboardRingBrowserTest {
                 GodNode node = rings.start(i, null, rings.address(0));
                 JsonRpc rpc = new JsonRpc(node);
                 Router router = Router.router(vertx);
+                if (i > 0) {
+                    // the peers are out of the browser's reach (as pods behind a port-forward of node 0 are): any
+                    // request a browser makes (it sends Origin) is refused; node 0's relay sends none
+                    router.route().order(-1).handler(ctx -> {
+                        if (ctx.request().getHeader("Origin") != null) {
+                            ctx.response().setStatusCode(403).end();
+                        } else {
+                            ctx.next();
+                        }
+                    });
+                }
                 EventStream.mount(router, vertx, () -> rpc, 500);
-                DashboardRoutes.mount(router, () -> node);
+                DashboardRoutes.mount(router, vertx, () -> node);
                 RpcRoutes.mount(router, () -> rpc, node.settings().bodySize());
                 router.route().handler(StaticHandler.create("META-INF/resources"));
                 String host = "127.0.0." + (2 + i);
@@ -88,7 +100,6 @@ class DashboardRingBrowserTest {
                 for (int i = 0; i < 3; i++) {
                     assertThat(table).contains(rings.address(i));
                 }
-                assertThat(driver.findElement(By.tagName("body")).getAttribute("data-peers")).isEqualTo("3");
 
                 // a member that stops: its row loses its figures once its /ws closes (the others keep theirs)
                 rings.nodes.get(2).close();

@@ -18,11 +18,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The dashboard's dynamic routes: {@code GET /api/methods} (the API console's method list) and
+ * The dashboard's dynamic routes: {@code GET /api/methods} (the API console's method list),
  * {@code GET /api/peers} (where each ring member serves HTTP, as that member itself reports it over
- * the binary protocol, {@link Ops#INFO}); the page itself is static
- * ({@code META-INF/resources/index.html}, {@code dashboard.js}, {@code dashboard.css}) and talks to
- * {@code /ws} (its own node's and each peer's) and {@code /rpc/DHash.<Name>}.
+ * the binary protocol, {@link Ops#INFO}) and {@code GET /ws/peer?addr=<member>} (that member's
+ * {@code /ws} relayed by this node, so the browser needs to reach this node only: a port-forward of
+ * one pod shows the whole ring). The page itself is static ({@code META-INF/resources/index.html},
+ * {@code dashboard.js}, {@code dashboard.css}) and talks to {@code /ws}, {@code /ws/peer} and
+ * {@code /rpc/DHash.<Name>}.
  */
 @ApplicationScoped
 public class DashboardRoutes {
@@ -33,11 +35,15 @@ public class DashboardRoutes {
     @Inject
     NodeBean bean;
 
+    @Inject
+    io.vertx.core.Vertx vertx;
+
     void init(@Observes Router router) {
-        mount(router, bean::node);
+        mount(router, vertx, bean::node);
     }
 
-    public static void mount(Router router, Supplier<GodNode> node) {
+    public static void mount(Router router, io.vertx.core.Vertx vertx, Supplier<GodNode> node) {
+        router.get("/ws/peer").handler(ctx -> relay(ctx, vertx, node.get()));
         router.get("/api/methods").handler(ctx -> ctx.response().putHeader("Content-Type",
                 "application/json; charset=UTF-8").end(METHODS));
         router.get("/api/peers").handler(ctx -> peers(node.get()).whenComplete((peers, e) -> {
@@ -47,6 +53,52 @@ public class DashboardRoutes {
             }
             ctx.response().putHeader("Content-Type", "application/json; charset=UTF-8").end(out.toString());
         }));
+    }
+
+    /**
+     * Relays a ring member's {@code /ws} text frames to the browser: the member is asked where it serves
+     * HTTP ({@link Ops#INFO}), this node connects there and forwards each frame until either side
+     * closes. Only ring members: an address that is not one is a 404, never a connection.
+     */
+    static void relay(io.vertx.ext.web.RoutingContext ctx, io.vertx.core.Vertx vertx, GodNode node) {
+        String addr = ctx.queryParams().get("addr");
+        if (addr == null || node.membership().ring().byAddress(addr) == null) {
+            ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json; charset=UTF-8")
+                    .end(JSON.createObjectNode().put("error", "not a ring member: " + addr).toString());
+            return;
+        }
+        ctx.request().toWebSocket().onSuccess(browser -> {
+            CompletableFuture<byte[]> info = addr.equals(node.address())
+                    ? CompletableFuture.completedFuture(node.httpAddress() == null ? new byte[0]
+                    : node.httpAddress().getBytes(StandardCharsets.UTF_8))
+                    : node.transport().call(addr, Ops.INFO, new byte[0], node.settings().cluster().rpcTimeout());
+            info.whenComplete((reply, e) -> {
+                String http = e == null && reply != null && reply.length > 0 ? new String(reply, StandardCharsets.UTF_8) : null;
+                if (http == null) {
+                    browser.close((short) 1011, "no HTTP address from " + addr);
+                    return;
+                }
+                vertx.createWebSocketClient().connect(new io.vertx.core.http.WebSocketConnectOptions()
+                        .setAbsoluteURI(http.replaceFirst("^http", "ws") + "/ws").setAllowOriginHeader(false)).onComplete(ar -> {
+                            if (ar.failed()) {
+                                browser.close((short) 1011, "cannot reach " + http);
+                                return;
+                            }
+                            io.vertx.core.http.WebSocket peer = ar.result();
+                            peer.textMessageHandler(t -> {
+                                if (!browser.isClosed()) {
+                                    browser.writeTextMessage(t);
+                                }
+                            });
+                            peer.closeHandler(v -> browser.close());
+                            peer.exceptionHandler(x -> browser.close());
+                            browser.closeHandler(v -> peer.close());
+                            if (browser.isClosed()) {
+                                peer.close();
+                            }
+                        });
+            });
+        });
     }
 
     /**
