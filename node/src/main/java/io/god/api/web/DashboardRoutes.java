@@ -78,9 +78,12 @@ public class DashboardRoutes {
                     browser.close((short) 1011, "no HTTP address from " + addr);
                     return;
                 }
-                vertx.createWebSocketClient().connect(new io.vertx.core.http.WebSocketConnectOptions()
+                // one client per relay, closed with it (no Origin header: the peer sees a node, not a browser)
+                io.vertx.core.http.WebSocketClient client = vertx.createWebSocketClient();
+                client.connect(new io.vertx.core.http.WebSocketConnectOptions()
                         .setAbsoluteURI(http.replaceFirst("^http", "ws") + "/ws").setAllowOriginHeader(false)).onComplete(ar -> {
                             if (ar.failed()) {
+                                client.close();
                                 browser.close((short) 1011, "cannot reach " + http);
                                 return;
                             }
@@ -90,7 +93,10 @@ public class DashboardRoutes {
                                     browser.writeTextMessage(t);
                                 }
                             });
-                            peer.closeHandler(v -> browser.close());
+                            peer.closeHandler(v -> {
+                                browser.close();
+                                client.close();
+                            });
                             peer.exceptionHandler(x -> browser.close());
                             browser.closeHandler(v -> peer.close());
                             if (browser.isClosed()) {
