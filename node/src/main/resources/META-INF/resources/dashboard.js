@@ -153,10 +153,10 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
     if (own) {
       url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
     } else {
-      // as the original: a peer's HTTP port is its node port + 1
-      var i = addr.lastIndexOf(':');
-      if (i < 0) return;
-      url = 'ws://' + addr.slice(0, i).replace('localhost', '127.0.0.1') + ':' + (Number(addr.slice(i + 1)) + 1) + '/ws';
+      // relayed by the page's node (it asks the peer where it serves HTTP): whatever the peer's
+      // ports, and through a port-forward of this one node
+      url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws/peer?addr='
+        + encodeURIComponent(addr);
     }
     var key = own ? '' : addr, ws;
     try { ws = new WebSocket(url); } catch (e) { sockets[key] = null; return; }
@@ -171,6 +171,8 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
       } else {
         delete nodes[addr];
         renderNodes();
+        sockets[addr] = null; // the next RingChange after 5 s connects again, if addr is still a member
+        setTimeout(function () { delete sockets[addr]; }, 5000);
       }
     };
   }

@@ -66,9 +66,13 @@ public final class GodCli implements Callable<Integer> {
             description = "deadline of each call, retries included: 500ms, 5s, 1m (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
-    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:GOD_AUTH_TOKEN}",
-            description = "god.auth.token (default: $GOD_AUTH_TOKEN)")
+    @Option(names = "--token", paramLabel = "TOKEN",
+            description = "god.auth.token (default: $GOD_AUTH_TOKEN, else the file named by $GOD_AUTH_TOKEN_FILE)")
     String token;
+
+    @Option(names = "--token-file", paramLabel = "PATH",
+            description = "read god.auth.token from this file (one trailing newline dropped); not with --token")
+    java.nio.file.Path tokenFile;
 
     @Option(names = "--json", description = "print results as JSON")
     boolean json;
@@ -77,10 +81,15 @@ public final class GodCli implements Callable<Integer> {
     boolean hash;
 
     @Option(names = "--enc", paramLabel = "ENC", defaultValue = "string",
-            description = "value encoding: string, int (8-byte big-endian), float (IEEE754), big (big-endian magnitude)")
+            description = "value encoding: string, int (8-byte big-endian), float (IEEE754), big (big-endian magnitude), "
+                    + "ordered-int, ordered-float (8 bytes that sort as the numbers do, negatives included), "
+                    + "hex (the bytes as hex digits)")
     Encoding enc;
 
-    enum Encoding { string, int_, float_, big }
+    enum Encoding { string, int_, float_, big, ordered_int, ordered_float, hex }
+
+    /** The environment ($GOD_AUTH_TOKEN, $GOD_AUTH_TOKEN_FILE); tests pass their own. */
+    Map<String, String> env = System.getenv();
 
     PrintStream out = System.out;
     InputStream in = System.in;
@@ -94,7 +103,13 @@ public final class GodCli implements Callable<Integer> {
 
     /** Runs one command line; returns the exit code (0 ok, 1 failure, 2 usage error). */
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        return run(args, out, err, in, System.getenv());
+    }
+
+    /** As above with the environment {@code env} instead of the process's. */
+    public static int run(String[] args, PrintStream out, PrintStream err, InputStream in, Map<String, String> env) {
         GodCli cli = new GodCli();
+        cli.env = env;
         cli.out = out;
         cli.in = in;
         CommandLine cl = new CommandLine(cli);
@@ -105,7 +120,11 @@ public final class GodCli implements Callable<Integer> {
             case "int" -> Encoding.int_;
             case "float" -> Encoding.float_;
             case "big" -> Encoding.big;
-            default -> throw new CommandLine.TypeConversionException("expected string, int, float or big, was " + s);
+            case "ordered-int" -> Encoding.ordered_int;
+            case "ordered-float" -> Encoding.ordered_float;
+            case "hex" -> Encoding.hex;
+            default -> throw new CommandLine.TypeConversionException(
+                    "expected string, int, float, big, ordered-int, ordered-float or hex, was " + s);
         });
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             String msg = e instanceof GodRequestException r ? "request rejected (" + r.status() + "): " + r.getMessage()
@@ -580,11 +599,49 @@ public final class GodCli implements Callable<Integer> {
 
     private GodClient client() {
         if (client == null) {
-            client = GodClient.builder().endpoints(endpoint).gateway(!direct).token(token).deadline(timeout)
+            client = GodClient.builder().endpoints(endpoint).gateway(!direct).token(token()).deadline(timeout)
                     .attemptTimeout(timeout.compareTo(Duration.ofSeconds(2)) < 0 ? timeout : Duration.ofSeconds(2))
                     .build();
         }
         return client;
+    }
+
+    /**
+     * The token: --token, else --token-file, else $GOD_AUTH_TOKEN, else the file $GOD_AUTH_TOKEN_FILE
+     * names; a file's one trailing newline (\n or \r\n) is dropped. Null: none.
+     */
+    String token() {
+        if (token != null && tokenFile != null) {
+            throw new IllegalArgumentException("give --token or --token-file, not both");
+        }
+        if (token != null) {
+            return token;
+        }
+        if (tokenFile != null) {
+            return readToken(tokenFile, "--token-file");
+        }
+        String t = env.get("GOD_AUTH_TOKEN");
+        if (t != null && !t.isEmpty()) {
+            return t;
+        }
+        String f = env.get("GOD_AUTH_TOKEN_FILE");
+        return f == null || f.isEmpty() ? null : readToken(java.nio.file.Path.of(f), "$GOD_AUTH_TOKEN_FILE");
+    }
+
+    private static String readToken(java.nio.file.Path file, String from) {
+        String t;
+        try {
+            t = java.nio.file.Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot read the token file " + file + " (" + from + "): "
+                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.toString()));
+        }
+        t = t.endsWith("\r\n") ? t.substring(0, t.length() - 2) : t.endsWith("\n") ? t.substring(0, t.length() - 1) : t;
+        if (t.isEmpty()) {
+            throw new IllegalArgumentException("the token file " + file + " (" + from + ") is empty");
+        }
+        return t;
     }
 
     private String address(String node) {
@@ -618,6 +675,16 @@ public final class GodCli implements Callable<Integer> {
         try {
             return switch (enc) {
                 case int_ -> ByteBuffer.allocate(8).putLong(Long.parseLong(v)).array();
+                case ordered_int -> ByteBuffer.allocate(8).putLong(Long.parseLong(v) ^ Long.MIN_VALUE).array();
+                case ordered_float -> {
+                    double d = Double.parseDouble(v);
+                    if (Double.isNaN(d)) {
+                        throw new NumberFormatException("NaN");
+                    }
+                    long bits = Double.doubleToLongBits(d);
+                    yield ByteBuffer.allocate(8).putLong(bits < 0 ? ~bits : bits ^ Long.MIN_VALUE).array();
+                }
+                case hex -> HexFormat.of().parseHex(v);
                 case float_ -> ByteBuffer.allocate(8).putDouble(Double.parseDouble(v)).array();
                 case big -> {
                     byte[] b = new BigInteger(v).toByteArray();
@@ -625,8 +692,9 @@ public final class GodCli implements Callable<Integer> {
                 }
                 default -> utf8(v);
             };
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + v + "' is not a valid " + enc.name().replace("_", "") + " value");
+        } catch (IllegalArgumentException e) { // NumberFormatException, or hex digits that are not
+            throw new IllegalArgumentException("'" + v + "' is not a valid " + encName() + " value"
+                    + (enc == Encoding.hex ? " (an even number of hex digits)" : ""));
         }
     }
 
@@ -638,8 +706,22 @@ public final class GodCli implements Callable<Integer> {
             case int_ -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getLong()) : java.util.Arrays.toString(v);
             case float_ -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getDouble()) : java.util.Arrays.toString(v);
             case big -> new BigInteger(1, v).toString();
+            case ordered_int -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getLong() ^ Long.MIN_VALUE)
+                    : "hex:" + HexFormat.of().formatHex(v);
+            case ordered_float -> {
+                if (v.length != 8) {
+                    yield "hex:" + HexFormat.of().formatHex(v);
+                }
+                long bits = ByteBuffer.wrap(v).getLong();
+                yield String.valueOf(Double.longBitsToDouble(bits < 0 ? bits ^ Long.MIN_VALUE : ~bits));
+            }
+            case hex -> HexFormat.of().formatHex(v);
             default -> new String(v, StandardCharsets.UTF_8);
         };
+    }
+
+    private String encName() {
+        return enc.name().replace("_", enc.name().endsWith("_") ? "" : "-");
     }
 
     private ObjectNode obj(String k, String sk, byte[] value, boolean exists) {

@@ -56,6 +56,13 @@ public final class Ops {
      */
     public static final int STATES = 20;
 
+    /**
+     * Where the callee serves HTTP (the dashboard, {@code /ws}, the JSON API): empty → its
+     * {@code http://host:port} as UTF-8, or nothing when it serves no HTTP. Older nodes refuse it as
+     * an unknown operation.
+     */
+    public static final int INFO = 21;
+
     public static String name(int op) {
         return switch (op) {
             case HELLO -> "Hello";
@@ -73,6 +80,7 @@ public final class Ops {
             case COLLECTED -> "DHash.CollectedUpTo";
             case DATA -> "DHash.Data";
             case STATES -> "Discord.States";
+            case INFO -> "Node.Info";
             default -> "op" + op;
         };
     }

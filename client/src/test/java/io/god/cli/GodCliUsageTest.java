@@ -34,6 +34,34 @@ class GodCliUsageTest {
     }
 
     @Test
+    void anUnreadableTokenFileIsAClearErrorBeforeAnythingConnects() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String missing = "/nonexistent/god-token";
+        assertThat(GodCli.run(new String[] {"--endpoint", "127.0.0.1:1", "--token-file", missing, "get", "k"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8),
+                new ByteArrayInputStream(new byte[0]), java.util.Map.of())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("god-cli: cannot read the token file " + missing + " (--token-file): no such file");
+        err.reset();
+        assertThat(GodCli.run(new String[] {"--endpoint", "127.0.0.1:1", "get", "k"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8),
+                new ByteArrayInputStream(new byte[0]), java.util.Map.of("GOD_AUTH_TOKEN_FILE", missing))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("(" + "$GOD_AUTH_TOKEN_FILE): no such file");
+        java.nio.file.Path empty = java.nio.file.Files.createTempFile("god-token", "");
+        try {
+            java.nio.file.Files.writeString(empty, "\n");
+            err.reset();
+            assertThat(run(err, "--endpoint", "127.0.0.1:1", "--token-file", empty.toString(), "get", "k")).isEqualTo(2);
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("is empty");
+            err.reset();
+            assertThat(run(err, "--token", "abcdefgh", "--token-file", empty.toString(), "get", "k")).isEqualTo(2);
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("give --token or --token-file, not both");
+        } finally {
+            java.nio.file.Files.deleteIfExists(empty);
+        }
+    }
+
+    @Test
     void builderValidation() {
         assertThatThrownBy(() -> GodClient.builder().build()).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> GodClient.builder().attempts(0)).isInstanceOf(IllegalArgumentException.class);

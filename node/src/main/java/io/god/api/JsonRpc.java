@@ -182,6 +182,24 @@ public final class JsonRpc {
         return m;
     }
 
+    /**
+     * Counts a refusal by the limit with this config key that happened outside {@link #handle} (the
+     * {@code /v1} API, the HTTP body limit): {@code god_limit_refusals_total{limit}}.
+     */
+    public void limitRefused(String limit) {
+        observer.limitRefused(limit);
+    }
+
+    /** Counts an expensive call the bulkhead refused outside {@link #handle} (the {@code /v1} API). */
+    public void bulkheadRejected() {
+        observer.bulkheadRejected();
+    }
+
+    /** The bulkhead of expensive calls (tests fill it). */
+    public io.god.limits.Bulkhead bulkhead() {
+        return bulkhead;
+    }
+
     /** Handles {@code POST /rpc/<method>}; method is {@code DHash.<Name>}. */
     public Response handle(String method, byte[] body, String authorization) {
         return handle(method, body, authorization, 0, Call.ROUTE);
@@ -246,6 +264,7 @@ public final class JsonRpc {
         }
         long limit = node.settings().bodySize();
         if (body.length > limit) {
+            observer.limitRefused(io.god.node.NodeSettings.BODY_SIZE);
             throw new ClientError(400, "request body of " + body.length + " bytes exceeds god.limits.body-size ("
                     + limit + " bytes)");
         }
@@ -589,6 +608,7 @@ public final class JsonRpc {
     private byte[] key(byte[] k, String field) {
         byte[] key = k == null ? EMPTY : k;
         if (key.length > node.settings().keySize()) {
+            observer.limitRefused(io.god.node.NodeSettings.KEY_SIZE);
             throw new ClientError(400, field + " of " + key.length + " bytes exceeds god.limits.key-size ("
                     + node.settings().keySize() + " bytes)");
         }
@@ -598,6 +618,7 @@ public final class JsonRpc {
     private byte[] value(byte[] v, String field) {
         byte[] value = v == null ? EMPTY : v;
         if (value.length > node.settings().valueSize()) {
+            observer.limitRefused(io.god.node.NodeSettings.VALUE_SIZE);
             throw new ClientError(400, field + " of " + value.length + " bytes exceeds god.limits.value-size ("
                     + node.settings().valueSize() + " bytes)");
         }
@@ -673,9 +694,11 @@ public final class JsonRpc {
         String k = q.key == null ? "" : q.key;
         String v = q.value == null ? "" : q.value;
         if (k.getBytes(StandardCharsets.UTF_8).length > node.settings().keySize()) {
+            observer.limitRefused(io.god.node.NodeSettings.KEY_SIZE);
             throw new ClientError(400, "configuration Key exceeds god.limits.key-size");
         }
         if (v.getBytes(StandardCharsets.UTF_8).length > node.settings().valueSize()) {
+            observer.limitRefused(io.god.node.NodeSettings.VALUE_SIZE);
             throw new ClientError(400, "configuration Value exceeds god.limits.value-size");
         }
         if ("AddConfiguration".equals(name)) {
@@ -743,8 +766,10 @@ public final class JsonRpc {
     }
 
     private Wire.Description describe(TreeState s) {
-        String epoch = rfc3339(0);
-        return new Wire.Description(node.address(), node.position(), rfc3339(node.startedAt()), epoch, epoch,
+        // LastSync: the last anti-entropy round with successors; LastMigrate: the last move; the epoch = never
+        long synced = node.antiEntropy() == null ? 0 : node.antiEntropy().lastSyncAt();
+        return new Wire.Description(node.address(), node.position(), rfc3339(node.startedAt()), rfc3339(synced),
+                rfc3339(node.lastMigrateAt()),
                 rfc3339(node.clock().nanos()), owned(s, true), s.realSize(), 0.0, nodes());
     }
 

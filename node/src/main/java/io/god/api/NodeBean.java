@@ -50,10 +50,26 @@ public class NodeBean {
             LOG.log(System.Logger.Level.ERROR, "god node cannot start: " + e.getMessage());
             throw e;
         }
+        node.httpAddress(() -> httpAddress(settings.advertise()));
         meters = io.god.metrics.NodeMeters.bind(node, registry, expected);
         rpc = new JsonRpc(node, meters);
         LOG.log(System.Logger.Level.INFO, "god JSON API on POST /rpc/DHash.<Name>; auth "
                 + (settings.authToken() == null ? "off" : "on"));
+    }
+
+    /**
+     * Where this node serves HTTP, as peers and browsers reach it: the advertise host and the port
+     * the HTTP server listens on (Quarkus publishes a random test port as a system property).
+     */
+    static String httpAddress(String advertise) {
+        String host = advertise.substring(0, advertise.lastIndexOf(':'));
+        String key = io.quarkus.runtime.LaunchMode.current() == io.quarkus.runtime.LaunchMode.TEST
+                ? "quarkus.http.test-port" : "quarkus.http.port";
+        String port = System.getProperty(key);
+        if (port == null) {
+            port = ConfigProvider.getConfig().getOptionalValue(key, String.class).orElse(null);
+        }
+        return port == null || port.equals("0") ? null : "http://" + host + ":" + port.trim();
     }
 
     /** {@code god.metrics.expected-ring-size}: the members the ring should have (set by the operator). */

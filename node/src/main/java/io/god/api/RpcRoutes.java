@@ -45,6 +45,7 @@ public class RpcRoutes {
                 .blockingHandler(ctx -> handle(ctx, rpc.get()), false)
                 .failureHandler(ctx -> {
                     if (ctx.statusCode() == 413) {
+                        rpc.get().limitRefused(io.god.node.NodeSettings.BODY_SIZE);
                         send(ctx, 400, ("\"request body exceeds god.limits.body-size (" + bodyLimit + " bytes)\"")
                                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     } else {

@@ -62,7 +62,7 @@ public final class NodeMeters implements JsonRpc.Observer, PersistenceObserver {
         this.node = node;
         this.registry = registry;
         bulkheadRejections = Counter.builder("god.bulkhead.rejections")
-                .description("expensive calls refused because the bulkhead was full (503)").register(registry);
+                .description("expensive calls refused because the bulkhead was full (503; /rpc, /v1, binary)").register(registry);
         walAppend = Timer.builder("god.wal.append").description("log appends (one write's records)")
                 .serviceLevelObjectives(DISK_SLOS).register(registry);
         walFsync = Timer.builder("god.wal.fsync").description("fsyncs of the log")
@@ -216,7 +216,7 @@ public final class NodeMeters implements JsonRpc.Observer, PersistenceObserver {
     @Override
     public void limitRefused(String limit) {
         refusals.computeIfAbsent(limit, l -> Counter.builder("god.limit.refusals")
-                .description("requests refused by a request limit (400), by the limit's config key")
+                .description("requests refused by a request limit (400; /rpc, /v1, binary), by the limit's config key")
                 .tag("limit", l).register(registry)).increment();
     }
 

@@ -96,6 +96,8 @@ public final class GodNode implements AutoCloseable {
     private final ScheduledExecutorService timers;
     private final ExecutorService handlers;
     private final long startedAt;
+    private volatile long lastMigrateAt;
+    private volatile java.util.function.Supplier<String> httpAddress = () -> null;
     private final EventBus events = new EventBus();
     private Transport transport;
     private Vertx vertx;
@@ -555,6 +557,11 @@ public final class GodNode implements AutoCloseable {
                 memberStates.merge(payload);
                 yield CompletableFuture.completedFuture(memberStates.encode());
             }
+            case Ops.INFO -> {
+                String http = httpAddress.get();
+                yield CompletableFuture.completedFuture(http == null ? new byte[0]
+                        : http.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
             case Ops.REPLICATE -> cluster.applyReplicated(payload);
             case Ops.SYNC_FINGERPRINTS -> antiEntropy.serveFingerprints(payload);
             case Ops.SYNC_EXCHANGE -> antiEntropy.serveExchange(payload);
@@ -815,11 +822,33 @@ public final class GodNode implements AutoCloseable {
             return null;
         }
         try {
-            return migrator.pass();
+            byte[] moved = migrator.pass();
+            if (moved != null) {
+                lastMigrateAt = clock.nanos();
+            }
+            return moved;
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "migration check failed: " + e);
             return null;
         }
+    }
+
+    /**
+     * Where this node serves HTTP ({@code http://host:port}, null = nowhere), as {@link Ops#INFO}
+     * tells peers: the Quarkus app sets it once its HTTP server is up.
+     */
+    public void httpAddress(java.util.function.Supplier<String> address) {
+        this.httpAddress = address;
+    }
+
+    /** Where this node serves HTTP ({@code http://host:port}), null when nowhere or not known yet. */
+    public String httpAddress() {
+        return httpAddress.get();
+    }
+
+    /** Clock time (ns) of this node's last migration (a move to a new position); 0 = never. */
+    public long lastMigrateAt() {
+        return lastMigrateAt;
     }
 
     public io.god.cluster.Migrator migrator() {

@@ -366,14 +366,22 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     }
 
     private static String hostname() {
-        String env = System.getenv("HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env.trim();
+        return defaultHost(System.getenv("HOSTNAME"));
+    }
+
+    /**
+     * The host of the default advertise address: {@code $HOSTNAME} when set and resolvable (a pod's
+     * name, a container's id), else 127.0.0.1 — never a name peers and browsers may not resolve.
+     */
+    static String defaultHost(String hostnameEnv) {
+        if (hostnameEnv != null && !hostnameEnv.isBlank()) {
+            try {
+                InetAddress.getByName(hostnameEnv.trim());
+                return hostnameEnv.trim();
+            } catch (Exception e) {
+                // not resolvable here: loopback below
+            }
         }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (Exception e) {
-            return "localhost";
-        }
+        return "127.0.0.1";
     }
 }

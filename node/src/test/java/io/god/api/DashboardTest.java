@@ -38,6 +38,16 @@ class DashboardTest extends RpcTestSupport {
     }
 
     @Test
+    void peersAreListedAtTheHttpAddressTheyReport() throws Exception {
+        // one node: itself, at its advertise host and the port its HTTP server listens on
+        HttpResponse<String> r = get("/api/peers");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json; charset=UTF-8");
+        assertThat(JSON.readTree(r.body()).toString())
+                .isEqualTo("{\"127.0.0.1:9191\":\"http://127.0.0.1:" + RestAssured.port + "\"}");
+    }
+
+    @Test
     void consoleListsEveryMethod() throws Exception {
         assertThat(ApiMethods.parameters().keySet()).isEqualTo(new TreeSet<>(JsonRpc.METHODS));
         HttpResponse<String> r = get("/api/methods");

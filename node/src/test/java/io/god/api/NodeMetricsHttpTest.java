@@ -6,7 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URL;
+import io.god.testing.TimeScale;
+import io.restassured.RestAssured;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -101,6 +107,83 @@ class NodeMetricsHttpTest extends RpcTestSupport {
         assertThat(value(after, "god_replication_queue")).isZero();
         assertThat(value(after, "god_bulkhead_rejections_total")).isZero();
         assertThat(value(after, "god_loops_dead")).isZero();
+    }
+
+    @jakarta.inject.Inject
+    NodeBean bean;
+
+    static HttpResponse<String> v1(String method, String path, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + "/v1/" + path))
+                .header("Authorization", BEARER).header("Content-Type", "application/octet-stream");
+        b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+                : b.method(method, HttpRequest.BodyPublishers.ofString(body));
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void refusalsOnV1AndRpcAreCounted() throws Exception {
+        String[] limits = {"god.limits.body-size", "god.limits.key-size", "god.limits.value-size", "god.limits.json-depth"};
+        String before = scrape();
+        Map<String, Double> was = new java.util.HashMap<>();
+        for (String l : limits) {
+            was.put(l, orZero(value(before, "god_limit_refusals_total{limit=\"" + l + "\"}")));
+        }
+        double busy = orZero(value(before, "god_bulkhead_rejections_total"));
+        String big = "A".repeat(20_000); // over god.limits.body-size (16K in tests)
+        String bigValue = "A".repeat(8_000); // over god.limits.value-size (4K), under the body limit
+
+        // /rpc: body-size (the HTTP body limit), value-size
+        assertThat(post("Put", "{\"Key\":\"" + s("k") + "\",\"Value\":\"" + big + "\"}").statusCode()).isEqualTo(400);
+        assertThat(post("Put", "{\"Key\":\"" + s("k") + "\",\"Value\":\"" + bigValue + "\"}").statusCode()).isEqualTo(400);
+        // /v1: body-size, value-size, key-size, json-depth
+        assertThat(v1("PUT", "keys/refused", big).statusCode()).isEqualTo(400);
+        assertThat(v1("PUT", "keys/refused", "x".repeat(5_000)).statusCode()).isEqualTo(400);
+        assertThat(v1("PUT", "keys/" + "k".repeat(2_000), "v").statusCode()).isEqualTo(400);
+        HttpResponse<String> deep = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port
+                + "/v1/setops")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"expr\":" + "[".repeat(300) + "]".repeat(300) + "}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(deep.statusCode()).as(deep.body()).isEqualTo(400);
+        assertThat(deep.body()).contains("god.limits.json-depth");
+        // /v1: the bulkhead full (expensive-running 2 + expensive-queue 8 held here) → 503
+        io.god.limits.Bulkhead bulkhead = bean.rpc().bulkhead();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(10);
+        try {
+            for (int i = 0; i < 10; i++) {
+                pool.submit(() -> bulkhead.run(() -> {
+                    try {
+                        return release.await(TimeScale.seconds(60).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        return false;
+                    }
+                }));
+            }
+            org.awaitility.Awaitility.await().atMost(TimeScale.seconds(20)).until(() -> bulkhead.admitted() == 10);
+            HttpResponse<String> full = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port
+                    + "/v1/setops")).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"expr\":\"(U refused)\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(full.statusCode()).as(full.body()).isEqualTo(503);
+            assertThat(full.headers().firstValue("Retry-After")).hasValue("1");
+        } finally {
+            release.countDown();
+            pool.shutdown();
+            assertThat(pool.awaitTermination(TimeScale.seconds(20).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)).isTrue();
+        }
+
+        String after = scrape();
+        assertThat(value(after, "god_limit_refusals_total{limit=\"god.limits.body-size\"}"))
+                .isEqualTo(was.get("god.limits.body-size") + 2);
+        assertThat(value(after, "god_limit_refusals_total{limit=\"god.limits.value-size\"}"))
+                .isEqualTo(was.get("god.limits.value-size") + 2);
+        assertThat(value(after, "god_limit_refusals_total{limit=\"god.limits.key-size\"}"))
+                .isEqualTo(was.get("god.limits.key-size") + 1);
+        assertThat(value(after, "god_limit_refusals_total{limit=\"god.limits.json-depth\"}"))
+                .isEqualTo(was.get("god.limits.json-depth") + 1);
+        assertThat(value(after, "god_bulkhead_rejections_total")).isEqualTo(busy + 1);
+        // nothing was written by the refused calls
+        assertThat(v1("GET", "keys/refused", null).statusCode()).isEqualTo(404);
     }
 
     private static double orZero(double v) {

@@ -157,6 +157,47 @@ class GodCliRingTest {
     }
 
     @Test
+    void orderedEncodingsSortNumbersNumerically() {
+        // string values sort as bytes: "100" before "25"
+        ok("subConfigure", "plain", "mirrored", "yes");
+        for (String v : new String[] {"25", "100", "3"}) {
+            ok("subPut", "--sync", "plain", "p" + v, v);
+        }
+        assertThat(ok("mirrorSlice", "plain")).isEqualTo("0: 100 => p100\n1: 25 => p25\n2: 3 => p3\n");
+        // ordered-int: 8 bytes that sort as the numbers do, negatives included
+        ok("subConfigure", "oi", "mirrored", "yes");
+        for (String v : new String[] {"25", "100", "-7", "3", "-1000"}) {
+            ok("--enc", "ordered-int", "subPut", "--sync", "oi", "n" + v, v);
+        }
+        assertThat(ok("--enc", "ordered-int", "mirrorSlice", "oi"))
+                .isEqualTo("0: -1000 => n-1000\n1: -7 => n-7\n2: 3 => n3\n3: 25 => n25\n4: 100 => n100\n");
+        assertThat(ok("--enc", "ordered-int", "mirrorSlice", "oi", "0", "50")).isEqualTo("0: 3 => n3\n1: 25 => n25\n");
+        assertThat(ok("--enc", "ordered-int", "subGet", "oi", "n-7")).isEqualTo("-7\n");
+        assertThat(ok("--enc", "hex", "subGet", "oi", "n-7")).isEqualTo("7ffffffffffffff9\n");
+        // ordered-float
+        ok("subConfigure", "of", "mirrored", "yes");
+        for (String v : new String[] {"2.5", "-0.5", "10", "-30.25", "0"}) {
+            ok("--enc", "ordered-float", "subPut", "--sync", "of", "f" + v, v);
+        }
+        assertThat(ok("--enc", "ordered-float", "mirrorReverseSlice", "of"))
+                .isEqualTo("0: 10.0 => f10\n1: 2.5 => f2.5\n2: 0.0 => f0\n3: -0.5 => f-0.5\n4: -30.25 => f-30.25\n");
+        // hex: any bytes in and out; a value that is no 8-byte number prints as hex under the ordered encodings
+        ok("--enc", "hex", "put", "--sync", "bin", "00ff10");
+        assertThat(ok("--enc", "hex", "get", "bin")).isEqualTo("00ff10\n");
+        assertThat(ok("--enc", "ordered-int", "get", "bin")).isEqualTo("hex:00ff10\n");
+        // bad input: a usage error naming the value, nothing written
+        Result r = cli("", "--enc", "ordered-int", "put", "bad", "1.5");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("'1.5' is not a valid ordered-int value");
+        r = cli("", "--enc", "hex", "put", "bad", "abc");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("'abc' is not a valid hex value");
+        r = cli("", "--enc", "ordered-float", "put", "bad", "NaN");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(ok("get", "bad")).isEmpty();
+    }
+
+    @Test
     void badArgumentsAreUsageErrors() {
         Result r = cli("", "get");
         assertThat(r.code()).isEqualTo(2);

@@ -34,6 +34,34 @@ class GodClientAuthTest {
                     "get", "a"}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true),
                     java.io.InputStream.nullInputStream())).isEqualTo(1);
             assertThat(err.toString()).contains("(401)");
+            // --token-file and $GOD_AUTH_TOKEN_FILE: the token from a file, its trailing newline dropped
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("god-token", ".txt");
+            try {
+                java.nio.file.Files.writeString(file, "s3cret-token\n");
+                out.reset();
+                assertThat(io.god.cli.GodCli.run(new String[] {"--endpoint", rings.address(1), "--token-file",
+                        file.toString(), "put", "--sync", "b", "2"}, new java.io.PrintStream(out, true),
+                        new java.io.PrintStream(err, true), java.io.InputStream.nullInputStream(), java.util.Map.of()))
+                        .isZero();
+                assertThat(io.god.cli.GodCli.run(new String[] {"--endpoint", rings.address(1), "put", "--sync", "c", "3"},
+                        new java.io.PrintStream(out, true), new java.io.PrintStream(err, true),
+                        java.io.InputStream.nullInputStream(), java.util.Map.of("GOD_AUTH_TOKEN_FILE", file.toString())))
+                        .isZero();
+                try (GodClient ok = GodClient.builder().endpoints(rings.address(0)).token("s3cret-token").build()) {
+                    assertThat(ok.get(utf8("b")).exists()).isTrue();
+                    assertThat(ok.get(utf8("c")).exists()).isTrue();
+                }
+                // a file whose token is wrong: the node refuses (401)
+                java.nio.file.Files.writeString(file, "not-the-token\n");
+                err.reset();
+                assertThat(io.god.cli.GodCli.run(new String[] {"--endpoint", rings.address(1), "put", "--sync", "d", "4"},
+                        new java.io.PrintStream(out, true), new java.io.PrintStream(err, true),
+                        java.io.InputStream.nullInputStream(), java.util.Map.of("GOD_AUTH_TOKEN_FILE", file.toString())))
+                        .isEqualTo(1);
+                assertThat(err.toString()).contains("(401)");
+            } finally {
+                java.nio.file.Files.deleteIfExists(file);
+            }
             long t0 = System.nanoTime();
             try (GodClient bad = GodClient.builder().endpoints(rings.address(0)).token("wrong").gateway(true)
                     .deadline(TimeScale.seconds(5)).build()) {

@@ -42,6 +42,12 @@ class MigrationTest {
         await().atMost(CONVERGE).until(rings::converged);
     }
 
+    static final String EPOCH = "1970-01-01T00:00:00Z";
+
+    private static com.fasterxml.jackson.databind.JsonNode describe(Rings rings, int i) throws Exception {
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(call(rings.rpcs.get(i), "Describe", "{}"));
+    }
+
     private static long holders(Rings rings, byte[] key) {
         return rings.running().stream().filter(n -> n.store().state().get(key).exists()).count();
     }
@@ -57,6 +63,9 @@ class MigrationTest {
             await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == size);
             await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> n.membership().stableTicks() >= 3));
             EventLog log = new EventLog(rings.running());
+            // Describe before any sync round or move: the epoch (never)
+            assertThat(describe(rings, 0).get("LastSync").asText()).isEqualTo(EPOCH);
+            assertThat(describe(rings, 0).get("LastMigrate").asText()).isEqualTo(EPOCH);
             // testSync: a write straight into node 0's tree ends on exactly N nodes
             byte[] three = {3};
             rings.nodes.get(0).store().apply(Record.put(three, new byte[] {0}, rings.nodes.get(0).timestamps().next()));
@@ -83,6 +92,14 @@ class MigrationTest {
             });
             assertThat(log.of(Event.Clean.class)).isNotEmpty()
                     .allSatisfy(e -> assertThat(e.cleaned()).isPositive());
+            // Describe reports the last sync round's time (not the epoch); no node moved yet
+            for (int i = 0; i < size; i++) {
+                var d = describe(rings, i);
+                assertThat(java.time.Instant.parse(d.get("LastSync").asText()))
+                        .isAfter(java.time.Instant.parse(d.get("LastReroute").asText()).minusSeconds(1))
+                        .isNotEqualTo(java.time.Instant.EPOCH);
+                assertThat(d.get("LastMigrate").asText()).isEqualTo(EPOCH);
+            }
 
             // testMigrate: Clear, then "0".."999" unhashed through node 0
             call(rings.rpcs.get(0), "Clear", "{}");
@@ -108,6 +125,17 @@ class MigrationTest {
                         .ifPresent(last -> assertThat(last.to()).isEqualTo(n.membership().self().position()));
             }
             log.close();
+            // Describe: LastMigrate is the time of the last move on the nodes that moved, the epoch elsewhere
+            for (int i = 0; i < size; i++) {
+                GodNode n = rings.nodes.get(i);
+                boolean moved = migrates.stream().anyMatch(e -> e.node().address().equals(n.address()));
+                String last = describe(rings, i).get("LastMigrate").asText();
+                if (moved) {
+                    assertThat(java.time.Instant.parse(last)).isNotEqualTo(java.time.Instant.EPOCH);
+                } else {
+                    assertThat(last).isEqualTo(EPOCH);
+                }
+            }
             // the new positions are persisted
             for (GodNode n : rings.running()) {
                 assertThat(n.store().metadata().orElseThrow().get(GodNode.POSITION).orElseThrow())

@@ -41,6 +41,20 @@ class NodeSettingsTest {
     }
 
     @Test
+    void theDefaultAdvertiseHostIsHostnameWhenItResolvesElseLoopback() {
+        // a pod or container: $HOSTNAME resolves (here: a name every machine resolves)
+        assertThat(NodeSettings.defaultHost("localhost")).isEqualTo("localhost");
+        // a laptop shell without $HOSTNAME exported, or a name this machine cannot resolve: loopback,
+        // never the machine's host name that peers and a browser may not reach
+        assertThat(NodeSettings.defaultHost(null)).isEqualTo("127.0.0.1");
+        assertThat(NodeSettings.defaultHost(" ")).isEqualTo("127.0.0.1");
+        assertThat(NodeSettings.defaultHost("no-such-host.invalid")).isEqualTo("127.0.0.1");
+        String env = System.getenv("HOSTNAME");
+        assertThat(NodeSettings.of(Map.of("god.node.port", "7001")).advertise())
+                .isEqualTo(NodeSettings.defaultHost(env) + ":7001");
+    }
+
+    @Test
     void ringKeysAreRead() {
         NodeSettings.Cluster c = NodeSettings.of(Map.of("god.node.advertise", "10.0.0.7:9191", "god.ring.interval", "20ms",
                 "god.ring.failures", "5", "god.ring.forget-after", "10m", "god.rpc.timeout", "300ms",

@@ -158,6 +158,7 @@ class GodClusterCrdTest {
         assertThat(field("persistence", "fsync").getDefault().asText()).isEqualTo("everysec");
         assertThat(field("persistence", "snapshotThreshold").getMinimum()).isEqualTo(1.0);
         assertThat(field("service", "type").getDefault().asText()).isEqualTo("ClusterIP");
+        assertThat(field("monitoring", "kind").getDefault().asText()).isEqualTo("ServiceMonitor");
         assertThat(spec.getProperties()).containsKeys("image", "resources", "restartNonce", "podTemplate");
         assertThat(field("podTemplate").getProperties())
                 .containsKeys("labels", "annotations", "nodeSelector", "tolerations", "affinity");
@@ -177,6 +178,9 @@ class GodClusterCrdTest {
         Pattern type = Pattern.compile(field("service", "type").getPattern());
         assertThat(type.matcher("LoadBalancer").matches()).isTrue();
         assertThat(type.matcher("ExternalName").matches()).isFalse();
+        Pattern monitor = Pattern.compile(field("monitoring", "kind").getPattern());
+        assertThat(List.of("ServiceMonitor", "PodMonitor")).allMatch(v -> monitor.matcher(v).matches());
+        assertThat(List.of("Probe", "podmonitor", "")).noneMatch(v -> monitor.matcher(v).matches());
     }
 
     @Test

@@ -513,7 +513,8 @@ class GodClusterOperatorTest extends ScenarioSupport {
     /**
      * spec.monitoring without the Prometheus Operator: a False condition and one Warning event, the cluster runs.
      * Once the CRD is installed the next pass creates the ServiceMonitor (owned, our labels, the metrics Service's
-     * port), repairs drift of it, and deletes it when monitoring is disabled again.
+     * port), repairs drift of it; spec.monitoring.kind: PodMonitor replaces it by a PodMonitor of the member pods
+     * (once that CRD is installed), which is deleted when monitoring is disabled again.
      */
     @Test
     @Order(45)
@@ -564,9 +565,39 @@ class GodClusterOperatorTest extends ScenarioSupport {
             assertThat(repaired).singleElement().satisfies(e -> assertThat(e).containsEntry("port", "management"));
         });
 
+        // spec.monitoring.kind: PodMonitor replaces the ServiceMonitor; first without the PodMonitor CRD
+        var podMonitor = k8s.genericKubernetesResources(ServiceMonitors.POD_CONTEXT).inNamespace(ns).withName("demo-metrics");
+        edit(ns, "demo", c -> c.getSpec().getMonitoring().setKind("PodMonitor"));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertCondition(current(ns, "demo").getStatus(), Conditions.MONITORING, "False", "PodMonitorCrdMissing");
+            assertThat(monitor.get()).as("the ServiceMonitor goes when the kind changes").isNull();
+        });
+        assertThat(Conditions.find(current(ns, "demo").getStatus().getConditions(), Conditions.MONITORING).get()
+                .getMessage()).contains("podmonitors.monitoring.coreos.com");
+        assertThat(podMonitor.get()).isNull();
+        k8s.apiextensions().v1().customResourceDefinitions().resource(monitorCrd("PodMonitor", "podmonitors")).create();
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertCondition(current(ns, "demo").getStatus(), Conditions.MONITORING, "True", "PodMonitorReady");
+            assertThat(podMonitor.get()).isNotNull();
+        });
+        GenericKubernetesResource pm = podMonitor.get();
+        assertThat(pm.getKind()).isEqualTo("PodMonitor");
+        assertThat(pm.getMetadata().getLabels()).containsEntry("release", "prom").containsEntry(Labels.INSTANCE, "demo");
+        assertThat(pm.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(r -> assertThat(r.getUid()).isEqualTo(current(ns, "demo").getMetadata().getUid()));
+        Map<String, String> podSelector = pm.get("spec", "selector", "matchLabels");
+        assertThat(podSelector).doesNotContainKey(Labels.METRICS);
+        assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getTemplate().getMetadata()
+                .getLabels()).as("the PodMonitor selects the member pods").containsAllEntriesOf(podSelector);
+        List<Map<String, Object>> podEndpoints = pm.get("spec", "podMetricsEndpoints");
+        assertThat(podEndpoints).singleElement().satisfies(e -> assertThat(e)
+                .containsEntry("port", "management").containsEntry("path", "/q/metrics"));
+        assertThat(monitor.get()).isNull();
+
         edit(ns, "demo", c -> c.getSpec().getMonitoring().setEnabled(false));
         await().atMost(TIMEOUT).untilAsserted(() -> {
-            assertThat(monitor.get()).as("deleted when disabled").isNull();
+            assertThat(podMonitor.get()).as("deleted when disabled").isNull();
+            assertThat(monitor.get()).isNull();
             assertThat(Conditions.find(current(ns, "demo").getStatus().getConditions(), Conditions.MONITORING))
                     .isEmpty();
         });
@@ -574,10 +605,14 @@ class GodClusterOperatorTest extends ScenarioSupport {
 
     /** The Prometheus Operator's CRD as far as the mock API server needs it (names, scope, version). */
     private static CustomResourceDefinition serviceMonitorCrd() {
-        return new CustomResourceDefinitionBuilder().withNewMetadata().withName(ServiceMonitors.CRD).endMetadata()
+        return monitorCrd("ServiceMonitor", "servicemonitors");
+    }
+
+    private static CustomResourceDefinition monitorCrd(String kind, String plural) {
+        return new CustomResourceDefinitionBuilder().withNewMetadata().withName(plural + ".monitoring.coreos.com").endMetadata()
                 .withNewSpec().withGroup("monitoring.coreos.com").withScope("Namespaced")
-                .withNewNames().withKind("ServiceMonitor").withPlural("servicemonitors")
-                .withSingular("servicemonitor").withListKind("ServiceMonitorList").endNames()
+                .withNewNames().withKind(kind).withPlural(plural)
+                .withSingular(kind.toLowerCase(java.util.Locale.ROOT)).withListKind(kind + "List").endNames()
                 .addNewVersion().withName("v1").withServed(true).withStorage(true)
                 .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
                 .endOpenAPIV3Schema().endSchema().endVersion()
@@ -611,6 +646,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertRbacAllowsEveryCall(server, "create apps/statefulsets", "update god.io/godclusters/status", "watch /pods",
                 "create /events", "get apiextensions.k8s.io/customresourcedefinitions",
                 "create monitoring.coreos.com/servicemonitors", "patch monitoring.coreos.com/servicemonitors",
-                "delete monitoring.coreos.com/servicemonitors");
+                "delete monitoring.coreos.com/servicemonitors", "create monitoring.coreos.com/podmonitors",
+                "delete monitoring.coreos.com/podmonitors");
     }
 }

@@ -21,24 +21,30 @@ public class V1Guard {
 
     void init(@Observes Router router) {
         long limit = bean.node().settings().bodySize();
-        router.route("/v1/*").order(Integer.MIN_VALUE + 1).handler(ctx -> check(ctx, limit));
+        router.route("/v1/*").order(Integer.MIN_VALUE + 1).handler(ctx -> {
+            if (!check(ctx, limit)) {
+                bean.rpc().limitRefused(io.god.node.NodeSettings.BODY_SIZE);
+            }
+        });
     }
 
-    static void check(RoutingContext ctx, long limit) {
+    /** Passes the request on, or refuses it and returns false when its body is over the limit. */
+    static boolean check(RoutingContext ctx, long limit) {
         String length = ctx.request().getHeader("Content-Length");
         if (length != null) {
             try {
                 if (Long.parseLong(length.trim()) > limit) {
                     fail(ctx, 400, "request body of " + length.trim() + " bytes exceeds god.limits.body-size ("
                             + limit + " bytes)");
-                    return;
+                    return false;
                 }
             } catch (NumberFormatException e) {
                 fail(ctx, 400, "bad Content-Length " + length);
-                return;
+                return true;
             }
         }
         ctx.next();
+        return true;
     }
 
     static void fail(RoutingContext ctx, int status, String message) {

@@ -333,6 +333,8 @@ public class V1Resource {
             }
             if (e.getKey().getBytes(StandardCharsets.UTF_8).length > keyLimit
                     || e.getValue().asText().getBytes(StandardCharsets.UTF_8).length > valueLimit) {
+                bean.rpc().limitRefused(e.getKey().getBytes(StandardCharsets.UTF_8).length > keyLimit
+                        ? io.god.node.NodeSettings.KEY_SIZE : io.god.node.NodeSettings.VALUE_SIZE);
                 throw new V1Error(400, "configuration " + e.getKey() + " exceeds god.limits.key-size/value-size");
             }
             changes.put(e.getKey(), e.getValue().asText());
@@ -427,11 +429,13 @@ public class V1Resource {
 
     @ServerExceptionMapper
     public Response mapLimit(io.god.limits.LimitExceededException e) {
+        bean.rpc().limitRefused(e.limit());
         return error(400, e.getMessage());
     }
 
     @ServerExceptionMapper
     public Response mapBusy(io.god.limits.Bulkhead.Full e) {
+        bean.rpc().bulkheadRejected();
         return error(503, e.getMessage());
     }
 
@@ -524,6 +528,7 @@ public class V1Resource {
         } catch (JsonProcessingException e) {
             io.god.limits.LimitExceededException limit = bean.node().settings().limits().jsonLimit(e);
             if (limit != null) {
+                bean.rpc().limitRefused(limit.limit());
                 throw new V1Error(400, limit.getMessage());
             }
             throw new V1Error(400, "bad JSON in the " + what + ": " + e.getOriginalMessage());
@@ -548,6 +553,7 @@ public class V1Resource {
     private void checkBody(byte[] body) {
         long limit = bean.node().settings().bodySize();
         if (body != null && body.length > limit) {
+            bean.rpc().limitRefused(io.god.node.NodeSettings.BODY_SIZE);
             throw new V1Error(400, "request body of " + body.length + " bytes exceeds god.limits.body-size ("
                     + limit + " bytes)");
         }

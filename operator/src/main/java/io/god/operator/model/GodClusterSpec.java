@@ -63,7 +63,7 @@ public class GodClusterSpec {
     @JsonPropertyDescription("The client Service (HTTP 9192, binary 9191).")
     private ServiceSettings service;
 
-    @JsonPropertyDescription("Prometheus Operator integration (a ServiceMonitor for the members' metrics).")
+    @JsonPropertyDescription("Prometheus Operator integration (a ServiceMonitor or PodMonitor for the members' metrics).")
     private MonitoringSpec monitoring;
 
     public Integer getReplicas() { return replicas; }

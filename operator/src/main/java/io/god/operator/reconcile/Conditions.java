@@ -17,7 +17,7 @@ public final class Conditions {
     public static final String PAUSED = "ReconciliationPaused";
     /** False while spec.replicas is below spec.redundancy: accepted, but each entry has fewer copies than asked. */
     public static final String FULL_REDUNDANCY = "FullRedundancy";
-    /** spec.monitoring.enabled only: True once the ServiceMonitor exists, False when its CRD is not installed. */
+    /** spec.monitoring.enabled only: True once the ServiceMonitor/PodMonitor exists, False when its CRD is not installed. */
     public static final String MONITORING = "Monitoring";
     public static final List<String> ORDER = List.of(READY, PROGRESSING, REPLICATED, DEGRADED, FULL_REDUNDANCY,
             MONITORING, PAUSED);

@@ -261,13 +261,14 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     }
 
     /**
-     * The ServiceMonitor (spec.monitoring): a Warning event when it is asked for but its CRD is missing (once, when
+     * The ServiceMonitor or PodMonitor (spec.monitoring): a Warning event when it is asked for but its CRD is missing (once, when
      * the condition turns False), a Normal event when it changes (not for a new cluster's first one).
      */
     private ServiceMonitors.Verdict applyMonitoring(GodCluster cluster) {
         var previous = Conditions.find(cluster.getStatus() == null ? null : cluster.getStatus().getConditions(),
                 Conditions.MONITORING);
-        boolean made = previous.map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false);
+        String made = previous.filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                .map(c -> ServiceMonitors.madeBy(c.getReason())).orElse(null);
         ServiceMonitors.Verdict verdict = new ServiceMonitors(client).apply(cluster, made);
         if (Conditions.FALSE.equals(verdict.status())
                 && !previous.map(c -> Conditions.FALSE.equals(c.getStatus())
