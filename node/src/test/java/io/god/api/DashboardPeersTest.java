@@ -43,13 +43,7 @@ class DashboardPeersTest {
                 GodNode node = rings.start(i, null, rings.address(0));
                 Router router = Router.router(vertx);
                 DashboardRoutes.mount(router, vertx, () -> node);
-                String host = "127.0.0." + (2 + i);
-                HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, host)
-                        .toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
-                servers.add(server);
-                String url = "http://" + host + ":" + server.actualPort();
-                node.httpAddress(() -> url);
-                expected.put(node.address(), url);
+                expected.put(node.address(), serve(vertx, router, i, node, servers));
             }
             await().atMost(TimeScale.seconds(30)).until(() -> rings.converged()
                     && rings.nodes.get(0).membership().ring().size() == 3);
@@ -79,5 +73,19 @@ class DashboardPeersTest {
         Map<String, String> out = new TreeMap<>();
         json.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
         return out;
+    }
+
+    /**
+     * Serves {@code router} for ring member i on its own loopback host (127.0.0.(2+i), as {@link Rings}),
+     * on a free port unrelated to its binary port, and makes the node report that URL as its HTTP address.
+     */
+    static String serve(Vertx vertx, Router router, int i, GodNode node, List<HttpServer> servers) throws Exception {
+        String host = "127.0.0." + (2 + i);
+        HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, host)
+                .toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
+        servers.add(server);
+        String url = "http://" + host + ":" + server.actualPort();
+        node.httpAddress(() -> url);
+        return url;
     }
 }

@@ -68,12 +68,7 @@ class DashboardRingBrowserTest {
                 DashboardRoutes.mount(router, vertx, () -> node);
                 RpcRoutes.mount(router, () -> rpc, node.settings().bodySize());
                 router.route().handler(StaticHandler.create("META-INF/resources"));
-                String host = "127.0.0." + (2 + i);
-                HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, host)
-                        .toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
-                servers.add(server);
-                String url = "http://" + host + ":" + server.actualPort();
-                node.httpAddress(() -> url);
+                DashboardPeersTest.serve(vertx, router, i, node, servers);
             }
             await().atMost(TimeScale.seconds(30)).until(() -> rings.converged()
                     && rings.nodes.get(0).membership().ring().size() == 3);
