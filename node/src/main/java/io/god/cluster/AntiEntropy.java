@@ -228,16 +228,12 @@ public final class AntiEntropy extends RepairTask {
             int salt = VersionSummary.hash(Probe.longBytes(call), pass);
             RegionExchange x = new RegionExchange(local, parent, from, to, store.collectionCutoff(), salt, budget);
             x.answer(call(peer, Ops.SYNC_EXCHANGE, x.request(walk.regions)));
-            if (!x.received.isEmpty()) {
-                applyLocally(x.received);
-                t.in += x.received.size();
-                t.stale(x.received);
-            }
-            if (!x.wanted.isEmpty()) {
-                call(peer, Ops.SYNC_EXCHANGE, x.push());
-                t.out += x.wanted.size();
-            }
-            t.differences += x.received.size() + x.wanted.size();
+            List<Record> news = x.received.isEmpty() ? List.of() : applyNews(x.received);
+            t.in += news.size();
+            t.stale(news);
+            int taken = x.wanted.isEmpty() ? 0 : x.taken(call(peer, Ops.SYNC_EXCHANGE, x.push()));
+            t.out += taken;
+            t.differences += news.size() + taken;
             for (byte[] key : x.subWalks) {
                 syncTree(peer, key, null, null, call, t);
             }
@@ -273,7 +269,7 @@ public final class AntiEntropy extends RepairTask {
     /** {@link Ops#SYNC_EXCHANGE}: version summaries → newer records and wants, or pushed records ({@link RegionExchange}). */
     public CompletableFuture<byte[]> serveExchange(byte[] payload) {
         return CompletableFuture.completedFuture(
-                RegionExchange.serve(store.state(), payload, store.collectionCutoff(), this::applyLocally));
+                RegionExchange.serve(store.state(), payload, store.collectionCutoff(), r -> applyNews(r).size()));
     }
 
     private static List<Record> newerMeta(TreeState mine, List<Record> theirs) {
@@ -288,13 +284,51 @@ public final class AntiEntropy extends RepairTask {
     }
 
 
-    private boolean applyLocally(List<Record> records) {
+    /** Applies the records of an exchange that are news here ({@link #news}); returns them. */
+    private List<Record> applyNews(List<Record> records) {
+        List<Record> news = news(store.state(), records, store.collectionCutoff());
+        if (!news.isEmpty()) {
+            applyLocally(news);
+        }
+        return news;
+    }
+
+    private void applyLocally(List<Record> records) {
         long newest = 0;
         for (Record rec : records) {
             newest = Math.max(newest, rec.timestamp());
         }
         timestamps.advanceTo(newest, "anti-entropy");
-        return store.applyAll(records);
+        store.applyAll(records);
+    }
+
+    /**
+     * The records that change what this node holds: newer under last-write-wins, and for a tombstone
+     * or clear older than this node's own {@code cutoff}, only one that deletes a value here. A peer
+     * whose collection is held (its cutoff frozen) sends markers that expired here; re-creating them
+     * would only have them collected again, and counting them as received would make every exchange
+     * with that peer look unclean — a returning member would never finish catching up while the peer
+     * holds collection because it catches up.
+     */
+    static List<Record> news(TreeState state, List<Record> records, long cutoff) {
+        List<Record> news = new ArrayList<>(records.size());
+        TreeState s = state;
+        for (Record rec : records) {
+            TreeState after = rec.applyTo(s);
+            if (after == s || isMarker(rec) && rec.timestamp() < cutoff && after.size() >= s.size()) {
+                continue;
+            }
+            news.add(rec);
+            s = after;
+        }
+        return news;
+    }
+
+    private static boolean isMarker(Record rec) {
+        return switch (rec.kind()) {
+            case DELETE, SUB_DELETE, SUB_CLEAR, CLEAR -> true;
+            default -> false;
+        };
     }
 
     private static List<Record> metaRecords(TreeState s) {

@@ -14,7 +14,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * The exchange of the regions a {@link RegionWalk} found ({@link Ops#SYNC_EXCHANGE}), versions first:
@@ -170,19 +170,31 @@ final class RegionExchange {
         return w.toBytes();
     }
 
+    /** How many pushed records were news to the peer: all, when an older peer says nothing. */
+    int taken(byte[] pushReply) {
+        if (pushReply.length == 0) {
+            return wanted.size();
+        }
+        WireReader r = new WireReader(pushReply);
+        int taken = r.count(wanted.size());
+        r.end();
+        return taken;
+    }
+
     // ------------------------------------------------------------------ serving
 
-    /** Serves {@link Ops#SYNC_EXCHANGE}; pushed records go to {@code apply}. */
-    static byte[] serve(TreeState state, byte[] payload, long cutoff, Consumer<List<Record>> apply) {
+    /**
+     * Serves {@link Ops#SYNC_EXCHANGE}; pushed records go to {@code apply}, which answers how many of
+     * them were news here — the reply to a push (an older node replies nothing: all were).
+     */
+    static byte[] serve(TreeState state, byte[] payload, long cutoff, ToIntFunction<List<Record>> apply) {
         WireReader r = new WireReader(payload);
         int mode = r.u8();
         if (mode == PUSH) {
             List<Record> records = AntiEntropy.decodeRecords(r);
             r.end();
-            if (!records.isEmpty()) {
-                apply.accept(records);
-            }
-            return new byte[0];
+            int news = records.isEmpty() ? 0 : apply.applyAsInt(records);
+            return new WireWriter().varint(news).toBytes();
         }
         if (mode != SUMMARIES) {
             throw new WireException("unknown exchange mode " + mode);
@@ -238,8 +250,11 @@ final class RegionExchange {
                 }
             }
             for (int j = 0; j < n; j++) {
-                if (!matched[j]) {
-                    wants.varint(base + j).u8((theirs[j].hasValuePart() ? WANT_VALUE : 0) | (theirs[j].hasSub() ? WANT_SUB : 0));
+                // a tombstone expired here, for a key that holds nothing here, is no news (a held peer sends it)
+                int what = (theirs[j].hasValuePart() && !theirs[j].isTombstoneBefore(cutoff) ? WANT_VALUE : 0)
+                        | (theirs[j].hasSub() ? WANT_SUB : 0);
+                if (!matched[j] && what != 0) {
+                    wants.varint(base + j).u8(what);
                     wantCount++;
                 }
             }

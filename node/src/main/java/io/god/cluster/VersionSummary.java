@@ -46,6 +46,11 @@ record VersionSummary(int keyHash, int flags, long timestamp, int valueHash, lon
         return (flags & (VALUE | TOMBSTONE)) != 0;
     }
 
+    /** Whether the value part is a tombstone older than {@code cutoff} (expired for whoever uses it). */
+    boolean isTombstoneBefore(long cutoff) {
+        return (flags & TOMBSTONE) != 0 && timestamp < cutoff;
+    }
+
     boolean hasSub() {
         return (flags & SUB) != 0;
     }

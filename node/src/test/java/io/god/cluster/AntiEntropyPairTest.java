@@ -19,8 +19,10 @@ import org.junit.jupiter.api.Test;
 class AntiEntropyPairTest {
 
     long now = 1_000_000_000_000L;
-    final Store a = Store.inMemory(new Tree(() -> now, Duration.ofSeconds(10)));
-    final Store b = Store.inMemory(new Tree(() -> now, Duration.ofSeconds(10)));
+    final Tree treeA = new Tree(() -> now, Duration.ofSeconds(10));
+    final Tree treeB = new Tree(() -> now, Duration.ofSeconds(10));
+    final Store a = Store.inMemory(treeA);
+    final Store b = Store.inMemory(treeB);
     final AntiEntropy[] peers = new AntiEntropy[2];
 
     AntiEntropyPairTest() {
@@ -84,6 +86,52 @@ class AntiEntropyPairTest {
         assertThat(o.differences()).isPositive();
         assertThat(b.state().entry(b("j")).isTombstone()).isTrue();
         assertThat(peers[0].syncWith("b", null, null).differences()).isZero();
+    }
+
+    /**
+     * A peer whose collection is held (its cutoff frozen when the hold began) still sends tombstones
+     * that are expired for a peer whose hold was lifted. Re-sending them is no lag: a node catching up
+     * with the held peer gets clean (it once never did: ExpectedMembershipTest), while a value the
+     * tombstone deletes is still deleted by it.
+     */
+    @Test
+    void aHeldPeersExpiredTombstonesAreNoLagForAPeerThatCollectedThem() {
+        for (int i = 0; i < 20; i++) {
+            Record put = Record.put(b("k" + i), b("v"), now - 1_000);
+            a.apply(put);
+            b.apply(put);
+        }
+        treeB.holdCollection(true); // b: a member is away; a: the one that comes back
+        for (int i = 0; i < 20; i++) {
+            b.apply(Record.delete(b("k" + i), now - 500));
+            if (i % 4 != 0) {
+                a.apply(Record.delete(b("k" + i), now - 500)); // a missed every fourth delete
+            }
+        }
+        b.apply(Record.subDelete(b("t"), b("x"), now - 500));
+        now += 20_000_000_000L; // twice the window: expired for a, not for b (held before they were written)
+        assertThat(a.collectGarbage(1_000)).isTrue();
+        assertThat(a.state().entry(b("k1"))).as("collected on a").isNull();
+        long since = now;
+
+        AntiEntropy.Outcome first = peers[0].syncWith("b", null, null, since);
+        assertThat(first.olderThanStart()).as("the deletes a missed are lag").isPositive();
+        for (int round = 0; peers[0].syncWith("b", null, null, since).olderThanStart() > 0; round++) {
+            assertThat(round).as("rounds until a short-hash miss is found (%s)", first).isLessThan(3);
+        }
+        for (int i = 0; i < 20; i += 4) {
+            assertThat(a.state().get(b("k" + i)).exists()).as("k%d deleted on a", i).isFalse();
+        }
+        for (int round = 0; round < 3; round++) {
+            a.collectGarbage(1_000);
+            AntiEntropy.Outcome o = peers[0].syncWith("b", null, null, since);
+            assertThat(o.olderThanStart()).as("round %d: lag left after catching up (%s)", round, o).isZero();
+            assertThat(o.differences()).as("round %d: differences", round).isZero();
+            AntiEntropy.Outcome fromB = peers[1].syncWith("a", null, null);
+            assertThat(fromB.differences()).as("round %d: from b (%s)", round, fromB).isZero();
+        }
+        assertThat(a.state().size()).isZero();
+        assertThat(b.state().realSize()).as("b, still held, keeps its tombstones").isEqualTo(21);
     }
 
     @Test
