@@ -92,6 +92,7 @@ public final class GodCli implements Callable<Integer> {
     Map<String, String> env = System.getenv();
 
     PrintStream out = System.out;
+    PrintStream err = System.err;
     InputStream in = System.in;
     private GodClient client;
 
@@ -111,10 +112,22 @@ public final class GodCli implements Callable<Integer> {
         GodCli cli = new GodCli();
         cli.env = env;
         cli.out = out;
+        cli.err = err;
         cli.in = in;
+        try {
+            return commandLine(cli).execute(args);
+        } finally {
+            if (cli.client != null) {
+                cli.client.close();
+            }
+        }
+    }
+
+    /** The command line of one god-cli invocation (or one line of the shell) with its converters and errors. */
+    static CommandLine commandLine(GodCli cli) {
         CommandLine cl = new CommandLine(cli);
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(cli.out, true));
+        cl.setErr(new PrintWriter(cli.err, true));
         cl.registerConverter(Encoding.class, s -> switch (s) {
             case "string" -> Encoding.string;
             case "int" -> Encoding.int_;
@@ -133,13 +146,51 @@ public final class GodCli implements Callable<Integer> {
             cmd.getErr().println("god-cli: " + msg);
             return e instanceof IllegalArgumentException ? 2 : 1;
         });
-        try {
-            return cl.execute(args);
-        } finally {
-            if (cli.client != null) {
-                cli.client.close();
-            }
+        return cl;
+    }
+
+    @Command(name = "shell", description = {"An interactive shell: one command per line, as after `god-cli`, with "
+            + "history, Tab completion, `help` and `help COMMAND`; `exit`, `quit` or Ctrl-D ends it.",
+            "Every line uses the connection and the options the shell started with (a line may add --json, --enc, "
+                    + "--hash for itself)."})
+    int shell(@Option(names = "--history", paramLabel = "FILE",
+            description = "history file (default: ~/.god_cli_history)") java.nio.file.Path history) {
+        int members = client().nodes().size(); // a wrong endpoint fails here, not on every line
+        out.println("god-cli shell: a ring of " + members + " member(s) via " + endpoint
+                + "; `help` lists the commands, `exit` or Ctrl-D ends it");
+        java.nio.file.Path file = history != null ? history
+                : java.nio.file.Path.of(env.getOrDefault("HOME", "."), ".god_cli_history");
+        return new Shell(this, file).run();
+    }
+
+    /** A god-cli for one line of the shell: this one's output, environment and client. */
+    GodCli forLine() {
+        GodCli line = new GodCli();
+        line.env = env;
+        line.out = out;
+        line.err = err;
+        line.in = in;
+        line.client = client();
+        return line;
+    }
+
+    /**
+     * The shell's defaults for the top-level options of each line: the values it was started with
+     * (picocli's default provider; null = the option's own default).
+     */
+    String launchValue(CommandLine.Model.ArgSpec arg) {
+        if (!(arg instanceof CommandLine.Model.OptionSpec o) || arg.command().parent() != null) {
+            return null;
         }
+        return switch (o.longestName()) {
+            case "--endpoint" -> endpoint;
+            case "--timeout" -> timeout.toMillis() + "ms";
+            case "--direct" -> String.valueOf(direct);
+            case "--json" -> String.valueOf(json);
+            case "--hash" -> String.valueOf(hash);
+            case "--enc" -> enc.name().replaceAll("_$", "").replace('_', '-');
+            default -> null;
+        };
     }
 
     @Override

@@ -36,9 +36,15 @@ class GodCliRingTest {
     }
 
     static Result cli(String stdin, String... args) {
+        List<String> all = new ArrayList<>(List.of("--timeout", "3s"));
+        all.addAll(List.of(args));
+        return cliAt(rings.address(1), stdin, all.toArray(String[]::new));
+    }
+
+    static Result cliAt(String endpoint, String stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        List<String> all = new ArrayList<>(List.of("--endpoint", rings.address(1), "--timeout", "3s"));
+        List<String> all = new ArrayList<>(List.of("--endpoint", endpoint));
         all.addAll(List.of(args));
         int code = GodCli.run(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
@@ -226,5 +232,35 @@ class GodCliRingTest {
                 new ByteArrayInputStream(new byte[0]));
         assertThat(code).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("unavailable");
+    }
+
+    /**
+     * The interactive shell on piped input: commands run on one connection with the shell's options,
+     * a line may add its own, a failing line prints its error and the shell goes on, help works,
+     * history is saved, Ctrl-D (end of input) ends it.
+     */
+    @Test
+    void theShellRunsOneCommandPerLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path history = dir.resolve("history");
+        String lines = String.join("\n", "put --sync 'shell key' \"two words\"", "get 'shell key'",
+                "--json get 'shell key'", "--enc int put --sync n 7", "get nothing-here", "setOp '(U a'",
+                "get", "nosuchcommand", "shell", "help subPut", "--enc int get n", "") ;
+        Result r = cli(lines, "shell", "--history", history.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("two words\n")
+                .contains("{\"key\":\"shell key\",\"value\":\"two words\",\"exists\":true}")
+                .contains("SubPut K SK V").contains("7\n");
+        assertThat(r.err()).contains("request rejected (400)").contains("Missing required parameter")
+                .contains("Unmatched argument at index 0: 'nosuchcommand'").contains("already in the shell");
+        assertThat(ok("get", "shell key")).isEqualTo("two words\n");
+        assertThat(java.nio.file.Files.readString(history)).contains("get 'shell key'").contains("help subPut");
+        // exit ends it before the rest of the input
+        r = cli("exit\nput --sync after-exit x\n", "shell", "--history", history.toString());
+        assertThat(r.code()).isZero();
+        assertThat(ok("get", "after-exit")).isEmpty();
+        // a shell that cannot reach its endpoint says so at once
+        Result down = cliAt("127.0.0.1:1", "get x\n", "--timeout", "300ms", "shell", "--history", history.toString());
+        assertThat(down.code()).isEqualTo(1);
+        assertThat(down.err()).contains("unavailable");
     }
 }
