@@ -51,15 +51,29 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
     var a = angle(frac);
     return { x: CX + (r || R) * Math.cos(a), y: CY + (r || R) * Math.sin(a) };
   }
-  function lineStyle(ev) {
-    if (ev.type === 'Sync') return { rgb: [150, 0, 150], width: 5 };
-    if (ev.type === 'Clean') return { rgb: [50, 150, 0], width: 4 };
+  var STYLES = { Sync: { rgb: [150, 0, 150], width: 5 }, Clean: { rgb: [50, 150, 0], width: 4 },
+    Notify: { rgb: [200, 200, 0], width: 3 }, Ping: { rgb: [200, 0, 200], width: 3 },
+    HashTree: { rgb: [200, 0, 0], width: 3 }, Comm: { rgb: [0, 0, 200], width: 3 } };
+  function lineStyle(ev) { return STYLES[kind(ev)] || STYLES.Comm; }
+  // ------------------------------------------------------------------ which kinds of events are shown
+  function kind(ev) {
+    if (ev.type !== 'Comm') return ev.type;
     var t = (ev.data && ev.data.type) || '';
-    if (t.indexOf('Notify') >= 0) return { rgb: [200, 200, 0], width: 3 };
-    if (t.indexOf('Ping') >= 0) return { rgb: [200, 0, 200], width: 3 };
-    if (t.indexOf('HashTree') >= 0) return { rgb: [200, 0, 0], width: 3 };
-    return { rgb: [0, 0, 200], width: 3 };
+    if (t.indexOf('Notify') >= 0) return 'Notify';
+    if (t.indexOf('Ping') >= 0) return 'Ping';
+    if (t.indexOf('HashTree') >= 0) return 'HashTree';
+    return 'Comm';
   }
+  var hidden = { Ping: true }; // by default: pings are most of the traffic and say little
+  try { hidden = JSON.parse(localStorage.getItem('god.hiddenEvents')) || hidden; } catch (e) { /* keep */ }
+  document.querySelectorAll('.legend input[data-kind]').forEach(function (box) {
+    var k = box.getAttribute('data-kind');
+    box.checked = !hidden[k];
+    box.addEventListener('change', function () {
+      hidden[k] = !box.checked;
+      try { localStorage.setItem('god.hiddenEvents', JSON.stringify(hidden)); } catch (e) { /* private mode */ }
+    });
+  });
   function addLine(ev) {
     var d = ev.data || {};
     if (!d.source || !d.destination) return;
@@ -142,7 +156,7 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
         routes.forEach(function (r) { if (r.Addr !== selfAddr) connect(r.Addr); });
       }
       renderNodes();
-    } else {
+    } else if (!hidden[kind(ev)]) {
       addLine(ev);
       logEvent(ev);
     }

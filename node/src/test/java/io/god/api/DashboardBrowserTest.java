@@ -89,7 +89,25 @@ class DashboardBrowserTest extends RpcTestSupport {
 
             // a picture with a few ring members and events for the screenshot (the ring issue sends real ones)
             showSomeTraffic();
-            Thread.sleep(150);
+            wait.until(d -> d.findElement(By.id("events")).getText().contains("Clean"));
+            String events = driver.findElement(By.id("events")).getText();
+            assertThat(events).as("pings are hidden by default").contains("DHash.SlavePut", "Discord.Notify", "Sync")
+                    .doesNotContain("Discord.Ping");
+            // a kind is shown or hidden by its legend box (remembered in the browser)
+            driver.findElement(By.cssSelector(".legend input[data-kind=Ping]")).click();
+            driver.findElement(By.cssSelector(".legend input[data-kind=Sync]")).click();
+            showSomeTraffic();
+            wait.until(d -> d.findElement(By.id("events")).getText().contains("Discord.Ping"));
+            assertThat(driver.findElement(By.id("events")).getText().lines().filter(l -> l.contains(" Sync ")).count())
+                    .as("Sync hidden now: only the first round's line").isEqualTo(1);
+            driver.navigate().refresh();
+            wait.until(d -> "true".equals(d.findElement(By.tagName("body")).getAttribute("data-methods-loaded")));
+            assertThat(driver.findElement(By.cssSelector(".legend input[data-kind=Ping]")).isSelected()).isTrue();
+            assertThat(driver.findElement(By.cssSelector(".legend input[data-kind=Sync]")).isSelected()).isFalse();
+            driver.findElement(By.cssSelector(".legend input[data-kind=Sync]")).click();
+            wait.until(d -> d.findElement(By.id("nodes")).getText().contains("127.0.0.1:9191"));
+            showSomeTraffic();
+            wait.until(d -> d.findElement(By.id("events")).getText().contains("Clean"));
             byte[] png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
             Files.createDirectories(Path.of("target"));
             Files.write(Path.of("target", "dashboard.png"), png);

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -95,6 +97,20 @@ class DashboardRingBrowserTest {
                 for (int i = 0; i < 3; i++) {
                     assertThat(table).contains(rings.address(i));
                 }
+
+                // traffic for the picture in docs/api.md (docs/dashboard.png is this screenshot): Sync writes
+                // through node 0, whose forwards and replication show as lines between the members
+                try (io.god.client.GodClient client = io.god.client.GodClient.builder().endpoints(rings.address(0))
+                        .build()) {
+                    for (int k = 0; k < 40; k++) {
+                        client.put(io.god.client.GodClient.utf8("user:" + k), io.god.client.GodClient.utf8("v" + k), true);
+                    }
+                }
+                wait.until(d -> d.findElement(By.id("events")).getText().contains("DHash"));
+                wait.until(d -> rows(d).stream().allMatch(r -> r.get(3).equals("40"))); // N=3: each holds every key
+                byte[] png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
+                Files.createDirectories(Path.of("target"));
+                Files.write(Path.of("target", "dashboard-ring.png"), png);
 
                 // a member that stops: its row loses its figures once its /ws closes (the others keep theirs)
                 rings.nodes.get(2).close();
