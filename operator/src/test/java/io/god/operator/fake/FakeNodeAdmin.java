@@ -18,7 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * replicated member whose ring hash is the same for the whole namespace; tests override single pods or a namespace.
  * Leaving follows the node's contract: POST /admin/leave makes the member LEAVING, and after a number of status calls
  * (per namespace, {@link #leaveCalls}) it is LEFT; DELETE /admin/leave makes a LEAVING member ACTIVE and is refused
- * once it is LEFT. Leave state belongs to the pod instance (its IP): a recreated pod starts ACTIVE.
+ * once it is LEFT. Leave state and unreachability belong to the pod instance (its IP): a recreated pod starts ACTIVE
+ * and answers (a new process), as soon as it exists.
  * With {@link #realNodes} set, hosts no made-up pod has (real node processes on 127.0.0.x) are asked through it.
  */
 @ApplicationScoped
@@ -28,7 +29,8 @@ public class FakeNodeAdmin implements NodeAdmin {
 
     /** "namespace/pod" → the answer, or null to make the pod unreachable. */
     private final Map<String, NodeStatus> overrides = new ConcurrentHashMap<>();
-    private final Map<String, Boolean> unreachable = new ConcurrentHashMap<>();
+    /** pod IP → "namespace/pod" of a pod instance that does not answer. */
+    private final Map<String, String> unreachable = new ConcurrentHashMap<>();
     /** pod IP → status calls left until LEFT (0 = LEFT). */
     private final Map<String, Integer> leaving = new ConcurrentHashMap<>();
     private final Map<String, Integer> leaveCalls = new ConcurrentHashMap<>();
@@ -141,7 +143,7 @@ public class FakeNodeAdmin implements NodeAdmin {
     /** "namespace/pod" at this IP, or null when no pod answers there. */
     private String reachable(String host) {
         String pod = FakeStatefulSetController.podAt(host).orElse(null);
-        return pod == null || unreachable.containsKey(pod) ? null : pod;
+        return pod == null || unreachable.containsKey(host) ? null : pod;
     }
 
     private static <T> CompletionStage<T> refused(String host) {
@@ -192,13 +194,16 @@ public class FakeNodeAdmin implements NodeAdmin {
         overrides.put(namespace + "/" + pod, status);
     }
 
+    /** The pod's current instance stops answering (its replacement answers: {@link FakeNodeAdmin}). */
     public void unreachable(String namespace, String pod) {
-        unreachable.put(namespace + "/" + pod, true);
+        String ip = FakeStatefulSetController.ipOf(namespace + "/" + pod)
+                .orElseThrow(() -> new IllegalStateException("no pod " + namespace + "/" + pod + " runs"));
+        unreachable.put(ip, namespace + "/" + pod);
     }
 
     public void reset(String namespace, String pod) {
         overrides.remove(namespace + "/" + pod);
-        unreachable.remove(namespace + "/" + pod);
+        unreachable.values().removeIf((namespace + "/" + pod)::equals);
         refuseLeave.remove(namespace + "/" + pod);
         slow.remove(namespace + "/" + pod);
         outOfView.remove(namespace + "/" + pod);

@@ -95,6 +95,12 @@ public final class FakeStatefulSetController implements AutoCloseable {
         return Optional.ofNullable(PODS_BY_IP.get(ip));
     }
 
+    /** The IP of the running instance of "namespace/pod". */
+    public static Optional<String> ipOf(String namespacedPod) {
+        return PODS_BY_IP.entrySet().stream().filter(e -> e.getValue().equals(namespacedPod)).map(Map.Entry::getKey)
+                .findFirst();
+    }
+
     /** The pods of a namespace that went away (deleted, or removed by a scale-down), oldest first. */
     public List<String> gone(String namespace) {
         return gone.stream().filter(k -> k.startsWith(namespace + "/")).map(k -> k.substring(namespace.length() + 1))
