@@ -7,13 +7,12 @@ import io.god.client.GodClient;
 import io.god.client.GodException;
 import io.god.client.GodRequestException;
 import io.god.client.KeyHash;
+import io.god.client.ValueEncoding;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -84,9 +83,7 @@ public final class GodCli implements Callable<Integer> {
             description = "value encoding: string, int (8-byte big-endian), float (IEEE754), big (big-endian magnitude), "
                     + "ordered-int, ordered-float (8 bytes that sort as the numbers do, negatives included), "
                     + "hex (the bytes as hex digits)")
-    Encoding enc;
-
-    enum Encoding { string, int_, float_, big, ordered_int, ordered_float, hex }
+    ValueEncoding enc;
 
     /** The environment ($GOD_AUTH_TOKEN, $GOD_AUTH_TOKEN_FILE); tests pass their own. */
     Map<String, String> env = System.getenv();
@@ -128,16 +125,12 @@ public final class GodCli implements Callable<Integer> {
         CommandLine cl = new CommandLine(cli);
         cl.setOut(new PrintWriter(cli.out, true));
         cl.setErr(new PrintWriter(cli.err, true));
-        cl.registerConverter(Encoding.class, s -> switch (s) {
-            case "string" -> Encoding.string;
-            case "int" -> Encoding.int_;
-            case "float" -> Encoding.float_;
-            case "big" -> Encoding.big;
-            case "ordered-int" -> Encoding.ordered_int;
-            case "ordered-float" -> Encoding.ordered_float;
-            case "hex" -> Encoding.hex;
-            default -> throw new CommandLine.TypeConversionException(
-                    "expected string, int, float, big, ordered-int, ordered-float or hex, was " + s);
+        cl.registerConverter(ValueEncoding.class, s -> {
+            try {
+                return ValueEncoding.named(s);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
         });
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             String msg = e instanceof GodRequestException r ? "request rejected (" + r.status() + "): " + r.getMessage()
@@ -188,7 +181,7 @@ public final class GodCli implements Callable<Integer> {
             case "--direct" -> String.valueOf(direct);
             case "--json" -> String.valueOf(json);
             case "--hash" -> String.valueOf(hash);
-            case "--enc" -> enc.name().replaceAll("_$", "").replace('_', '-');
+            case "--enc" -> enc.label();
             default -> null;
         };
     }
@@ -720,59 +713,23 @@ public final class GodCli implements Callable<Integer> {
     }
 
     byte[] encode(String v) {
-        if (v == null) {
-            return null;
-        }
-        try {
-            return switch (enc) {
-                case int_ -> ByteBuffer.allocate(8).putLong(Long.parseLong(v)).array();
-                case ordered_int -> ByteBuffer.allocate(8).putLong(Long.parseLong(v) ^ Long.MIN_VALUE).array();
-                case ordered_float -> {
-                    double d = Double.parseDouble(v);
-                    if (Double.isNaN(d)) {
-                        throw new NumberFormatException("NaN");
-                    }
-                    long bits = Double.doubleToLongBits(d);
-                    yield ByteBuffer.allocate(8).putLong(bits < 0 ? ~bits : bits ^ Long.MIN_VALUE).array();
-                }
-                case hex -> HexFormat.of().parseHex(v);
-                case float_ -> ByteBuffer.allocate(8).putDouble(Double.parseDouble(v)).array();
-                case big -> {
-                    byte[] b = new BigInteger(v).toByteArray();
-                    yield b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
-                }
-                default -> utf8(v);
-            };
-        } catch (IllegalArgumentException e) { // NumberFormatException, or hex digits that are not
-            throw new IllegalArgumentException("'" + v + "' is not a valid " + encName() + " value"
-                    + (enc == Encoding.hex ? " (an even number of hex digits)" : ""));
-        }
+        return v == null ? null : enc.encode(v);
     }
 
+    /** The value as --enc spells it; bytes that are no such value: as text, or their bytes (numbers), or hex. */
     String decode(byte[] v) {
         if (v == null) {
             return "";
         }
+        String text = enc.decode(v);
+        if (text != null) {
+            return text;
+        }
         return switch (enc) {
-            case int_ -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getLong()) : java.util.Arrays.toString(v);
-            case float_ -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getDouble()) : java.util.Arrays.toString(v);
-            case big -> new BigInteger(1, v).toString();
-            case ordered_int -> v.length == 8 ? String.valueOf(ByteBuffer.wrap(v).getLong() ^ Long.MIN_VALUE)
-                    : "hex:" + HexFormat.of().formatHex(v);
-            case ordered_float -> {
-                if (v.length != 8) {
-                    yield "hex:" + HexFormat.of().formatHex(v);
-                }
-                long bits = ByteBuffer.wrap(v).getLong();
-                yield String.valueOf(Double.longBitsToDouble(bits < 0 ? bits ^ Long.MIN_VALUE : ~bits));
-            }
-            case hex -> HexFormat.of().formatHex(v);
-            default -> new String(v, StandardCharsets.UTF_8);
+            case STRING -> new String(v, StandardCharsets.UTF_8);
+            case INT, FLOAT -> java.util.Arrays.toString(v);
+            default -> "hex:" + HexFormat.of().formatHex(v);
         };
-    }
-
-    private String encName() {
-        return enc.name().replace("_", enc.name().endsWith("_") ? "" : "-");
     }
 
     private ObjectNode obj(String k, String sk, byte[] value, boolean exists) {

@@ -725,6 +725,9 @@ public final class JsonRpc {
         SetOp op = q.op != null ? SetSources.op(q.op, 1, limits) : limits.parse(q.code);
         int len = (int) Math.max(Math.min(q.len, Integer.MAX_VALUE), Integer.MIN_VALUE);
         SetExpression expr = SetExpression.of(null, op, q.min, q.max, q.minInc, q.maxInc, len, q.dest);
+        if (q.exactNumbers) {
+            expr = expr.withExactNumbers();
+        }
         TreeState s = store().state();
         CallBudget budget = limits.budget(node.clock());
         if (q.dest == null) {

@@ -56,6 +56,13 @@ public final class Wire {
         @JsonProperty("MaxInc") public boolean maxInc;
         @JsonProperty("Len") public long len;
         @JsonProperty("Dest") public byte[] dest;
+        /**
+         * Not in the original's contract (absent = its behaviour): a numeric merge refuses a value that
+         * is not 8 bytes (400 naming the key). /v1 always sets it; sent only when true.
+         */
+        @JsonProperty("ExactNumbers")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT)
+        public boolean exactNumbers;
     }
 
     /** setop.SetOp: {@code {"Sources":[...],"Type":0,"Merge":0}}. */

@@ -55,6 +55,12 @@ public enum Merge {
         return label;
     }
 
+    /** Whether the merge reads its values as 8-byte numbers (int64 or float64); shorter ones are skipped. */
+    public boolean numeric() {
+        return this == INTEGER_SUM || this == INTEGER_DIV || this == INTEGER_MUL || this == FLOAT_SUM
+                || this == FLOAT_DIV || this == FLOAT_MUL;
+    }
+
     /** The JSON {@code Merge} value. */
     public int code() {
         return ordinal();

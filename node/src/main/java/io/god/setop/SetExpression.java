@@ -16,6 +16,7 @@ public final class SetExpression {
     private final boolean maxInc;
     private final int len;
     private final byte[] dest;
+    private final boolean exactNumbers;
 
     private SetExpression(Builder b) {
         this.op = Objects.requireNonNull(b.op, "op");
@@ -25,6 +26,7 @@ public final class SetExpression {
         this.maxInc = b.maxInc;
         this.len = b.len;
         this.dest = b.dest;
+        this.exactNumbers = b.exactNumbers;
     }
 
     /**
@@ -76,6 +78,22 @@ public final class SetExpression {
         return dest;
     }
 
+    /**
+     * Whether a numeric merge (IntegerSum…, FloatSum…) refuses a value that is not 8 bytes, naming its
+     * key, instead of skipping it as the original does (the /v1 API; the god JSON contract keeps the
+     * original's behaviour).
+     */
+    public boolean exactNumbers() {
+        return exactNumbers;
+    }
+
+    /** This expression with {@link #exactNumbers()} on. */
+    public SetExpression withExactNumbers() {
+        Builder b = builder().op(op).min(min, minInc).max(max, maxInc).len(len).dest(dest);
+        b.exactNumbers = true;
+        return b.build();
+    }
+
     @Override
     public String toString() {
         return op + (min == null ? "" : " min" + (minInc ? ">=" : ">") + SetEntry.show(min))
@@ -92,6 +110,7 @@ public final class SetExpression {
         private boolean maxInc;
         private int len;
         private byte[] dest;
+        private boolean exactNumbers;
 
         private Builder() {}
 

@@ -23,12 +23,22 @@ public final class SetOps {
 
     /** As {@link #open(SetOp, SourceResolver)}; every operator checks {@code deadline} in its loops. */
     public static SortedSource open(SetOp op, SourceResolver resolver, Deadline deadline) {
+        return open(op, resolver, deadline, false);
+    }
+
+    /** As above; with {@code exactNumbers} a numeric merge refuses values that are not 8 bytes. */
+    static SortedSource open(SetOp op, SourceResolver resolver, Deadline deadline, boolean exactNumbers) {
         List<SortedSource> children = new ArrayList<>(op.sources().size());
         double[] weights = new double[op.sources().size()];
         int i = 0;
         for (SetOpSource s : op.sources()) {
             deadline.check();
-            children.add(s.op() != null ? open(s.op(), resolver, deadline) : resolver.open(s.key()));
+            SortedSource child = s.op() != null ? open(s.op(), resolver, deadline, exactNumbers) : resolver.open(s.key());
+            if (exactNumbers && op.merge().numeric()) {
+                child = new EightByteValues(child, s.op() != null ? s.op().toString() : SetEntry.show(s.key()),
+                        op.merge());
+            }
+            children.add(child);
             weights[i++] = s.effectiveWeight();
         }
         return OperatorSource.create(op.type(), children, weights, op.merge(), deadline);
@@ -45,7 +55,7 @@ public final class SetOps {
     /** As above; the evaluation checks {@code deadline} in every skipper loop. */
     public static int each(SetExpression expr, SourceResolver resolver, Deadline deadline,
             Consumer<SetEntry> consumer) {
-        SortedSource root = open(expr.op(), resolver, deadline);
+        SortedSource root = open(expr.op(), resolver, deadline, expr.exactNumbers());
         int count = 0;
         byte[] min = expr.min();
         boolean inclusive = expr.minInc();

@@ -336,6 +336,69 @@ class V1ApiTest extends RpcTestSupport {
         assertThat(get("/v1/trees/c/config").json().get("data").has("a")).isFalse();
     }
 
+    /**
+     * enc= on /v1: numbers in and out as the merges read them (int, float) or as they sort (ordered-int,
+     * also by value with negatives); a numeric merge over a value that is not 8 bytes is a 400 naming the
+     * key and its tree, with dest nothing written — while the god JSON contract keeps the original's
+     * behaviour (such a value is skipped).
+     */
+    @Test
+    void encodingsAndExactNumericMerges() throws Exception {
+        assertThat(put("/v1/trees/s/ada?enc=int", "17").status()).isEqualTo(204);
+        assertThat(putJson("/v1/trees/s/bob?enc=int", "{\"value\":\"-5\"}").status()).isEqualTo(204);
+        assertThat(put("/v1/trees/t/ada?enc=int", "25\n").status()).isEqualTo(204);
+        assertThat(put("/v1/keys/pi?enc=float", "3.5").status()).isEqualTo(204);
+        JsonNode ada = get("/v1/trees/s/ada?enc=int").json();
+        assertThat(ada.get("value").asText()).isEqualTo("17");
+        assertThat(Base64.getDecoder().decode(ada.get("valueBase64").asText())).containsExactly(0, 0, 0, 0, 0, 0, 0, 17);
+        assertThat(get("/v1/keys/pi?enc=float").json().get("value").asText()).isEqualTo("3.5");
+        assertThat(get("/v1/keys/pi?enc=int").json().get("value").asLong()).isEqualTo(Double.doubleToLongBits(3.5));
+
+        JsonNode sum = postV1("/v1/setops?enc=int", "{\"expr\":\"(U:IntegerSum s t)\"}").json();
+        assertThat(sum.get("results").get(0).get("key").asText()).isEqualTo("ada");
+        assertThat(sum.get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("42");
+        assertThat(sum.get("results").get(1).get("values").get(0).get("value").asText()).isEqualTo("-5");
+
+        // a text value where a number was meant: named, nothing stored
+        put("/v1/trees/t/bob", "ten");
+        snapshot();
+        bad(postV1("/v1/setops?enc=int", "{\"expr\":\"(U:IntegerSum s t)\"}"),
+                "the value of key bob in t is 3 bytes: IntegerSum merges 8-byte numbers (write them with enc=int)");
+        bad(postV1("/v1/setops", "{\"expr\":\"(I:FloatSum s (U:ConCat t t))\",\"dest\":\"sums\"}"),
+                "FloatSum merges 8-byte numbers");
+        unchanged();
+        assertThat(get("/v1/trees/sums").json().get("entries")).isEmpty();
+        // the JSON contract: the original's behaviour, the short value is skipped
+        JsonNode rpc = JSON.readTree(call("SetExpression", "{\"Code\":\"(U:IntegerSum s t)\"}"));
+        assertThat(rpc).hasSize(2);
+        Response exact = post("SetExpression",
+                "{\"Code\":\"(U:IntegerSum s t)\",\"ExactNumbers\":true}");
+        assertThat(exact.statusCode()).isEqualTo(400);
+        assertThat(exact.asString()).contains("the value of key bob in t is 3 bytes");
+
+        // bad enc or value: 400, nothing written
+        bad(put("/v1/trees/s/cy?enc=int", "twelve"), "body: 'twelve' is not a valid int value");
+        bad(put("/v1/trees/s/cy?enc=roman", "XII"), "enc: expected string, int, float, big, ordered-int");
+        bad(putJson("/v1/trees/s/cy?enc=float", "{\"value\":\"x\"}"), "value: 'x' is not a valid float value");
+        unchanged();
+
+        // ordered-int: a mirrored tree by value sorts negatives first; from/to are numbers too
+        putJson("/v1/trees/ordered-mirror/config", "{\"mirrored\":\"yes\"}");
+        for (String[] kv : new String[][] {{"a", "-20"}, {"b", "3"}, {"c", "-1"}, {"d", "100"}}) {
+            assertThat(put("/v1/trees/ordered-mirror/" + kv[0] + "?enc=ordered-int", kv[1]).status()).isEqualTo(204);
+        }
+        JsonNode byValue = get("/v1/trees/ordered-mirror?by=value&enc=ordered-int&from=-5&to=50").json();
+        List<String> values = new ArrayList<>();
+        byValue.get("entries").forEach(e -> values.add(e.get("subKey").asText() + "=" + e.get("value").asText()));
+        assertThat(values).containsExactly("c=-1", "b=3");
+        // int: the merges' encoding, whose bytes sort -1 after 100
+        putJson("/v1/trees/int-mirror/config", "{\"mirrored\":\"yes\"}");
+        put("/v1/trees/int-mirror/minus?enc=int", "-1");
+        put("/v1/trees/int-mirror/hundred?enc=int", "100");
+        assertThat(get("/v1/trees/int-mirror?by=value&enc=int").json().get("entries").get(0).get("subKey").asText())
+                .isEqualTo("hundred");
+    }
+
     @Test
     void setOps() {
         put("/v1/trees/a/x", "1");

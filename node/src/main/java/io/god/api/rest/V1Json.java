@@ -1,6 +1,7 @@
 package io.god.api.rest;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.god.client.ValueEncoding;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -20,24 +21,24 @@ public final class V1Json {
 
     @Schema(description = "A top-level value")
     public record Value(String key, String keyBase64, String value, String valueBase64) {
-        static Value of(byte[] key, byte[] value) {
-            return new Value(KeyText.text(key), KeyText.b64(key), KeyText.text(value), KeyText.b64(value));
+        static Value of(byte[] key, byte[] value, ValueEncoding enc) {
+            return new Value(KeyText.text(key), KeyText.b64(key), enc.decode(value), KeyText.b64(value));
         }
     }
 
     @Schema(description = "A value in a sub tree")
     public record SubValue(String key, String keyBase64, String subKey, String subKeyBase64, String value,
                            String valueBase64) {
-        static SubValue of(byte[] key, byte[] subKey, byte[] value) {
+        static SubValue of(byte[] key, byte[] subKey, byte[] value, ValueEncoding enc) {
             return new SubValue(KeyText.text(key), KeyText.b64(key), KeyText.text(subKey), KeyText.b64(subKey),
-                    KeyText.text(value), KeyText.b64(value));
+                    enc.decode(value), KeyText.b64(value));
         }
     }
 
     @Schema(description = "One entry of a sub tree (for by=value too: subKey is the entry's key)")
     public record Entry(String subKey, String subKeyBase64, String value, String valueBase64) {
-        static Entry of(byte[] subKey, byte[] value) {
-            return new Entry(KeyText.text(subKey), KeyText.b64(subKey), KeyText.text(value), KeyText.b64(value));
+        static Entry of(byte[] subKey, byte[] value, ValueEncoding enc) {
+            return new Entry(KeyText.text(subKey), KeyText.b64(subKey), enc.decode(value), KeyText.b64(value));
         }
     }
 
@@ -55,8 +56,8 @@ public final class V1Json {
 
     @Schema(description = "A value as text and base64")
     public record Bytes(String value, String valueBase64) {
-        static Bytes of(byte[] v) {
-            return new Bytes(KeyText.text(v), KeyText.b64(v));
+        static Bytes of(byte[] v, ValueEncoding enc) {
+            return new Bytes(enc.decode(v), KeyText.b64(v));
         }
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
 import io.god.api.NodeBean;
 import io.god.api.Wire;
+import io.god.client.ValueEncoding;
 import io.god.setop.SetOpException;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
@@ -56,6 +57,11 @@ public class V1Resource {
     /** Page size when {@code limit} is absent, and its maximum. */
     public static final int DEFAULT_LIMIT = 100;
     public static final int MAX_LIMIT = 10_000;
+    static final String ENC_DOC = "how values are spelled in and out (default string: UTF-8): int and float are the "
+            + "8-byte numbers the merges read (IntegerSum…, FloatSum…; their bytes sort like the numbers only when "
+            + "≥ 0), ordered-int and ordered-float 8 bytes that sort as the numbers do, negatives included (not read by "
+            + "the merges), big an unsigned big-endian magnitude (BigInt merges), hex any bytes. Bytes that are no "
+            + "such value come back as value null (valueBase64 always has them)";
 
     /** The request parser, under the node's JSON limits (god.limits.json-depth, json-string). */
     private static volatile ObjectMapper json;
@@ -77,7 +83,10 @@ public class V1Resource {
     @Parameters({@Parameter(name = "b64", in = ParameterIn.QUERY, description = "true: path segments are base64url",
             schema = @Schema(type = SchemaType.BOOLEAN)),
             @Parameter(name = "sync", in = ParameterIn.QUERY, description = "true: return after every replica has it",
-                    schema = @Schema(type = SchemaType.BOOLEAN))})
+                    schema = @Schema(type = SchemaType.BOOLEAN)),
+            @Parameter(name = "enc", in = ParameterIn.QUERY, description = ENC_DOC,
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"string", "int", "float", "big",
+                            "ordered-int", "ordered-float", "hex"}))})
     @RequestBody(content = {@Content(mediaType = "application/octet-stream",
             schema = @Schema(type = SchemaType.STRING, format = "binary")),
             @Content(mediaType = "application/json", schema = @Schema(implementation = V1Json.ValueBody.class))})
@@ -86,7 +95,7 @@ public class V1Resource {
             content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     @APIResponse(responseCode = "401", description = "token missing")
     public Response putKey(@PathParam("key") String key, byte[] body) {
-        V1Args a = args(3, Set.of("b64", "sync"));
+        V1Args a = args(3, Set.of("b64", "sync", "enc"));
         ValueIn v = valueIn(body, a);
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
@@ -101,19 +110,22 @@ public class V1Resource {
     @Operation(summary = "Get a value")
     @Parameters({@Parameter(name = "b64", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)),
             @Parameter(name = "raw", in = ParameterIn.QUERY, description = "true: the value's bytes as "
-                    + "application/octet-stream", schema = @Schema(type = SchemaType.BOOLEAN))})
+                    + "application/octet-stream", schema = @Schema(type = SchemaType.BOOLEAN)),
+            @Parameter(name = "enc", in = ParameterIn.QUERY, description = ENC_DOC,
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"string", "int", "float", "big",
+                            "ordered-int", "ordered-float", "hex"}))})
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.Value.class)))
     @APIResponse(responseCode = "404", description = "no such key",
             content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response getKey(@PathParam("key") String key) {
-        V1Args a = args(3, Set.of("b64", "raw"));
+        V1Args a = args(3, Set.of("b64", "raw", "enc"));
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
         Wire.ValueRes r = (Wire.ValueRes) exec("Get", q);
         if (!r.exists()) {
             throw new V1Error(404, "no value for key " + show(q.key));
         }
-        return a.flag("raw") ? raw(r.value()) : Response.ok(V1Json.Value.of(q.key, r.value())).build();
+        return a.flag("raw") ? raw(r.value()) : Response.ok(V1Json.Value.of(q.key, r.value(), enc(a))).build();
     }
 
     @DELETE
@@ -138,14 +150,17 @@ public class V1Resource {
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Put a value into sub tree key", description = "Body as for PUT /v1/keys/{key}.")
     @Parameters({@Parameter(name = "b64", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)),
-            @Parameter(name = "sync", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))})
+            @Parameter(name = "sync", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)),
+            @Parameter(name = "enc", in = ParameterIn.QUERY, description = ENC_DOC,
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"string", "int", "float", "big",
+                            "ordered-int", "ordered-float", "hex"}))})
     @RequestBody(content = {@Content(mediaType = "application/octet-stream",
             schema = @Schema(type = SchemaType.STRING, format = "binary")),
             @Content(mediaType = "application/json", schema = @Schema(implementation = V1Json.ValueBody.class))})
     @APIResponse(responseCode = "204", description = "stored")
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response putSub(@PathParam("key") String key, @PathParam("subkey") String subKey, byte[] body) {
-        V1Args a = args(4, Set.of("b64", "sync"));
+        V1Args a = args(4, Set.of("b64", "sync", "enc"));
         ValueIn v = valueIn(body, a);
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
@@ -160,11 +175,14 @@ public class V1Resource {
     @Path("/trees/{key}/{subkey}")
     @Operation(summary = "Get a value of sub tree key")
     @Parameters({@Parameter(name = "b64", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)),
-            @Parameter(name = "raw", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))})
+            @Parameter(name = "raw", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)),
+            @Parameter(name = "enc", in = ParameterIn.QUERY, description = ENC_DOC,
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"string", "int", "float", "big",
+                            "ordered-int", "ordered-float", "hex"}))})
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.SubValue.class)))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response getSub(@PathParam("key") String key, @PathParam("subkey") String subKey) {
-        V1Args a = args(4, Set.of("b64", "raw"));
+        V1Args a = args(4, Set.of("b64", "raw", "enc"));
         Wire.Req q = new Wire.Req();
         q.key = a.seg(0, "key");
         q.subKey = a.seg(1, "subkey");
@@ -172,7 +190,8 @@ public class V1Resource {
         if (!r.exists()) {
             throw new V1Error(404, "no value for sub key " + show(q.subKey) + " in tree " + show(q.key));
         }
-        return a.flag("raw") ? raw(r.value()) : Response.ok(V1Json.SubValue.of(q.key, q.subKey, r.value())).build();
+        return a.flag("raw") ? raw(r.value())
+                : Response.ok(V1Json.SubValue.of(q.key, q.subKey, r.value(), enc(a))).build();
     }
 
     @DELETE
@@ -227,11 +246,16 @@ public class V1Resource {
                     + DEFAULT_LIMIT, schema = @Schema(type = SchemaType.INTEGER)),
             @Parameter(name = "reverse", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN)),
             @Parameter(name = "by", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING,
-                    enumeration = {"key", "value"}))})
+                    enumeration = {"key", "value"})),
+            @Parameter(name = "enc", in = ParameterIn.QUERY, description = ENC_DOC,
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"string", "int", "float", "big",
+                            "ordered-int", "ordered-float", "hex"}))})
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(implementation = V1Json.Page.class)))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response page(@PathParam("key") String key) {
-        V1Args a = args(3, Set.of("b64", "from", "to", "fromInc", "toInc", "offset", "limit", "reverse", "by"));
+        V1Args a = args(3, Set.of("b64", "from", "to", "fromInc", "toInc", "offset", "limit", "reverse", "by",
+                "enc"));
+        ValueEncoding enc = enc(a);
         byte[] tree = a.seg(0, "key");
         String by = a.text("by", "key");
         if (!by.equals("key") && !by.equals("value")) {
@@ -243,8 +267,9 @@ public class V1Resource {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new V1Error(400, "limit must be 1.." + MAX_LIMIT + ", was " + limit);
         }
-        byte[] from = a.key("from");
-        byte[] to = a.key("to");
+        // by=value: the bounds are values, spelled by enc (as text; with b64=true their bytes)
+        byte[] from = mirror && !a.b64 && a.has("from") ? encode(enc, a.text("from", null), "from") : a.key("from");
+        byte[] to = mirror && !a.b64 && a.has("to") ? encode(enc, a.text("to", null), "to") : a.key("to");
         boolean fromInc = a.flag("fromInc", true);
         boolean toInc = a.flag("toInc", false);
         String prefix = mirror ? "Mirror" : "";
@@ -288,7 +313,7 @@ public class V1Resource {
         List<V1Json.Entry> entries = new ArrayList<>();
         for (Wire.ValueRes r : items.subList(0, (int) Math.min(items.size(), limit))) {
             // the mirror's entries are (value, sub key): give them back as (sub key, value)
-            entries.add(mirror ? V1Json.Entry.of(r.value(), r.key()) : V1Json.Entry.of(r.key(), r.value()));
+            entries.add(mirror ? V1Json.Entry.of(r.value(), r.key(), enc) : V1Json.Entry.of(r.key(), r.value(), enc));
         }
         return Response.ok(new V1Json.Page(KeyText.text(tree), KeyText.b64(tree), by, more, entries)).build();
     }
@@ -370,8 +395,11 @@ public class V1Resource {
     @APIResponse(responseCode = "204", description = "stored into dest")
     @APIResponse(responseCode = "400", description = "bad expression (with its position), merge or limit",
             content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
+    @Parameters({@Parameter(name = "enc", in = ParameterIn.QUERY, description = ENC_DOC,
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"string", "int", "float", "big",
+                            "ordered-int", "ordered-float", "hex"}))})
     public Response setOps(byte[] body) {
-        args(2, Set.of());
+        ValueEncoding enc = enc(args(2, Set.of("enc")));
         JsonNode n = json(body, "set expression");
         if (!n.isObject()) {
             throw new V1Error(400, "set expression body must be a JSON object {expr, min, max, limit, dest}");
@@ -387,6 +415,7 @@ public class V1Resource {
             throw new V1Error(400, "expr must be a string, e.g. \"(U a b)\"");
         }
         Wire.SetExpressionReq q = new Wire.SetExpressionReq();
+        q.exactNumbers = true; // a numeric merge over a value that is not 8 bytes is a 400 naming it
         q.code = n.get("expr").asText();
         q.min = bytesField(n, "min");
         q.max = bytesField(n, "max");
@@ -408,7 +437,7 @@ public class V1Resource {
             Wire.SetOpResult e = (Wire.SetOpResult) o;
             List<V1Json.Bytes> values = new ArrayList<>();
             for (byte[] v : e.values()) {
-                values.add(V1Json.Bytes.of(v));
+                values.add(V1Json.Bytes.of(v, enc));
             }
             out.add(new V1Json.SetOpResult(KeyText.text(e.key()), KeyText.b64(e.key()), values));
         }
@@ -613,9 +642,32 @@ public class V1Resource {
             if (v == null) {
                 throw new V1Error(400, "a JSON value body needs value (text) or valueBase64");
             }
+            if (n.has("value")) {
+                v = encode(enc(a), n.get("value").asText(), "value");
+            }
             return new ValueIn(v, sync || boolField(n, "sync", false));
         }
-        return new ValueIn(body == null ? new byte[0] : body, sync);
+        byte[] raw = body == null ? new byte[0] : body;
+        ValueEncoding enc = enc(a);
+        return new ValueIn(enc == ValueEncoding.STRING ? raw
+                : encode(enc, new String(raw, java.nio.charset.StandardCharsets.UTF_8).strip(), "body"), sync);
+    }
+
+    /** The enc= of a request (default string). */
+    private static ValueEncoding enc(V1Args a) {
+        try {
+            return ValueEncoding.named(a.text("enc", "string"));
+        } catch (IllegalArgumentException e) {
+            throw new V1Error(400, "enc: " + e.getMessage());
+        }
+    }
+
+    private static byte[] encode(ValueEncoding enc, String text, String what) {
+        try {
+            return enc.encode(text);
+        } catch (IllegalArgumentException e) {
+            throw new V1Error(400, what + ": " + e.getMessage());
+        }
     }
 
     /** The raw path segments after /v1 and the parsed query of this request. */
