@@ -20,7 +20,8 @@ interface Nemesis {
 
     /** Every implemented nemesis by name, in a fixed order. */
     static List<Nemesis> all() {
-        return List.of(new IsolateOne(), new RandomHalves(), new Kill(), new Pause(), new Loss());
+        return List.of(new IsolateOne(), new RandomHalves(), new Bridge(), new OneWay(), new Kill(), new Pause(),
+                new Loss());
     }
 
     static Nemesis named(String name) {
@@ -146,6 +147,60 @@ interface Nemesis {
             int victim = r.nextInt(c.size());
             c.net().lossy(victim, SHARE);
             return "node " + victim + " drops " + (int) (SHARE * 100) + " % of its packets";
+        }
+
+        @Override
+        public void heal(Cluster c) {
+            c.net().heal();
+        }
+    }
+
+    /**
+     * A majority "bridge" (Jepsen's): two halves that cannot reach each other, and one node that reaches
+     * both — reachability that is not transitive (with 3 nodes: a—b—c, a and c cut apart).
+     */
+    final class Bridge implements Nemesis {
+        @Override
+        public String name() {
+            return "bridge";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) {
+            List<Integer> order = new ArrayList<>(IntStream.range(0, c.size()).boxed().toList());
+            Collections.shuffle(order, r);
+            int bridge = order.get(0);
+            List<Integer> rest = order.subList(1, order.size());
+            List<Integer> a = rest.subList(0, rest.size() / 2);
+            List<Integer> b = rest.subList(rest.size() / 2, rest.size());
+            for (int i : a) {
+                c.net().cut(i, b);
+            }
+            for (int j : b) {
+                c.net().cut(j, a);
+            }
+            return "bridge node " + bridge + " between " + a + " and " + b;
+        }
+
+        @Override
+        public void heal(Cluster c) {
+            c.net().heal();
+        }
+    }
+
+    /** One node's packets to the others are dropped; theirs to it still arrive (an asymmetric link). */
+    final class OneWay implements Nemesis {
+        @Override
+        public String name() {
+            return "one-way";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) {
+            int victim = r.nextInt(c.size());
+            List<Integer> others = IntStream.range(0, c.size()).filter(i -> i != victim).boxed().toList();
+            c.net().cutOneWay(victim, others);
+            return "node " + victim + " cannot send to " + others;
         }
 
         @Override

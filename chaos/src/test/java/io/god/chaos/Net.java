@@ -175,6 +175,18 @@ final class Net implements AutoCloseable {
         }
     }
 
+    /**
+     * Node i's packets to the given nodes are dropped (inside i's namespace), theirs to i still arrive: over
+     * TCP no connection forms either way, but a packet in flight or a datagram from them still reaches i.
+     */
+    void cutOneWay(int i, Collection<Integer> to) {
+        for (int j : to) {
+            if (j != i) {
+                inNs(i, "iptables", "-w", "-A", "OUTPUT", "-d", ip(j), "-j", "DROP");
+            }
+        }
+    }
+
     /** Node i drops this share of the packets it receives and sends (peers and clients alike), at random. */
     void lossy(int i, double share) {
         String p = String.format(java.util.Locale.ROOT, "%.2f", share);
