@@ -112,6 +112,9 @@ final class SetSources {
             if (owner == null || owner.address().equals(node.address())) {
                 return local.open(name);
             }
+            // a page is one SliceLen at the owner, under its god.limits.result-rows: never ask for more rows than
+            // that (the limit bounds what a call returns, not how much of a source an evaluation reads)
+            int pageSize = Math.min(PagedSource.DEFAULT_PAGE, node.settings().limits().resultRows());
             return new PagedSource((min, inclusive, limit) -> {
                 Map<String, Object> req = new java.util.LinkedHashMap<>();
                 req.put("Key", name);
@@ -123,8 +126,13 @@ final class SetSources {
                     return pageOf(local.open(name), min, inclusive, limit);
                 }
                 if (r.status() != 200) {
-                    throw new IllegalStateException("reading set source from its owner failed: " + new String(r.body(),
-                            StandardCharsets.UTF_8));
+                    String why = "reading set source " + io.god.setop.SetEntry.show(name) + " from its owner failed: "
+                            + new String(r.body(), StandardCharsets.UTF_8);
+                    // the owner's refusal (a limit, auth, unavailable) is the caller's answer, not an internal error
+                    if (r.status() >= 400 && r.status() < 500 || r.status() == 503) {
+                        throw new JsonRpc.ClientError(r.status(), why);
+                    }
+                    throw new IllegalStateException(why);
                 }
                 try {
                     List<io.god.setop.SetEntry> page = new ArrayList<>();
@@ -136,7 +144,7 @@ final class SetSources {
                 } catch (java.io.IOException e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, pageSize);
         };
     }
 

@@ -58,7 +58,7 @@ public record SetEntry(byte[] key, List<byte[]> values) {
     }
 
     /** Printable ASCII as text, anything else as hex prefixed with 0x. */
-    static String show(byte[] b) {
+    public static String show(byte[] b) {
         for (byte x : b) {
             if (x < 0x20 || x > 0x7e) {
                 StringBuilder sb = new StringBuilder("0x");
