@@ -50,7 +50,7 @@ final class DataCalls implements GodNode.DataHandler {
         }
         DataCall.Reply r;
         try {
-            r = handle(c, mayBlock);
+            r = handle(c, mayBlock, start);
         } catch (JsonRpc.ClientError e) {
             r = DataCall.Reply.error(e.status(), e.getMessage());
         } catch (io.god.limits.LimitExceededException e) {
@@ -69,7 +69,7 @@ final class DataCalls implements GodNode.DataHandler {
     }
 
     /** The reply, or null when it needs the handler pool and {@code mayBlock} is false. */
-    private DataCall.Reply handle(DataCall c, boolean mayBlock) {
+    private DataCall.Reply handle(DataCall c, boolean mayBlock, long since) {
         checkLimits(c);
         if (c.hops() == 0 && c.stamp() != 0) {
             // time belongs to the ring (issue 23): the entry node stamps; only a forwarding peer (hops > 0)
@@ -97,6 +97,10 @@ final class DataCalls implements GodNode.DataHandler {
         if (!mayBlock && (!local || c.writes() && (c.sync() || node.store().durable())
                 || read && cluster != null && !cluster.servesReads())) {
             return null;
+        }
+        String paused = c.writes() && c.hops() == 0 ? node.pauseRefusal(since) : null;
+        if (paused != null) {
+            throw new JsonRpc.ClientError(503, paused); // its client may have written elsewhere meanwhile
         }
         long stamp = c.writes() ? node.timestamps().forWrite(c.stamp(), node.settings().cluster().rpcTimeout().toNanos())
                 : 0;

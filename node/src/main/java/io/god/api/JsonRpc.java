@@ -258,6 +258,7 @@ public final class JsonRpc {
     }
 
     private Response dispatch(String method, byte[] body, String authorization, int hops, int mode, long given) {
+        long since = System.nanoTime();
         String name = name(method);
         if (!METHODS.contains(name)) {
             return error(404, "rpc: can't find method " + method);
@@ -283,7 +284,7 @@ public final class JsonRpc {
             throw new ClientError(503, "this node has left the ring (/admin/leave); call a ring member");
         }
         Cluster cluster = node.cluster();
-        long stamp = stampOf(name, given);
+        long stamp = stampOf(name, given, hops, since);
         // a node catching up hands reads it was asked to execute to a replica that serves reads (DESIGN §7)
         boolean handOver = mode == Call.EXECUTE && cluster != null && !cluster.servesReads() && hops < Cluster.MAX_HOPS
                 && !MUTATING.contains(name) && !LOCAL.contains(name) && !BROADCAST.contains(name);
@@ -321,6 +322,7 @@ public final class JsonRpc {
      * @param request an instance of {@link #requestType(String)}
      */
     public Object execute(String name, Object request, String authorization) {
+        long since = System.nanoTime();
         if (!METHODS.contains(name)) {
             throw new ClientError(404, "rpc: can't find method " + SERVICE + name);
         }
@@ -329,7 +331,7 @@ public final class JsonRpc {
             throw new IllegalArgumentException(name + " takes a " + requestType(name).getSimpleName());
         }
         Cluster cluster = node.cluster();
-        long stamp = stampOf(name, 0);
+        long stamp = stampOf(name, 0, 0, since);
         if (!LOCAL.contains(name)) {
             if (node.state() == GodNode.State.STALE) {
                 throw new ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
@@ -356,9 +358,18 @@ public final class JsonRpc {
      * write, never overtake what came after it. Data timestamps are network time
      * ({@link io.god.time.TimeNet}), so "later" is judged across nodes up to their residual skew.
      */
-    private long stampOf(String name, long given) {
+    /**
+     * The stamp of a write ({@code given}: a forwarding peer's). A client's write (hops 0) that this node
+     * began to handle at {@code since} is refused (503) when the process was paused meanwhile: its client
+     * may have written elsewhere since, and a fresh stamp would let the late write win ({@link GodNode#pauseRefusal}).
+     */
+    private long stampOf(String name, long given, int hops, long since) {
         if (!STAMPED.contains(name)) {
             return 0;
+        }
+        String paused = hops == 0 ? node.pauseRefusal(since) : null;
+        if (paused != null) {
+            throw new ClientError(503, paused);
         }
         return node.timestamps().forWrite(given, node.settings().cluster().rpcTimeout().toNanos());
     }

@@ -152,6 +152,32 @@ public final class GodNode implements AutoCloseable {
         this.gcBeat = supervisor.register("tombstone-gc", settings.gcInterval());
         // one thread runs the sync rounds and the drain steps: one beat (a long round reports progress)
         this.syncBeat = supervisor.register("sync", settings.cluster().syncInterval());
+        if (runtime.monotonic() != null) {
+            this.pauseWatch = new io.god.time.PauseWatch(runtime.monotonic(), PAUSE_THRESHOLD.toNanos(),
+                    PAUSE_GRACE.toNanos());
+            this.pauseBeats = runtime.loops().apply("god-pause-" + settings.advertise());
+            io.god.supervise.Heartbeat beat = supervisor.register("pause-watch", PAUSE_BEAT);
+            pauseBeats.scheduleWithFixedDelay(beat.wrap(pauseWatch::beat), PAUSE_BEAT.toMillis(), PAUSE_BEAT.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        } else {
+            this.pauseWatch = null;
+            this.pauseBeats = null;
+        }
+    }
+
+    /**
+     * A pause of the process this long counts ({@link io.god.time.PauseWatch}): clients wait about a second
+     * for an attempt, so a write that waited less was still waited for.
+     */
+    static final java.time.Duration PAUSE_THRESHOLD = java.time.Duration.ofSeconds(1);
+    static final java.time.Duration PAUSE_GRACE = java.time.Duration.ofMillis(100);
+    static final java.time.Duration PAUSE_BEAT = java.time.Duration.ofMillis(10);
+    private final io.god.time.PauseWatch pauseWatch;
+    private final ScheduledExecutorService pauseBeats;
+
+    /** Why a client write this node began to handle at {@code since} (monotonic ns) is refused now, or null. */
+    public String pauseRefusal(long since) {
+        return pauseWatch == null ? null : pauseWatch.refusal(since);
     }
 
     /** The supervisor of this node's background loops (liveness, /admin/status). */
@@ -1007,6 +1033,9 @@ public final class GodNode implements AutoCloseable {
         loops.shutdownNow();
         syncs.shutdownNow();
         timers.shutdownNow();
+        if (pauseBeats != null) {
+            pauseBeats.shutdownNow();
+        }
         if (transport != null) {
             transport.close();
         }

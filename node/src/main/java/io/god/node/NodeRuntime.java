@@ -20,10 +20,12 @@ import java.util.function.LongSupplier;
  * one thread's simulated versions of each, so whole rings of real nodes run seeded and replayable.
  *
  * @param transports null = the TCP transport (Vert.x) on {@code god.node.port}
+ * @param monotonic the process's monotonic clock (ns), to notice that it was paused
+ *                  ({@link io.god.time.PauseWatch}); null = not watched (the simulation, whose time is its own)
  */
 public record NodeRuntime(NanoClock clock, Function<String, ScheduledExecutorService> loops,
                           Function<String, ExecutorService> handlers, LongSupplier seeds, Disk disk,
-                          GodNode.TransportFactory transports, Awaiter awaiter) {
+                          GodNode.TransportFactory transports, Awaiter awaiter, LongSupplier monotonic) {
 
     /** Daemon threads, secure random seeds, the real disk, blocking waits. */
     public static NodeRuntime production(NanoClock clock, GodNode.TransportFactory transports) {
@@ -34,7 +36,7 @@ public record NodeRuntime(NanoClock clock, Function<String, ScheduledExecutorSer
                     AtomicInteger n = new AtomicInteger();
                     return Executors.newCachedThreadPool(r -> daemon(r, name + "-" + n.incrementAndGet()));
                 },
-                random::nextLong, NioDisk.INSTANCE, transports, Awaiter.BLOCKING);
+                random::nextLong, NioDisk.INSTANCE, transports, Awaiter.BLOCKING, System::nanoTime);
     }
 
     private static Thread daemon(Runnable r, String name) {

@@ -256,7 +256,7 @@ class FloodTest {
                 assertThat(slowestGet.get()).as(figures).isLessThanOrEqualTo(GET_DEADLINE.toNanos());
                 assertThat(peak).as(figures).isLessThan(baseline + HEAP_GROWTH_BOUND);
                 assertThat(beatsAfter.keySet()).as("supervised loops")
-                        .containsExactlyInAnyOrder("wal-fsync", "tombstone-gc", "ring", "sync");
+                        .containsExactlyInAnyOrder("wal-fsync", "tombstone-gc", "ring", "sync", "pause-watch");
                 for (Heartbeat h : s.node.supervisor().loops()) {
                     assertThat(beatsAfter.get(h.name())).as(h.name() + " ticked during the flood")
                             .isGreaterThan(beatsBefore.get(h.name()));

@@ -77,7 +77,7 @@ final class Simulation {
                     name -> new SimExecutor(loop, name.startsWith("god-sync-") ? SimLoop.Kind.START : SimLoop.Kind.QUICK),
                     name -> new SimExecutor(loop, SimLoop.Kind.SERVE),
                     random::nextLong, disk.process(),
-                    (settings, handlers) -> network.transport(settings.advertise()), loop.awaiter());
+                    (settings, handlers) -> network.transport(settings.advertise()), loop.awaiter(), null);
             node = GodNode.start(settings(this), runtime);
             rpc = new JsonRpc(node);
             trace.note("start " + address + (skew == 0 ? "" : " skew " + skew / MS + " ms"));

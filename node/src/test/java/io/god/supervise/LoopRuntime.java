@@ -36,7 +36,7 @@ public class LoopRuntime {
                     Thread t = new Thread(r, n);
                     t.setDaemon(true);
                     return t;
-                })), prod.handlers(), prod.seeds(), prod.disk(), null, prod.awaiter());
+                })), prod.handlers(), prod.seeds(), prod.disk(), null, prod.awaiter(), null);
     }
 
     /** Moves the node's clock on by {@code d} at once. */

@@ -90,7 +90,7 @@ class SupervisorTest {
                     Thread th = new Thread(r, n);
                     th.setDaemon(true);
                     return th;
-                })), prod.handlers(), prod.seeds(), prod.disk(), null, prod.awaiter());
+                })), prod.handlers(), prod.seeds(), prod.disk(), null, prod.awaiter(), null);
         try (GodNode node = GodNode.start(NodeSettings.of(Map.of("god.node.advertise", "127.0.0.1:9191",
                 "god.node.port", "0", "god.gc.interval", "20ms", "god.ring.interval", "20ms",
                 "god.sync.interval", "20ms")), runtime)) {
