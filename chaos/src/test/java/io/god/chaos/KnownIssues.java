@@ -16,8 +16,8 @@ final class KnownIssues {
      * was sent to its owner just as the owner was stopped (SIGSTOP), the client failed over after its
      * attempt timeout and the put was acknowledged, the key was deleted (acknowledged), and when the owner
      * resumed it executed the put it had received before the pause with a fresh timestamp, newer than the
-     * delete. A node stamps a client's write when it executes it and a client may not choose a stamp
-     * (issue 23), so the fix is a design decision (e.g. a client send time or deadline in the call).
+     * delete. Fixed since (a node refuses a client write that waited in its own pause: {@code PauseWatch},
+     * {@code PausedWriteTest}); the rule stays, reporting only, until long campaigns show the pattern gone.
      */
     static String reason(Checker.Violation v, List<Campaign.Phase> phases, long attemptTimeoutMs) {
         if (!v.kind().equals("resurrected delete") && !v.kind().equals("stale read")) {
