@@ -1,7 +1,6 @@
 package io.god.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.god.testing.TimeScale;
 import java.io.IOException;
@@ -9,13 +8,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,17 +23,12 @@ class OutOfMemoryExitTest {
 
     @Test
     void aNodeWithRaisedLimitsExitsWithTheOomCodeInsteadOfStayingHalfAlive(@TempDir Path dir) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path out = dir.resolve("child.log");
-        Process p = new ProcessBuilder(java, "-Xmx96m", "-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), OomChild.class.getName(),
-                "god.node.advertise=127.0.0.1:9191", "god.node.port=0", "god.limits.body-size=64M",
-                "god.limits.set-sources=100000000", "god.limits.json-string=1G", "god.limits.eval-time=10m")
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        NodeChild.Started child = NodeChild.start(out, "-Xmx96m", "god.limits.body-size=64M",
+                "god.limits.set-sources=100000000", "god.limits.json-string=1G", "god.limits.eval-time=10m");
+        Process p = child.process();
+        int port = child.port();
         try {
-            Pattern portLine = Pattern.compile("PORT (\\d+)");
-            int port = await().atMost(TimeScale.seconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> port(out, portLine), n -> n > 0);
             // 4 M sources in 8 MB: within the raised limits, far beyond a 96 MB heap
             String code = "(U " + "a ".repeat(4_000_000) + ")";
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -57,18 +47,5 @@ class OutOfMemoryExitTest {
             p.destroyForcibly();
             p.waitFor(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
         }
-    }
-
-    private static int port(Path out, Pattern line) throws IOException {
-        if (!Files.exists(out)) {
-            return 0;
-        }
-        for (String l : Files.readAllLines(out, StandardCharsets.UTF_8)) {
-            Matcher m = line.matcher(l);
-            if (m.matches()) {
-                return Integer.parseInt(m.group(1));
-            }
-        }
-        return 0;
     }
 }

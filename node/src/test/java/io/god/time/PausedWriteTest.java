@@ -3,21 +3,18 @@ package io.god.time;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.god.limits.OomChild;
+import io.god.limits.NodeChild;
 import io.god.testing.TimeScale;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,16 +30,10 @@ class PausedWriteTest {
 
     @Test
     void aWriteThatWaitedInAPauseIsRefusedAndWritesNothing(@TempDir Path dir) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path out = dir.resolve("child.log");
-        Process p = new ProcessBuilder(java, "-Xmx128m", "-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), OomChild.class.getName(),
-                "god.node.advertise=127.0.0.1:9191", "god.node.port=0")
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        NodeChild.Started child = NodeChild.start(dir.resolve("child.log"), "-Xmx128m");
+        Process p = child.process();
+        int port = child.port();
         try {
-            Pattern portLine = Pattern.compile("PORT (\\d+)");
-            int port = await().atMost(TimeScale.seconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> port(out, portLine), n -> n > 0);
             assertThat(putUntilStored(port, "before")).isEqualTo(200);
 
             signal("STOP", p.pid());
@@ -93,18 +84,5 @@ class PausedWriteTest {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).as("kill -" + name).isZero();
-    }
-
-    private static int port(Path out, Pattern line) throws java.io.IOException {
-        if (!Files.exists(out)) {
-            return 0;
-        }
-        for (String l : Files.readAllLines(out, StandardCharsets.UTF_8)) {
-            Matcher m = line.matcher(l);
-            if (m.matches()) {
-                return Integer.parseInt(m.group(1));
-            }
-        }
-        return 0;
     }
 }
