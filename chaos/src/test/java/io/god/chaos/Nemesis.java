@@ -24,6 +24,16 @@ interface Nemesis {
                 new Loss());
     }
 
+    /** Every node of {@code a} and every node of {@code b} stop exchanging packets (both directions). */
+    static void cutApart(Cluster c, List<Integer> a, List<Integer> b) {
+        for (int i : a) {
+            c.net().cut(i, b);
+        }
+        for (int j : b) {
+            c.net().cut(j, a);
+        }
+    }
+
     static Nemesis named(String name) {
         return all().stream().filter(n -> n.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no nemesis named " + name + "; known: "
@@ -68,12 +78,7 @@ interface Nemesis {
             int cut = c.size() / 2; // the smaller half first: {order[0..cut)} | {order[cut..)}
             List<Integer> a = order.subList(0, Math.max(1, cut));
             List<Integer> b = order.subList(Math.max(1, cut), order.size());
-            for (int i : a) {
-                c.net().cut(i, b);
-            }
-            for (int j : b) {
-                c.net().cut(j, a);
-            }
+            cutApart(c, a, b);
             return "partition " + a + " from " + b;
         }
 
@@ -173,12 +178,7 @@ interface Nemesis {
             List<Integer> rest = order.subList(1, order.size());
             List<Integer> a = rest.subList(0, rest.size() / 2);
             List<Integer> b = rest.subList(rest.size() / 2, rest.size());
-            for (int i : a) {
-                c.net().cut(i, b);
-            }
-            for (int j : b) {
-                c.net().cut(j, a);
-            }
+            cutApart(c, a, b);
             return "bridge node " + bridge + " between " + a + " and " + b;
         }
 
