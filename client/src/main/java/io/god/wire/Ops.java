@@ -63,6 +63,14 @@ public final class Ops {
      */
     public static final int INFO = 21;
 
+    /**
+     * The callee's dashboard events after a cursor, for a node that relays them to a browser
+     * ({@code /ws/peer}): request varint cursor (0: a new relay) and varint max; reply varint next cursor,
+     * varint count and that many UTF-8 strings, each a {@code /ws} JSON frame (a new relay first gets a
+     * {@code RingChange}). Older nodes refuse it as an unknown operation.
+     */
+    public static final int EVENTS = 22;
+
     public static String name(int op) {
         return switch (op) {
             case HELLO -> "Hello";
@@ -81,6 +89,7 @@ public final class Ops {
             case DATA -> "DHash.Data";
             case STATES -> "Discord.States";
             case INFO -> "Node.Info";
+            case EVENTS -> "Node.Events";
             default -> "op" + op;
         };
     }

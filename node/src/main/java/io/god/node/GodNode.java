@@ -588,6 +588,11 @@ public final class GodNode implements AutoCloseable {
                 yield CompletableFuture.completedFuture(http == null ? new byte[0]
                         : http.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
+            case Ops.EVENTS -> {
+                EventsHandler h = eventsHandler.get();
+                yield h == null ? CompletableFuture.failedFuture(new IllegalStateException("no event feed here"))
+                        : h.events(payload);
+            }
             case Ops.REPLICATE -> cluster.applyReplicated(payload);
             case Ops.SYNC_FINGERPRINTS -> antiEntropy.serveFingerprints(payload);
             case Ops.SYNC_EXCHANGE -> antiEntropy.serveExchange(payload);
@@ -650,6 +655,19 @@ public final class GodNode implements AutoCloseable {
     /** Installs the handler of binary data calls, unless one is installed already. */
     public void installDataHandler(DataHandler h) {
         dataHandler.compareAndSet(null, h);
+    }
+
+    /** Serves {@link Ops#EVENTS}: this node's dashboard events for a peer that relays them to a browser. */
+    @FunctionalInterface
+    public interface EventsHandler {
+        CompletableFuture<byte[]> events(byte[] payload);
+    }
+
+    private final AtomicReference<EventsHandler> eventsHandler = new AtomicReference<>();
+
+    /** Installs the {@link Ops#EVENTS} handler, unless one is installed already. */
+    public void installEventsHandler(EventsHandler h) {
+        eventsHandler.compareAndSet(null, h);
     }
 
     /** Installs the handler of calls forwarded by other nodes, unless one is installed already. */

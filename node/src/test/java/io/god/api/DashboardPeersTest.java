@@ -65,6 +65,57 @@ class DashboardPeersTest {
         }
     }
 
+    /**
+     * The feed a peer relays to a browser (Ops.EVENTS, node to node over the binary port): a RingChange for a
+     * new relay, then the bus's frames by cursor; a node that serves no feed refuses the call.
+     */
+    @Test
+    void theRelayFeedGivesFramesByCursorOverTheBinaryPort() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try (Rings rings = new Rings()) {
+            GodNode fed = rings.start(0, null, rings.address(0));
+            GodNode asker = rings.start(1, null, rings.address(0));
+            new io.god.api.ws.EventStream(vertx, fed.events(), new JsonRpc(fed), 500).serveFeed();
+            await().atMost(TimeScale.seconds(30)).until(() -> rings.converged() && fed.membership().ring().size() == 2);
+
+            JsonNode first = poll(asker, fed.address(), 0);
+            long cursor = first.get("next").asLong();
+            assertThat(first.get("frames")).singleElement().satisfies(f -> assertThat(f.get("type").asText())
+                    .isEqualTo("RingChange"));
+            fed.events().publish(new io.god.events.Event.Comm(new io.god.events.Event.NodeRef(fed.position(),
+                    fed.address()), new io.god.events.Event.NodeRef(asker.position(), asker.address()),
+                    "feed".getBytes(), null, "DHash.SlavePut"));
+            JsonNode later = poll(asker, fed.address(), cursor);
+            List<String> types = new ArrayList<>();
+            later.get("frames").forEach(f -> types.add(f.get("type").asText() + " " + f.path("data").path("type").asText()));
+            assertThat(types).contains("Comm DHash.SlavePut");
+            long next = later.get("next").asLong();
+            assertThat(next).isGreaterThan(cursor);
+            assertThat(poll(asker, fed.address(), next + 1_000_000).get("frames")).as("a cursor from before a restart")
+                    .isEmpty();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> poll(fed, asker.address(), 0))
+                    .hasMessageContaining("no event feed here");
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** One Ops.EVENTS call from {@code from} to {@code to}: {next, frames: [...]}. */
+    private static JsonNode poll(GodNode from, String to, long cursor) throws Exception {
+        byte[] reply = from.transport().call(to, io.god.wire.Ops.EVENTS,
+                new io.god.wire.WireWriter().varint(cursor).varint(64).toBytes(), java.time.Duration.ofSeconds(5))
+                .get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
+        io.god.wire.WireReader r = new io.god.wire.WireReader(reply);
+        ObjectMapper json = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode out = json.createObjectNode().put("next", r.varint());
+        com.fasterxml.jackson.databind.node.ArrayNode frames = out.putArray("frames");
+        int n = r.count(64);
+        for (int i = 0; i < n; i++) {
+            frames.add(json.readTree(r.string()));
+        }
+        return out;
+    }
+
     private static Map<String, String> peers(HttpClient http, String base) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/peers")).build(),
                 HttpResponse.BodyHandlers.ofString());

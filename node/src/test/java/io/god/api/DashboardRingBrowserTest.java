@@ -34,9 +34,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard of one node of a 3-node ring in a real browser, each node serving HTTP on a port that has nothing to
  * do with its binary port (as {@code bin/god-ring} does): every row of the node table fills in, the peers' from their
- * own {@code /ws} relayed by the page's node ({@code /ws/peer}, at the HTTP address each peer reports), so the browser
- * talks to that one node only, as through a port-forward. Skipped only where {@code /usr/bin/chromium} is missing
- * outside CI.
+ * event feeds relayed by the page's node ({@code /ws/peer}) over the binary protocol ({@code Ops.EVENTS}) — the peers
+ * serve no {@code /ws} at all — so the browser talks to that one node only, as through a port-forward. Skipped only
+ * where {@code /usr/bin/chromium} is missing outside CI.
  */
 @ScaledTimeout(120)
 class DashboardRingBrowserTest {
@@ -66,7 +66,12 @@ class DashboardRingBrowserTest {
                         }
                     });
                 }
-                EventStream.mount(router, vertx, () -> rpc, 500);
+                if (i == 0) {
+                    EventStream.mount(router, vertx, () -> rpc, 500);
+                } else {
+                    // the peers serve no /ws: their rows can only come over the binary port (Ops.EVENTS)
+                    new EventStream(vertx, node.events(), rpc, 500).serveFeed();
+                }
                 DashboardRoutes.mount(router, vertx, () -> node);
                 RpcRoutes.mount(router, () -> rpc, node.settings().bodySize());
                 router.route().handler(StaticHandler.create("META-INF/resources"));

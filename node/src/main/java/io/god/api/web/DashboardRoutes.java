@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * The dashboard's dynamic routes: {@code GET /api/methods} (the API console's method list),
  * {@code GET /api/peers} (where each ring member serves HTTP, as that member itself reports it over
  * the binary protocol, {@link Ops#INFO}) and {@code GET /ws/peer?addr=<member>} (that member's
- * {@code /ws} relayed by this node, so the browser needs to reach this node only: a port-forward of
+ * {@code /ws} frames relayed by this node over the binary protocol, so the browser needs to reach this node only: a port-forward of
  * one pod shows the whole ring). The page itself is static ({@code META-INF/resources/index.html},
  * {@code dashboard.js}, {@code dashboard.css}) and talks to {@code /ws}, {@code /ws/peer} and
  * {@code /rpc/DHash.<Name>}.
@@ -56,9 +56,11 @@ public class DashboardRoutes {
     }
 
     /**
-     * Relays a ring member's {@code /ws} text frames to the browser: the member is asked where it serves
-     * HTTP ({@link Ops#INFO}), this node connects there and forwards each frame until either side
-     * closes. Only ring members: an address that is not one is a 404, never a connection.
+     * Relays a ring member's {@code /ws} frames to the browser over the binary protocol: this node polls the
+     * member's feed ({@link Ops#EVENTS}, every {@link #RELAY_POLL_MILLIS} ms) and writes each frame to the
+     * browser, until the browser goes or the member stops answering (then the browser's socket closes and the
+     * page tries again later). Only ring members: an address that is not one is a 404, never a call. The member
+     * needs no reachable HTTP port (a management port may be fenced): node to node is the binary port only.
      */
     static void relay(io.vertx.ext.web.RoutingContext ctx, io.vertx.core.Vertx vertx, GodNode node) {
         String addr = ctx.queryParams().get("addr");
@@ -67,45 +69,47 @@ public class DashboardRoutes {
                     .end(JSON.createObjectNode().put("error", "not a ring member: " + addr).toString());
             return;
         }
-        ctx.request().toWebSocket().onSuccess(browser -> {
-            CompletableFuture<byte[]> info = addr.equals(node.address())
-                    ? CompletableFuture.completedFuture(node.httpAddress() == null ? new byte[0]
-                    : node.httpAddress().getBytes(StandardCharsets.UTF_8))
-                    : node.transport().call(addr, Ops.INFO, new byte[0], node.settings().cluster().rpcTimeout());
-            info.whenComplete((reply, e) -> {
-                String http = e == null && reply != null && reply.length > 0 ? new String(reply, StandardCharsets.UTF_8) : null;
-                if (http == null) {
-                    browser.close((short) 1011, "no HTTP address from " + addr);
-                    return;
-                }
-                // one client per relay, closed with it (no Origin header: the peer sees a node, not a browser)
-                io.vertx.core.http.WebSocketClient client = vertx.createWebSocketClient();
-                client.connect(new io.vertx.core.http.WebSocketConnectOptions()
-                        .setAbsoluteURI(http.replaceFirst("^http", "ws") + "/ws").setAllowOriginHeader(false)).onComplete(ar -> {
-                            if (ar.failed()) {
-                                client.close();
-                                browser.close((short) 1011, "cannot reach " + http);
-                                return;
-                            }
-                            io.vertx.core.http.WebSocket peer = ar.result();
-                            peer.textMessageHandler(t -> {
-                                if (!browser.isClosed()) {
-                                    browser.writeTextMessage(t);
-                                }
-                            });
-                            peer.closeHandler(v -> {
-                                browser.close();
-                                client.close();
-                            });
-                            peer.exceptionHandler(x -> browser.close());
-                            browser.closeHandler(v -> peer.close());
-                            if (browser.isClosed()) {
-                                peer.close();
-                            }
-                        });
-            });
-        });
+        ctx.request().toWebSocket().onSuccess(browser -> poll(vertx, node, addr, browser, 0));
     }
+
+    static final long RELAY_POLL_MILLIS = 250;
+
+    private static void poll(io.vertx.core.Vertx vertx, GodNode node, String addr,
+                             io.vertx.core.http.ServerWebSocket browser, long cursor) {
+        if (browser.isClosed()) {
+            return;
+        }
+        byte[] ask = new io.god.wire.WireWriter().varint(cursor).varint(MAX_IN_FLIGHT).toBytes();
+        node.transport().call(addr, Ops.EVENTS, ask, node.settings().cluster().rpcTimeout()).whenComplete((reply, e) ->
+                vertx.runOnContext(v -> {
+                    if (browser.isClosed()) {
+                        return;
+                    }
+                    if (e != null) {
+                        browser.close((short) 1011, "no events from " + addr);
+                        return;
+                    }
+                    long next;
+                    try {
+                        io.god.wire.WireReader r = new io.god.wire.WireReader(reply);
+                        next = r.varint();
+                        int n = r.count(MAX_IN_FLIGHT);
+                        for (int i = 0; i < n; i++) {
+                            String frame = r.string();
+                            if (frame != null && !browser.writeQueueFull()) {
+                                browser.writeTextMessage(frame);
+                            }
+                        }
+                    } catch (io.god.wire.WireException bad) {
+                        browser.close((short) 1011, "bad events from " + addr + ": " + bad.getMessage());
+                        return;
+                    }
+                    vertx.setTimer(RELAY_POLL_MILLIS, id -> poll(vertx, node, addr, browser, next));
+                }));
+    }
+
+    /** Frames asked of a peer per poll (a browser that cannot keep up loses the rest, as on {@code /ws}). */
+    private static final int MAX_IN_FLIGHT = io.god.api.ws.EventStream.MAX_IN_FLIGHT;
 
     /**
      * Every ring member's binary address → its HTTP address ({@code http://host:port}); members that

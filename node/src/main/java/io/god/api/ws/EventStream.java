@@ -28,11 +28,19 @@ import java.util.function.Supplier;
  * closes or fails. A connection that cannot keep up loses events: at most {@link #MAX_IN_FLIGHT}
  * frames are queued per connection, later ones are dropped (and counted). Incoming messages are
  * ignored.
+ *
+ * <p>The same frames go to peers that relay them to a browser over the binary protocol
+ * ({@link io.god.wire.Ops#EVENTS}, {@link #serveFeed}): a bounded buffer that listens to the bus from the
+ * first poll until no poll came for {@link #FEED_IDLE_MILLIS}.
  */
 public final class EventStream {
 
     /** Frames written to a connection and not yet flushed, beyond which events are dropped. */
     public static final int MAX_IN_FLIGHT = 64;
+    /** Frames the relay buffer keeps (older ones are dropped for a relay that polls too slowly). */
+    public static final int FEED_SIZE = 256;
+    /** Without a poll for this long the relay buffer stops listening. */
+    public static final long FEED_IDLE_MILLIS = 10_000;
 
     private static final System.Logger LOG = System.getLogger(EventStream.class.getName());
 
@@ -52,10 +60,11 @@ public final class EventStream {
         this.intervalMillis = intervalMillis;
     }
 
-    /** Mounts {@code GET /ws} (a websocket upgrade) on a router. */
+    /** Mounts {@code GET /ws} (a websocket upgrade) on a router and serves the node's relay feed. */
     public static EventStream mount(Router router, Vertx vertx, Supplier<JsonRpc> rpc, long intervalMillis) {
         JsonRpc r = rpc.get();
         EventStream stream = new EventStream(vertx, r.node().events(), r, intervalMillis);
+        stream.serveFeed();
         router.get("/ws").handler(ctx -> ctx.request().toWebSocket()
                 .onSuccess(stream::open)
                 .onFailure(e -> {
@@ -93,11 +102,7 @@ public final class EventStream {
             c.subscription.close();
             return;
         }
-        synchronized (this) {
-            if (timer < 0) {
-                timer = vertx.setPeriodic(intervalMillis, id -> tick());
-            }
-        }
+        startTimer();
         ringChange(null).onSuccess(c::send);
         if (ws.isClosed()) {
             c.close();
@@ -105,14 +110,116 @@ public final class EventStream {
     }
 
     private void tick() {
-        ringChange(null).onSuccess(frame -> connections.forEach(c -> c.send(frame)));
+        feed.idleCheck();
+        ringChange(null).onSuccess(frame -> {
+            connections.forEach(c -> c.send(frame));
+            feed.append(frame);
+        });
     }
 
     private synchronized void removed(Connection c) {
         connections.remove(c);
-        if (connections.isEmpty() && timer >= 0) {
+        stopTimerIfIdle();
+    }
+
+    private synchronized void startTimer() {
+        if (timer < 0) {
+            timer = vertx.setPeriodic(intervalMillis, id -> tick());
+        }
+    }
+
+    private synchronized void stopTimerIfIdle() {
+        if (connections.isEmpty() && !feed.listening() && timer >= 0) {
             vertx.cancelTimer(timer);
             timer = -1;
+        }
+    }
+
+    // ------------------------------------------------------------------ the relay feed (Ops.EVENTS)
+
+    private final Feed feed = new Feed();
+
+    /** Serves {@link io.god.wire.Ops#EVENTS} for this stream's node. */
+    public void serveFeed() {
+        rpc.node().installEventsHandler(this::events);
+    }
+
+    private java.util.concurrent.CompletableFuture<byte[]> events(byte[] payload) {
+        io.god.wire.WireReader r = new io.god.wire.WireReader(payload);
+        long cursor = r.varint();
+        int max = Math.max(1, r.count(FEED_SIZE));
+        r.atEnd();
+        feed.polled();
+        startTimer();
+        if (cursor == 0) { // a new relay: where the feed is now, and the node's RingChange first
+            long next = feed.next();
+            return ringChange(null).toCompletionStage().toCompletableFuture()
+                    .thenApply(frame -> encode(next, List.of(frame)));
+        }
+        List<String> frames = new ArrayList<>();
+        long next = feed.since(cursor, max, frames);
+        return java.util.concurrent.CompletableFuture.completedFuture(encode(next, frames));
+    }
+
+    private static byte[] encode(long next, List<String> frames) {
+        io.god.wire.WireWriter w = new io.god.wire.WireWriter().varint(next).varint(frames.size());
+        frames.forEach(w::string);
+        return w.toBytes();
+    }
+
+    /** The last {@link #FEED_SIZE} frames with their sequence numbers; listens to the bus while polled. */
+    private final class Feed {
+        private final String[] frames = new String[FEED_SIZE];
+        private long next = 1; // sequence number of the next frame (0 means "a new relay")
+        private long lastPoll;
+        private EventBus.Subscription subscription;
+
+        synchronized void polled() {
+            lastPoll = System.nanoTime();
+            if (subscription == null) {
+                subscription = bus.subscribe(this::event);
+            }
+        }
+
+        synchronized boolean listening() {
+            return subscription != null;
+        }
+
+        synchronized void idleCheck() {
+            if (subscription != null && System.nanoTime() - lastPoll > FEED_IDLE_MILLIS * 1_000_000) {
+                subscription.close();
+                subscription = null;
+                stopTimerIfIdle();
+            }
+        }
+
+        private void event(Event e) {
+            if (e instanceof Event.RingChange r) {
+                ringChange(r.ring()).onSuccess(this::append);
+            } else {
+                append(frame(e));
+            }
+        }
+
+        synchronized void append(String frame) {
+            if (subscription != null) {
+                frames[(int) (next % FEED_SIZE)] = frame;
+                next++;
+            }
+        }
+
+        synchronized long next() {
+            return next;
+        }
+
+        /** Adds the frames from {@code cursor} on (at most {@code max}; the oldest are gone); returns the next cursor. */
+        synchronized long since(long cursor, int max, List<String> out) {
+            long from = Math.max(cursor, Math.max(1, next - FEED_SIZE));
+            long to = Math.min(next, from + max);
+            for (long i = from; i < to; i++) {
+                out.add(frames[(int) (i % FEED_SIZE)]);
+            }
+            return to;
         }
     }
 
