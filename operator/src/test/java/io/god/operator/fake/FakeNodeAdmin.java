@@ -39,6 +39,8 @@ public class FakeNodeAdmin implements NodeAdmin {
     private final Map<String, Long> dataBytes = new ConcurrentHashMap<>();
     private final Map<String, java.time.Duration> slow = new ConcurrentHashMap<>();
     private final Set<String> outOfView = ConcurrentHashMap.newKeySet();
+    /** "namespace/pod" → the IP of its instance when {@link #keepInView} was called. */
+    private final Map<String, String> inView = new ConcurrentHashMap<>();
     /** "namespace/pod" → /admin/status calls made to it, answered or not: one per reconcile pass while it is Ready. */
     private final Map<String, Long> statusCalls = new ConcurrentHashMap<>();
     /** "namespace/pod leave|cancel", in call order. */
@@ -159,12 +161,25 @@ public class FakeNodeAdmin implements NodeAdmin {
                 : new NodeStatus.LeaveProgress(left == 0 ? NodeStatus.LEAVE_DONE : "HANDING_OFF", "2026-11-21T10:00:00Z",
                         total, left == 0 ? total : total / 2);
         // a finished drain dropped the member's data; the ring view holds every pod of the namespace not dropped
-        List<NodeStatus.RingMember> ring = FakeStatefulSetController.pods(ns).stream()
+        java.util.SortedSet<String> members = new java.util.TreeSet<>(FakeStatefulSetController.pods(ns));
+        // a new instance of the pod runs: the views follow the pods again
+        inView.entrySet().removeIf(e -> FakeStatefulSetController.ipOf(e.getKey()).filter(ip -> !ip.equals(e.getValue()))
+                .isPresent());
+        inView.keySet().stream().filter(p -> p.startsWith(ns + "/")).forEach(members::add);
+        List<NodeStatus.RingMember> ring = members.stream()
                 .filter(p -> !outOfView.contains(p))
                 .map(p -> new NodeStatus.RingMember(position(p), p.substring(ns.length() + 1) + ".peers:9191")).toList();
         return new NodeStatus(state, position(pod), "ring-" + ns, 3, !notReplicated.contains(ns), 10,
                 left != null && left == 0 ? 0 : 30, dataBytes.getOrDefault(ns, DEFAULT_DATA_BYTES), null, null, null,
                 null, progress, ring);
+    }
+
+    /**
+     * The members still list this pod in their ring views until a new instance of it runs (their failure detection
+     * has not dropped it yet, as right after its pod was deleted): it cannot be removed as dead meanwhile.
+     */
+    public void keepInView(String namespace, String pod) {
+        inView.put(namespace + "/" + pod, FakeStatefulSetController.ipOf(namespace + "/" + pod).orElse(""));
     }
 
     /** The members' failure detection dropped this pod from their ring views. */
