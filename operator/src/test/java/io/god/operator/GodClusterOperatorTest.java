@@ -629,7 +629,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(health.body()).contains("\"status\": \"UP\"");
         var started = http.send(java.net.http.HttpRequest.newBuilder(healthUrl.toURI().resolve("/q/health/started"))
                 .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertThat(started.statusCode()).as("deploy/04-deployment.yaml's startupProbe path").isEqualTo(200);
+        assertThat(started.statusCode()).as("deploy/06-deployment.yaml's startupProbe path").isEqualTo(200);
         String metrics = http.send(java.net.http.HttpRequest.newBuilder(metricsUrl.toURI()).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString()).body();
         double settled = metrics.lines().filter(l -> l.startsWith("god_operator_reconciles_total{")

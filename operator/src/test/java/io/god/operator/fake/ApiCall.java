@@ -46,6 +46,14 @@ public record ApiCall(String verb, String group, String resource, String path) {
         return Optional.of(new ApiCall(verb, group, sub == null ? resource : resource + "/" + sub, method + " " + pathAndQuery));
     }
 
+    private static final Pattern NAMESPACE = Pattern.compile("^/apis?/.*?/namespaces/([^/?]+)/.*$");
+
+    /** The namespace of a namespaced call (empty for cluster-wide calls): what a Role's rules apply to. */
+    public String namespace() {
+        Matcher m = NAMESPACE.matcher(path.substring(path.indexOf(' ') + 1));
+        return m.matches() ? m.group(1) : "";
+    }
+
     /** The object's name (empty for collection calls): what an RBAC rule's resourceNames match. */
     public String name() {
         String p = path.substring(path.indexOf(' ') + 1);

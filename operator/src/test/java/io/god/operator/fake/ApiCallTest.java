@@ -40,15 +40,31 @@ class ApiCallTest {
 
     @Test
     void resourceNamesRulesAllowOnlyTheirObject() throws Exception {
-        var role = Rbac.operatorRole();
         ApiCall crd = ApiCall.parse("GET",
                 "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/servicemonitors.monitoring.coreos.com").get();
         assertThat(crd.name()).isEqualTo("servicemonitors.monitoring.coreos.com");
-        assertThat(Rbac.allows(role, crd)).isTrue();
-        assertThat(Rbac.allows(role, ApiCall.parse("GET",
+        assertThat(Rbac.allows(crd)).isTrue();
+        assertThat(Rbac.allows(ApiCall.parse("GET",
                 "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/godclusters.god.io").get())).isFalse();
-        assertThat(Rbac.allows(role, ApiCall.parse("GET",
+        assertThat(Rbac.allows(ApiCall.parse("GET",
                 "/apis/apiextensions.k8s.io/v1/customresourcedefinitions").get())).isFalse();
         assertThat(ApiCall.parse("GET", "/api/v1/namespaces/a/pods?watch=true").get().name()).isEmpty();
+    }
+
+    @Test
+    void theLeaseIsAllowedOnlyInTheOperatorNamespaceAndSelfReviewsAlways() throws Exception {
+        ApiCall renew = ApiCall.parse("PATCH", "/apis/coordination.k8s.io/v1/namespaces/god-system/leases/god-operator").get();
+        assertThat(renew.namespace()).isEqualTo("god-system");
+        assertThat(Rbac.allows(renew)).isTrue();
+        assertThat(Rbac.allows(ApiCall.parse("PATCH", "/apis/coordination.k8s.io/v1/namespaces/a/leases/god-operator").get()))
+                .isFalse();
+        assertThat(Rbac.allows(ApiCall.parse("DELETE",
+                "/apis/coordination.k8s.io/v1/namespaces/god-system/leases/god-operator").get())).isFalse();
+        assertThat(Rbac.allows(ApiCall.parse("POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews").get())).isTrue();
+        assertThat(ApiCall.parse("GET", "/api/v1/pods?watch=true").get().namespace()).isEmpty();
+        assertThat(Rbac.rulesReview("god-system").getStatus().getResourceRules())
+                .anySatisfy(r -> assertThat(r.getResources()).contains("leases"));
+        assertThat(Rbac.rulesReview("a").getStatus().getResourceRules())
+                .noneSatisfy(r -> assertThat(r.getResources()).contains("leases"));
     }
 }

@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.Settings;
@@ -16,6 +19,8 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +54,43 @@ class DeployManifestsTest {
         assertThat(pod.getContainers().get(0).getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
         assertThat(deployment.getSpec().getSelector().getMatchLabels())
                 .isEqualTo(deployment.getSpec().getTemplate().getMetadata().getLabels());
+    }
+
+    /** Two replicas elect a leader: the Lease rights in the operator's namespace, its identity, a disruption budget. */
+    @Test
+    void twoReplicasElectALeader() throws IOException {
+        List<HasMetadata> objects = Rbac.deployObjects();
+        String namespace = one(objects, Namespace.class).getMetadata().getName();
+        ServiceAccount sa = one(objects, ServiceAccount.class);
+        Deployment deployment = one(objects, Deployment.class);
+        Role role = one(objects, Role.class);
+        RoleBinding binding = one(objects, RoleBinding.class);
+        assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace);
+        assertThat(binding.getMetadata().getNamespace()).isEqualTo(namespace);
+        assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+        assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+        assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
+            assertThat(s.getName()).isEqualTo(sa.getMetadata().getName());
+            assertThat(s.getNamespace()).isEqualTo(namespace);
+        });
+        // what the Java Operator SDK checks at start (SelfSubjectRulesReview) and fabric8 renews with (patch)
+        assertThat(Rbac.rulesReview(namespace).getStatus().getResourceRules())
+                .anySatisfy(r -> {
+                    assertThat(r.getApiGroups()).contains("coordination.k8s.io");
+                    assertThat(r.getResources()).contains("leases");
+                    assertThat(r.getVerbs()).contains("get", "create", "update", "patch");
+                });
+        assertThat(deployment.getSpec().getReplicas()).isGreaterThanOrEqualTo(2);
+        assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+        Map<String, String> downward = new TreeMap<>();
+        deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null)
+                .forEach(e -> downward.put(e.getName(), e.getValueFrom().getFieldRef().getFieldPath()));
+        assertThat(downward).containsEntry("POD_NAMESPACE", "metadata.namespace").containsEntry("POD_NAME", "metadata.name");
+        PodDisruptionBudget pdb = one(objects, PodDisruptionBudget.class);
+        assertThat(pdb.getMetadata().getNamespace()).isEqualTo(namespace);
+        assertThat(pdb.getSpec().getSelector().getMatchLabels()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+        assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isBetween(1, deployment.getSpec().getReplicas() - 1);
     }
 
     @Test

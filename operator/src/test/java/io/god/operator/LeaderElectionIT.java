@@ -1,0 +1,236 @@
+package io.god.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.god.operator.fake.Rbac;
+import io.god.operator.fake.RecordingApiServer;
+import io.god.operator.fake.RecordingApiServer.Call;
+import io.god.operator.model.GodCluster;
+import io.god.operator.model.GodClusterSpec;
+import io.god.testing.ScaledTimeout;
+import io.god.testing.TimeScale;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Two packaged operators (prod profile: leader election on) against one standalone mock API server: the first takes
+ * the Lease and reconciles, the second stands by; the leader is killed (SIGKILL, no release of the Lease) and the
+ * standby takes the Lease within leaseDuration + retries and does the work the dead leader can no longer do (a
+ * GodCluster created after the kill: its ConfigMap, Services, StatefulSet, PodDisruptionBudget and status). Every write
+ * the two processes sent (each has its own User-Agent) is checked: the Lease aside, writes come from one identity at a
+ * time, the standby's only after it holds the Lease; and deploy/'s RBAC allows every call both made. The operation is
+ * a GodCluster's creation, which the operator completes against the API server alone; a scale or a roll would also
+ * need real nodes to answer /admin (RealNodesIT).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ScaledTimeout(value = 90, unit = TimeUnit.SECONDS)
+class LeaderElectionIT {
+
+    static final Path OUT = Path.of("target", "leader-election-it");
+    static final String NAMESPACE = "god-system";
+    static final String LEASE = "god-operator";
+    static final String NS = "ha";
+    /** The children's lease settings, scaled: a loaded machine must not make the live leader miss its renewals. */
+    static final Duration LEASE_DURATION = TimeScale.of(Duration.ofSeconds(2));
+    static final Duration RETRY_PERIOD = TimeScale.of(Duration.ofMillis(250));
+    /**
+     * A standby observes the last renewal at most one retry late and retries every retryPeriod × (1 + up to 1.2
+     * jitter): the Lease changes hands within leaseDuration + 2 × 2.2 retryPeriods of the kill, plus one JVM's slack.
+     */
+    static final Duration TAKEOVER_BOUND = LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(5)).plus(TimeScale.seconds(1));
+    static final Duration START_BOUND = TimeScale.seconds(30);
+
+    Path jar;
+    RecordingApiServer api;
+    KubernetesClient k8s;
+    final Map<String, Process> operators = new java.util.LinkedHashMap<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        jar = Path.of(System.getProperty("god.operator.jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.exists(jar)) {
+            assertThat("true".equalsIgnoreCase(System.getenv("CI"))).as("CI=true but the operator jar " + jar.toAbsolutePath()
+                    + " is missing").isFalse();
+            Assumptions.abort("no packaged operator at " + jar.toAbsolutePath() + " (./mvnw -B -o -pl operator -DskipTests package)");
+        }
+        RealNodesIT.deleteTree(OUT);
+        Files.createDirectories(OUT);
+        api = new RecordingApiServer();
+        k8s = api.server().createClient();
+        try (InputStream crd = Files.newInputStream(Path.of(System.getProperty("god.crds.committed",
+                "../crds/godclusters.god.io-v1.yml")))) {
+            k8s.resource(k8s.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        operators.values().forEach(Process::destroyForcibly);
+        if (k8s != null) {
+            k8s.close();
+        }
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    @Test
+    void theStandbyTakesOverFromAKilledLeaderAndOnlyOneWritesAtATime() throws Exception {
+        Process a = launch("operator-a");
+        await().atMost(START_BOUND).until(() -> holder().equals("operator-a"));
+        staleLeaseUpdatesAreRefused();
+        Process b = launch("operator-b");
+        // the standby is up: it checked its Lease rights and reads the Lease held by the other
+        await().atMost(START_BOUND).until(() -> api.calls().stream()
+                .anyMatch(c -> c.agent().equals("operator-b") && c.isLease() && c.method().equals("GET")));
+        // and ready: a rolling update (maxUnavailable 0) and the PodDisruptionBudget count on a ready standby
+        assertThat(readiness("operator-b")).isEqualTo(200);
+
+        create("one");
+        await().atMost(ScaledTimeouts.TIMEOUT).until(() -> k8s.apps().statefulSets().inNamespace(NS).withName("one").get() != null
+                && status("one") != null);
+
+        long killed = System.nanoTime();
+        a.destroyForcibly().waitFor(START_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(a.isAlive()).isFalse();
+        create("two");
+        await().atMost(TAKEOVER_BOUND.plus(ScaledTimeouts.TIMEOUT)).until(() -> holder().equals("operator-b"));
+        long takenOver = firstLeaseWrite("operator-b");
+        Duration takeover = Duration.ofNanos(takenOver - killed);
+        System.out.println("LeaderElectionIT: the standby took the Lease " + takeover.toMillis() + " ms after the kill (bound "
+                + TAKEOVER_BOUND.toMillis() + " ms)");
+        assertThat(takeover).as("from the kill to the standby's Lease").isLessThanOrEqualTo(TAKEOVER_BOUND);
+        await().atMost(ScaledTimeouts.TIMEOUT).until(() -> k8s.apps().statefulSets().inNamespace(NS).withName("two").get() != null
+                && k8s.services().inNamespace(NS).list().getItems().size() >= 2 && status("two") != null);
+        assertThat(b.isAlive()).isTrue();
+
+        List<Call> writes = api.calls().stream().filter(c -> c.agent().startsWith("operator-")).filter(Call::isWrite)
+                .filter(c -> !c.isLease()).toList();
+        assertThat(writes).as("both operators wrote").extracting(Call::agent).contains("operator-a", "operator-b");
+        assertThat(identityChanges(writes)).as("writers in order: " + writers(writes)).isEqualTo(1);
+        assertThat(writes).filteredOn(c -> c.agent().equals("operator-a")).allMatch(c -> c.nanos() < killed);
+        assertThat(writes).filteredOn(c -> c.agent().equals("operator-b")).as("the standby writes only once it leads")
+                .allMatch(c -> c.nanos() > takenOver);
+
+        List<String> denied = new ArrayList<>();
+        for (Call c : api.calls()) {
+            if (c.agent().startsWith("operator-") && c.api().isPresent() && !Rbac.allows(c.api().get())) {
+                denied.add(c.agent() + " " + c.method() + " " + c.path());
+            }
+        }
+        assertThat(denied).as("calls deploy/'s ClusterRole and Roles do not allow").isEmpty();
+    }
+
+    /** Without this the test could not fail: two writers of the Lease would both win. */
+    private void staleLeaseUpdatesAreRefused() {
+        Lease read = k8s.leases().inNamespace(NAMESPACE).withName(LEASE).get();
+        await().atMost(START_BOUND).until(() -> !Objects.equals(resourceVersion(), read.getMetadata().getResourceVersion()));
+        read.getSpec().setHolderIdentity("intruder");
+        assertThatThrownBy(() -> k8s.resource(read).patch(PatchContext.of(PatchType.JSON_MERGE)))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        assertThat(holder()).isEqualTo("operator-a");
+    }
+
+    private Process launch(String pod) throws IOException {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Dkubernetes.user.agent=" + pod,
+                "-Dkubernetes.auth.tryKubeConfig=false", "-Dkubernetes.auth.tryServiceAccount=false",
+                "-Dquarkus.kubernetes-client.api-server-url=" + api.url(),
+                "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=0",
+                "-Dquarkus.log.file.enabled=false",
+                "-Dgod.operator.lease.duration=" + LEASE_DURATION.toMillis() + "ms",
+                "-Dgod.operator.lease.renew-deadline=" + LEASE_DURATION.multipliedBy(3).dividedBy(4).toMillis() + "ms",
+                "-Dgod.operator.lease.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
+                "-Dgod.operator.poll-interval=" + TimeScale.setting("200ms"),
+                "-Dgod.operator.admin-timeout=" + TimeScale.setting("200ms"),
+                "-jar", jar.toAbsolutePath().toString());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(OUT.resolve(pod + ".log").toFile()));
+        builder.environment().put("POD_NAME", pod);
+        builder.environment().put("POD_NAMESPACE", NAMESPACE);
+        Process process = builder.start();
+        operators.put(pod, process);
+        return process;
+    }
+
+    /** The status of the process's /q/health/ready, on the port its log says it listens on. */
+    private static int readiness(String pod) throws Exception {
+        Path log = OUT.resolve(pod + ".log");
+        Pattern listening = Pattern.compile("Listening on: (http://\\S+)");
+        String url = await().atMost(START_BOUND).until(() -> Files.readAllLines(log).stream().map(listening::matcher)
+                .filter(Matcher::find).map(m -> m.group(1)).findFirst().orElse(null), Objects::nonNull);
+        HttpClient http = HttpClient.newHttpClient();
+        return http.send(HttpRequest.newBuilder(URI.create(url + "/q/health/ready")).timeout(TimeScale.seconds(5)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private void create(String name) {
+        GodCluster gc = new GodCluster();
+        gc.getMetadata().setName(name);
+        gc.getMetadata().setNamespace(NS);
+        gc.setSpec(new GodClusterSpec());
+        gc.getSpec().setImage(ScenarioSupport.IMAGE);
+        k8s.resource(gc).create();
+    }
+
+    private Object status(String name) {
+        GodCluster gc = k8s.resources(GodCluster.class).inNamespace(NS).withName(name).get();
+        return gc == null ? null : gc.getStatus();
+    }
+
+    private String holder() {
+        Lease lease = k8s.leases().inNamespace(NAMESPACE).withName(LEASE).get();
+        return lease == null ? "" : String.valueOf(lease.getSpec().getHolderIdentity());
+    }
+
+    private String resourceVersion() {
+        return k8s.leases().inNamespace(NAMESPACE).withName(LEASE).get().getMetadata().getResourceVersion();
+    }
+
+    /** When the identity first wrote the Lease successfully (took it). */
+    private long firstLeaseWrite(String agent) {
+        return api.calls().stream().filter(c -> c.agent().equals(agent) && c.isLease() && c.isWrite()).mapToLong(Call::nanos)
+                .min().orElseThrow(() -> new AssertionError(agent + " never wrote the Lease"));
+    }
+
+    private static int identityChanges(List<Call> writes) {
+        int changes = 0;
+        for (int i = 1; i < writes.size(); i++) {
+            changes += writes.get(i).agent().equals(writes.get(i - 1).agent()) ? 0 : 1;
+        }
+        return changes;
+    }
+
+    private static String writers(List<Call> writes) {
+        return writes.stream().map(c -> c.agent() + " " + c.method() + " " + c.path()).collect(Collectors.joining(", "));
+    }
+}
