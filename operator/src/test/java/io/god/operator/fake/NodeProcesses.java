@@ -180,6 +180,20 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
         }
     }
 
+    /** SIGKILL the pod's node process (kill -9): the pod stays, unready, until it is deleted and made again. */
+    public void kill(String namespace, String pod) {
+        Process process = processes.get(namespace + "/" + pod);
+        if (process == null) {
+            throw new IllegalStateException("no node process for " + namespace + "/" + pod);
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** The pods with a live node process. */
     public List<String> running() {
         return processes.entrySet().stream().filter(e -> e.getValue().isAlive()).map(Map.Entry::getKey).sorted()
