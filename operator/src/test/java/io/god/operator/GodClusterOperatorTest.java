@@ -426,12 +426,100 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
                 .as("nothing else of the edit is applied either").containsEntry("GOD_REDUNDANCY", "3");
 
+        assertThat(Conditions.find(status.getConditions(), Conditions.DEGRADED).get().getMessage())
+                .contains("spec.redundancy is fixed after creation: the ring runs with 3, got 2");
+        assertThat(status.getRedundancy()).isEqualTo(3);
+
         edit(ns, "demo", gc -> gc.getSpec().getStorage().setSize("1024Mi"));
+        GodClusterStatus stillInvalid = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> !Conditions.find(s.getConditions(), Conditions.DEGRADED).get().getMessage().contains("storage"));
+        assertThat(stillInvalid.getPhase()).as("N stays refused").isEqualTo("Invalid");
+        edit(ns, "demo", gc -> gc.getSpec().setRedundancy(null)); // back to the default, 3
         awaitPhase(ns, "demo", "Running");
         assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
-                .containsEntry("GOD_REDUNDANCY", "2");
-        assertThat(eventReasons(ns)).as("a spec edit is an update, not a drift repair")
-                .contains("OwnedObjectUpdated").doesNotContain("OwnedObjectRepaired");
+                .containsEntry("GOD_REDUNDANCY", "3");
+    }
+
+    /**
+     * A cluster made before status.redundancy existed: the N its ConfigMap gives the nodes is the fixed one, and
+     * the first pass records it.
+     */
+    @Test
+    @Order(8)
+    void theRedundancyOfAnOlderClusterIsTakenFromItsConfigMap() {
+        String ns = "older";
+        create(ns, "demo", spec -> {
+            spec.setReplicas(1);
+            spec.setRedundancy(2);
+        });
+        awaitPhase(ns, "demo", "Running");
+        edit(ns, "demo", gc -> gc.getSpec().setPaused(true));
+        awaitPhase(ns, "demo", "Paused");
+        k8s.resources(GodCluster.class).inNamespace(ns).withName("demo").editStatus(gc -> {
+            gc.getStatus().setRedundancy(null); // as an operator before issue 26 wrote it
+            return gc;
+        });
+        edit(ns, "demo", gc -> {
+            gc.getSpec().setPaused(false);
+            gc.getSpec().setRedundancy(3);
+        });
+        GodClusterStatus refused = awaitPhase(ns, "demo", "Invalid");
+        assertThat(Conditions.find(refused.getConditions(), Conditions.DEGRADED).get().getMessage())
+                .contains("the ring runs with 2, got 3");
+        edit(ns, "demo", gc -> gc.getSpec().setRedundancy(2));
+        assertThat(awaitPhase(ns, "demo", "Running").getRedundancy()).isEqualTo(2);
+    }
+
+    @Test
+    @Order(8)
+    void aNameEndingInPeersIsRefused() {
+        String ns = "names";
+        create(ns, "demo-peers", spec -> spec.setReplicas(1));
+        GodClusterStatus status = awaitPhase(ns, "demo-peers", "Invalid");
+        assertThat(Conditions.find(status.getConditions(), Conditions.DEGRADED).get().getMessage())
+                .contains("metadata.name must not end in -peers", "'demo'");
+        assertThat(k8s.services().inNamespace(ns).list().getItems()).as("nothing is created").isEmpty();
+    }
+
+    /**
+     * Objects with the cluster's names that another owner has are never adopted: the cluster is Blocked with a
+     * condition and one event naming them, nothing of theirs changes, and once they are gone the cluster is made.
+     */
+    @Test
+    @Order(8)
+    void foreignObjectsWithOurNamesAreNeverAdopted() {
+        String ns = "foreign";
+        k8s.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(ns)
+                .endMetadata().build()).create();
+        k8s.configMaps().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata().withName("demo-config").withNamespace(ns).endMetadata()
+                .withData(Map.of("owner", "someone else")).build()).create();
+        k8s.services().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata().withName("demo-peers").withNamespace(ns).endMetadata()
+                .withNewSpec().withSelector(Map.of("app", "theirs")).addNewPort().withName("web").withPort(80).endPort()
+                .endSpec().build()).create();
+
+        create(ns, "demo", spec -> spec.setReplicas(1));
+        GodClusterStatus blocked = awaitPhase(ns, "demo", "Blocked");
+        assertCondition(blocked, Conditions.DEGRADED, "True", "OwnedObjectConflict");
+        assertThat(Conditions.find(blocked.getConditions(), Conditions.DEGRADED).get().getMessage())
+                .contains("ConfigMap demo-config exists and is not this GodCluster's (no owner)",
+                        "Service demo-peers exists and is not this GodCluster's");
+        ScaledTimeouts.stillAfter(Duration.ofMillis(1500)).untilAsserted(() -> {
+            ConfigMap theirs = k8s.configMaps().inNamespace(ns).withName("demo-config").get();
+            assertThat(theirs.getData()).containsExactly(Map.entry("owner", "someone else"));
+            assertThat(theirs.getMetadata().getOwnerReferences()).isNullOrEmpty();
+            Service peers = k8s.services().inNamespace(ns).withName("demo-peers").get();
+            assertThat(peers.getSpec().getSelector()).containsExactly(Map.entry("app", "theirs"));
+            assertThat(peers.getMetadata().getOwnerReferences()).isNullOrEmpty();
+            assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get()).as("no members").isNull();
+        });
+        assertThat(eventReasons(ns)).containsOnlyOnce("OwnedObjectConflict");
+
+        k8s.configMaps().inNamespace(ns).withName("demo-config").delete();
+        k8s.services().inNamespace(ns).withName("demo-peers").delete();
+        GodClusterStatus running = awaitPhase(ns, "demo", "Running"); // found again at the next resync
+        assertCondition(running, Conditions.DEGRADED, "False", "AsExpected");
     }
 
     @Test

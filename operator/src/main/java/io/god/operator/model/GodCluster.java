@@ -2,6 +2,7 @@ package io.god.operator.model;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -16,6 +17,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.readyReplicas", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
+@ValidationRule(value = "!self.metadata.name.endsWith('-peers')", message = "metadata.name must not end in -peers"
+        + " (another cluster's headless Service has such a name)")
 public class GodCluster extends CustomResource<GodClusterSpec, GodClusterStatus> implements Namespaced {
 
     @Override

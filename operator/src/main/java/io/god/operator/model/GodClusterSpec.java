@@ -25,7 +25,10 @@ public class GodClusterSpec {
 
     @Min(1)
     @Default("3")
-    @JsonPropertyDescription("Replication factor N: each key is held by N successive ring members.")
+    @ValidationRule(value = "self == oldSelf", message = "redundancy is fixed after creation (to change N, back up and"
+            + " restore into a new GodCluster)")
+    @JsonPropertyDescription("Replication factor N: each key is held by N successive ring members. Fixed after"
+            + " creation.")
     private Integer redundancy;
 
     @Pattern(DURATION_PATTERN)

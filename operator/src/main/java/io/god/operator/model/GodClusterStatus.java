@@ -30,7 +30,7 @@ public class GodClusterStatus {
     @JsonPropertyDescription("Label selector of the member pods (scale subresource).")
     private String selector;
 
-    @JsonPropertyDescription("ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Running, Degraded, Hibernating, Hibernated, Paused or Invalid.")
+    @JsonPropertyDescription("ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Running, Degraded, Hibernating, Hibernated, Paused, Invalid or Blocked (an object of the cluster's names belongs to someone else).")
     private String phase;
 
     @JsonPropertyDescription("Ready, Progressing (reason ScalingUp, ScalingDown, ScaleDownRefused, RollingRestart, Replacing, ProgressDeadlineExceeded or Idle), Replicated, Degraded, FullRedundancy (False while spec.replicas < spec.redundancy), ReconciliationPaused.")
@@ -51,6 +51,9 @@ public class GodClusterStatus {
 
     @JsonPropertyDescription("The last replace request accepted (annotation god.io/replace-member).")
     private Replacement lastReplacement;
+
+    @JsonPropertyDescription("The replication factor N the ring was created with: spec.redundancy cannot change it.")
+    private Integer redundancy;
 
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
@@ -74,6 +77,8 @@ public class GodClusterStatus {
     public void setKeptClaims(List<String> keptClaims) { this.keptClaims = keptClaims; }
     public Replacement getLastReplacement() { return lastReplacement; }
     public void setLastReplacement(Replacement lastReplacement) { this.lastReplacement = lastReplacement; }
+    public Integer getRedundancy() { return redundancy; }
+    public void setRedundancy(Integer redundancy) { this.redundancy = redundancy; }
 
     @Override
     public boolean equals(Object o) {

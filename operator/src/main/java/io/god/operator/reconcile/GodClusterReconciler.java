@@ -16,6 +16,7 @@ import io.god.operator.model.Settings;
 import io.god.operator.monitoring.ServiceMonitors;
 import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
+import io.god.operator.resources.NodeEnv;
 import io.god.operator.resources.OwnedObjects;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -137,7 +138,10 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         if (!problems.isEmpty()) {
             return rejectInvalid(cluster, context, status, problems);
         }
-        applyOwnedObjects(cluster, settings);
+        List<String> conflicts = applyOwnedObjects(cluster, settings);
+        if (!conflicts.isEmpty()) {
+            return rejectConflicts(cluster, context, status, conflicts);
+        }
         ServiceMonitors.Verdict monitoring = applyMonitoring(cluster);
         Observation observation = observe(cluster);
         List<Member> members = cluster.getStatus() == null ? List.of() : cluster.getStatus().getMembers();
@@ -233,21 +237,58 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     }
 
     /**
+     * The N the ring runs with: recorded in the status by the first pass, or (a cluster made by an operator before
+     * that) the value in its ConfigMap; null for a new cluster.
+     */
+    private Integer fixedRedundancy(GodCluster cluster) {
+        if (cluster.getStatus() != null && cluster.getStatus().getRedundancy() != null) {
+            return cluster.getStatus().getRedundancy();
+        }
+        ConfigMap config = client.configMaps().inNamespace(cluster.getMetadata().getNamespace())
+                .withName(Labels.configMap(cluster)).get();
+        String value = config == null || config.getData() == null ? null : config.getData().get(NodeEnv.REDUNDANCY);
+        try {
+            return value == null ? null : Integer.valueOf(value);
+        } catch (NumberFormatException e) {
+            return null; // drift of someone else's making: repaired from the spec
+        }
+    }
+
+    /**
+     * An object with one of our names belongs to someone else: it is never adopted, and nothing is planned while the
+     * operator cannot own what the ring needs. Rechecked every resync (deleting the other object fires no event here).
+     */
+    private UpdateControl<GodCluster> rejectConflicts(GodCluster cluster, Context<GodCluster> context,
+            StatusWriter status, List<String> conflicts) {
+        String message = String.join("; ", conflicts);
+        if (!StatusWriter.PHASE_BLOCKED.equals(phaseOf(cluster)) || !Objects.equals(degradedMessage(cluster), message)) {
+            events().record(cluster, EventRecorder.WARNING, StatusWriter.REASON_CONFLICT, message);
+        }
+        meters.counter("god.operator.reconciles", "result", "conflict").increment();
+        writeStatus(cluster, context, status.blocked(conflicts));
+        return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(resyncInterval);
+    }
+
+    /**
      * The spec on its own, then against the StatefulSet: its volume claim templates cannot change. The CRD's CEL
      * rules reject such edits, but not when the storage block was added after creation, nor on a server without CEL.
      */
     private List<String> validate(GodCluster cluster, Settings settings) {
-        List<String> problems = SpecValidator.problems(cluster.getSpec(), settings);
-        if (!problems.isEmpty()) {
-            return problems;
-        }
+        List<String> problems = new java.util.ArrayList<>(SpecValidator.problems(cluster.getSpec(), settings));
+        SpecValidator.checkName(cluster.getMetadata().getName(), problems);
+        SpecValidator.checkRedundancy(settings, fixedRedundancy(cluster), problems);
         StatefulSet sts = client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
                 .withName(Labels.statefulSet(cluster)).get();
-        return sts == null ? List.of() : SpecValidator.storageChanges(settings, sts);
+        if (sts != null && problems.stream().noneMatch(p -> p.startsWith("spec.storage"))) {
+            problems.addAll(SpecValidator.storageChanges(settings, sts));
+        }
+        return problems;
     }
 
-    private void applyOwnedObjects(GodCluster cluster, Settings settings) {
-        List<String> changes = new OwnedObjects(client).apply(cluster, new DesiredObjects(cluster, settings));
+    /** @return the objects of our names that another owner has (left alone; nothing else happens in this pass) */
+    private List<String> applyOwnedObjects(GodCluster cluster, Settings settings) {
+        OwnedObjects.Result result = new OwnedObjects(client).apply(cluster, new DesiredObjects(cluster, settings));
+        List<String> changes = result.changes();
         boolean created = phaseOf(cluster) == null;
         // the spec is the one already acted on: a difference is someone else's edit (drift), not a spec change
         boolean specUnchanged = cluster.getStatus() != null
@@ -258,6 +299,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                         specUnchanged ? "OwnedObjectRepaired" : "OwnedObjectUpdated", change);
             }
         }
+        return result.conflicts();
     }
 
     /**

@@ -55,6 +55,28 @@ public final class SpecValidator {
         return problems;
     }
 
+    /**
+     * A cluster's client Service is named after it and its headless Service after it + "-peers": cluster "x-peers"
+     * would collide with cluster x's headless Service.
+     */
+    public static void checkName(String name, List<String> problems) {
+        if (name != null && name.endsWith("-peers")) {
+            problems.add("metadata.name must not end in -peers (the headless Service of a cluster named '"
+                    + name.substring(0, name.length() - "-peers".length()) + "' has that name), got '" + name + "'");
+        }
+    }
+
+    /**
+     * N is fixed after creation: members with different N place copies differently, so a ring never becomes
+     * replicated across such a change (DESIGN §8). Move the data to a new GodCluster to change it.
+     */
+    public static void checkRedundancy(Settings s, Integer fixed, List<String> problems) {
+        if (fixed != null && fixed != s.redundancy()) {
+            problems.add("spec.redundancy is fixed after creation: the ring runs with " + fixed + ", got "
+                    + s.redundancy() + " (set it back; to change N, back up and restore into a new GodCluster)");
+        }
+    }
+
     /** Differences between the storage settings and the StatefulSet's claim template, which cannot change. */
     public static List<String> storageChanges(Settings s, StatefulSet existing) {
         List<String> problems = new ArrayList<>();

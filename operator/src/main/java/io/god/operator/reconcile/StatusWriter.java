@@ -31,6 +31,9 @@ public final class StatusWriter {
     public static final String PHASE_HIBERNATED = "Hibernated";
     public static final String PHASE_PAUSED = "Paused";
     public static final String PHASE_INVALID = "Invalid";
+    /** An object with one of the cluster's names belongs to someone else. */
+    public static final String PHASE_BLOCKED = "Blocked";
+    public static final String REASON_CONFLICT = "OwnedObjectConflict";
 
     private final GodCluster cluster;
     private final GodClusterStatus previous;
@@ -54,6 +57,7 @@ public final class StatusWriter {
         s.setOperation(previous.getOperation());
         s.setKeptClaims(previous.getKeptClaims());
         s.setLastReplacement(previous.getLastReplacement());
+        s.setRedundancy(previous.getRedundancy());
         s.setPhase(phase);
         return s;
     }
@@ -69,12 +73,21 @@ public final class StatusWriter {
     }
 
     public GodClusterStatus invalid(List<String> problems) {
-        GodClusterStatus s = base(PHASE_INVALID);
-        String message = String.join("; ", problems);
+        return refused(PHASE_INVALID, "InvalidSpec", "nothing changes until the spec is fixed", problems);
+    }
+
+    /** Objects of the cluster's names that another owner has: nothing changes until they are gone. */
+    public GodClusterStatus blocked(List<String> conflicts) {
+        return refused(PHASE_BLOCKED, REASON_CONFLICT, "nothing changes while another owner has one of the cluster's"
+                + " object names", conflicts);
+    }
+
+    private GodClusterStatus refused(String phase, String reason, String progressing, List<String> problems) {
+        GodClusterStatus s = base(phase);
         s.setConditions(conditions().keep(Conditions.READY).keep(Conditions.REPLICATED).keep(Conditions.FULL_REDUNDANCY)
                 .keep(Conditions.MONITORING)
-                .set(Conditions.PROGRESSING, Conditions.FALSE, "InvalidSpec", "nothing changes until the spec is fixed")
-                .set(Conditions.DEGRADED, Conditions.TRUE, "InvalidSpec", message)
+                .set(Conditions.PROGRESSING, Conditions.FALSE, reason, progressing)
+                .set(Conditions.DEGRADED, Conditions.TRUE, reason, String.join("; ", problems))
                 .set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "")
                 .build());
         return s;
@@ -120,6 +133,9 @@ public final class StatusWriter {
         boolean isReady = desired > 0 && ready == desired && live.size() == desired && allActive && ringHash != null;
 
         GodClusterStatus s = base(phase(progress, isReady));
+        if (s.getRedundancy() == null) {
+            s.setRedundancy(settings.redundancy()); // the first pass that acted on the spec fixes N
+        }
         s.setReplicas(live.size());
         s.setReadyReplicas(ready);
         s.setMembers(members);

@@ -23,7 +23,8 @@ import java.util.function.BiPredicate;
  * Creates the owned objects and repairs drift. Each kind compares only the fields the operator owns, so values the
  * API server or other controllers fill in (clusterIP, nodePorts, defaulted template fields) never count as drift, and
  * a repair is a JSON patch of those fields, never a replace. StatefulSet replicas are left alone: the scale step owns
- * them.
+ * them. An object of the same name without this GodCluster's owner reference is someone else's: it is never adopted,
+ * changed or deleted, only reported as a conflict.
  */
 public final class OwnedObjects {
 
@@ -33,72 +34,110 @@ public final class OwnedObjects {
         this.client = client;
     }
 
-    /** @return a short description of each object created or repaired ("created ConfigMap demo-config") */
-    public List<String> apply(GodCluster cluster, DesiredObjects desired) {
-        List<String> changes = new ArrayList<>();
-        ensure(desired.configMap(), ConfigMap.class, OwnedObjects::configMapInSync, OwnedObjects::copyConfigMap, changes);
-        ensure(desired.peersService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
-        ensure(desired.clientService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
-        ensure(desired.metricsService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService, changes);
-        ensure(desired.statefulSet(0), StatefulSet.class, OwnedObjects::statefulSetInSync, OwnedObjects::copyStatefulSet,
-                changes);
+    /**
+     * What one pass did: a short description of each object created or repaired ("created ConfigMap demo-config"),
+     * and each object left alone because another owner has it ("Service demo-peers exists and is not owned by ...").
+     */
+    public record Result(List<String> changes, List<String> conflicts) {
+    }
+
+    public Result apply(GodCluster cluster, DesiredObjects desired) {
+        List<Owned<?>> owned = new ArrayList<>(List.of(
+                new Owned<>(desired.configMap(), ConfigMap.class, OwnedObjects::configMapInSync, OwnedObjects::copyConfigMap),
+                new Owned<>(desired.peersService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService),
+                new Owned<>(desired.clientService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService),
+                new Owned<>(desired.metricsService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService),
+                new Owned<>(desired.statefulSet(0), StatefulSet.class, OwnedObjects::statefulSetInSync,
+                        OwnedObjects::copyStatefulSet)));
         Optional<PodDisruptionBudget> pdb = desired.podDisruptionBudget();
-        if (pdb.isPresent()) {
-            ensure(pdb.get(), PodDisruptionBudget.class, OwnedObjects::pdbInSync, OwnedObjects::copyPdb, changes);
-        } else {
-            deletePdb(cluster, changes);
+        pdb.ifPresent(p -> owned.add(new Owned<>(p, PodDisruptionBudget.class, OwnedObjects::pdbInSync,
+                OwnedObjects::copyPdb)));
+        Result result = new Result(new ArrayList<>(), new ArrayList<>());
+        List<HasMetadata> actual = new ArrayList<>();
+        for (Owned<?> o : owned) { // all checked before anything is made: a blocked cluster gets no half of its objects
+            HasMetadata a = o.actual(client);
+            actual.add(a);
+            if (a != null && !ownedBy(a, o.desired())) {
+                result.conflicts().add(conflict(a, o.desired()));
+            }
         }
-        return changes;
+        if (!result.conflicts().isEmpty()) {
+            return result;
+        }
+        for (int i = 0; i < owned.size(); i++) {
+            owned.get(i).ensure(client, actual.get(i), result.changes());
+        }
+        if (pdb.isEmpty()) {
+            deletePdb(cluster, result);
+        }
+        return result;
     }
 
-    private <T extends HasMetadata> void ensure(T desired, Class<T> type, BiPredicate<T, T> inSync,
-            BiConsumer<T, T> copyOwnedFields, List<String> changes) {
-        String ns = desired.getMetadata().getNamespace();
-        String name = desired.getMetadata().getName();
-        T actual = client.resources(type).inNamespace(ns).withName(name).get();
-        if (actual == null) {
-            client.resource(desired).create();
-            changes.add("created " + type.getSimpleName() + " " + name);
-        } else if (!(inSync.test(actual, desired) && metaInSync(actual, desired))) {
-            client.resources(type).inNamespace(ns).withName(name).edit(current -> {
-                copyMeta(current, desired);
-                copyOwnedFields.accept(current, desired);
-                return current;
-            });
-            changes.add("updated " + type.getSimpleName() + " " + name);
+    /** One owned object: what it should be, and which of its fields are ours to compare and repair. */
+    private record Owned<T extends HasMetadata>(T desired, Class<T> type, BiPredicate<T, T> inSync,
+            BiConsumer<T, T> copyOwnedFields) {
+
+        HasMetadata actual(KubernetesClient client) {
+            return client.resources(type).inNamespace(desired.getMetadata().getNamespace())
+                    .withName(desired.getMetadata().getName()).get();
+        }
+
+        void ensure(KubernetesClient client, HasMetadata existing, List<String> changes) {
+            String name = desired.getMetadata().getName();
+            if (existing == null) {
+                client.resource(desired).create();
+                changes.add("created " + type.getSimpleName() + " " + name);
+            } else if (!(inSync.test(type.cast(existing), desired) && metaInSync(existing, desired))) {
+                client.resources(type).inNamespace(desired.getMetadata().getNamespace()).withName(name).edit(current -> {
+                    copyMeta(current, desired);
+                    copyOwnedFields.accept(current, desired);
+                    return current;
+                });
+                changes.add("updated " + type.getSimpleName() + " " + name);
+            }
         }
     }
 
-    private void deletePdb(GodCluster cluster, List<String> changes) {
+    private void deletePdb(GodCluster cluster, Result result) {
         var pdb = client.resources(PodDisruptionBudget.class).inNamespace(cluster.getMetadata().getNamespace())
                 .withName(Labels.podDisruptionBudget(cluster));
-        if (pdb.get() != null) {
+        PodDisruptionBudget actual = pdb.get();
+        if (actual != null && ownerUids(actual).contains(cluster.getMetadata().getUid())) {
             pdb.delete();
-            changes.add("deleted PodDisruptionBudget " + Labels.podDisruptionBudget(cluster));
+            result.changes().add("deleted PodDisruptionBudget " + Labels.podDisruptionBudget(cluster));
         }
     }
 
+    /** Whether the existing object carries the desired owner reference (this GodCluster's uid). */
+    private static boolean ownedBy(HasMetadata actual, HasMetadata desired) {
+        return ownerUids(actual).contains(desired.getMetadata().getOwnerReferences().get(0).getUid());
+    }
+
+    private static List<String> ownerUids(HasMetadata object) {
+        return Optional.ofNullable(object.getMetadata().getOwnerReferences()).orElse(List.of()).stream()
+                .map(OwnerReference::getUid).toList();
+    }
+
+    private static String conflict(HasMetadata actual, HasMetadata desired) {
+        List<OwnerReference> refs = Optional.ofNullable(actual.getMetadata().getOwnerReferences()).orElse(List.of());
+        String owners = refs.isEmpty() ? "no owner" : "owned by " + String.join(", ",
+                refs.stream().map(r -> r.getKind() + " " + r.getName()).toList());
+        return actual.getKind() + " " + actual.getMetadata().getName() + " exists and is not this GodCluster's ("
+                + owners + "); it is left alone: delete or rename it, or rename the GodCluster "
+                + desired.getMetadata().getOwnerReferences().get(0).getName();
+    }
+
+    /** Our labels (the owner reference is checked before: {@link #ownedBy}). */
     private static boolean metaInSync(HasMetadata actual, HasMetadata desired) {
         Map<String, String> labels = Optional.ofNullable(actual.getMetadata().getLabels()).orElse(Map.of());
-        boolean labelsOk = desired.getMetadata().getLabels().entrySet().stream()
+        return desired.getMetadata().getLabels().entrySet().stream()
                 .allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
-        List<OwnerReference> refs = Optional.ofNullable(actual.getMetadata().getOwnerReferences()).orElse(List.of());
-        String ownerUid = desired.getMetadata().getOwnerReferences().get(0).getUid();
-        return labelsOk && refs.stream().anyMatch(r -> ownerUid.equals(r.getUid()));
     }
 
     private static void copyMeta(HasMetadata current, HasMetadata desired) {
         Map<String, String> labels = new HashMap<>(Optional.ofNullable(current.getMetadata().getLabels()).orElse(Map.of()));
         labels.putAll(desired.getMetadata().getLabels());
         current.getMetadata().setLabels(labels);
-        OwnerReference owner = desired.getMetadata().getOwnerReferences().get(0);
-        List<OwnerReference> refs = new ArrayList<>(
-                Optional.ofNullable(current.getMetadata().getOwnerReferences()).orElse(List.of()));
-        if (refs.stream().noneMatch(r -> owner.getUid().equals(r.getUid()))) {
-            refs.removeIf(r -> Boolean.TRUE.equals(r.getController()));
-            refs.add(owner);
-        }
-        current.getMetadata().setOwnerReferences(refs);
     }
 
     static boolean configMapInSync(ConfigMap actual, ConfigMap desired) {
