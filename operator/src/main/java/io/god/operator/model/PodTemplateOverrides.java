@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +28,12 @@ public class PodTemplateOverrides {
     @JsonPropertyDescription("Affinity of the pods; without podAntiAffinity the operator adds a preferred spread across nodes.")
     private Affinity affinity;
 
+    @JsonPropertyDescription("Topology spread constraints of the pods (e.g. across zones).")
+    private List<TopologySpreadConstraint> topologySpreadConstraints;
+
+    @JsonPropertyDescription("Timing of the node container's startup, liveness and readiness probes.")
+    private ProbeOverrides probes;
+
     public Map<String, String> getLabels() { return labels; }
     public void setLabels(Map<String, String> labels) { this.labels = labels; }
     public Map<String, String> getAnnotations() { return annotations; }
@@ -37,4 +44,8 @@ public class PodTemplateOverrides {
     public void setTolerations(List<Toleration> tolerations) { this.tolerations = tolerations; }
     public Affinity getAffinity() { return affinity; }
     public void setAffinity(Affinity affinity) { this.affinity = affinity; }
+    public List<TopologySpreadConstraint> getTopologySpreadConstraints() { return topologySpreadConstraints; }
+    public void setTopologySpreadConstraints(List<TopologySpreadConstraint> c) { this.topologySpreadConstraints = c; }
+    public ProbeOverrides getProbes() { return probes; }
+    public void setProbes(ProbeOverrides probes) { this.probes = probes; }
 }

@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -33,6 +34,8 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.PodTemplateOverrides;
+import io.god.operator.model.ProbeOverrides;
+import io.god.operator.model.ProbeSettings;
 import io.god.operator.model.Settings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -165,6 +168,11 @@ public final class DesiredObjects {
                 .endSpec().build();
     }
 
+    /** Startup probe failures at 5 s: 15 min for recovery (a big member's WAL replay) before the kubelet restarts it. */
+    static final int STARTUP_FAILURES = 180;
+    static final String DEFAULT_CPU = "500m";
+    static final String DEFAULT_MEMORY = "1Gi";
+
     PodTemplateSpec podTemplate() {
         PodTemplateOverrides overrides = settings.podTemplate();
         Map<String, String> labels = new LinkedHashMap<>();
@@ -177,18 +185,21 @@ public final class DesiredObjects {
                 .withNewSpec()
                 .withNewSecurityContext()
                 .withRunAsNonRoot(true).withRunAsUser(RUN_AS_USER).withRunAsGroup(RUN_AS_USER).withFsGroup(RUN_AS_USER)
+                // a large volume is not walked at every start, only when its root's group is not already ours
+                .withFsGroupChangePolicy("OnRootMismatch")
                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
                 .endSecurityContext()
                 .withTerminationGracePeriodSeconds(60L)
                 .withNodeSelector(overrides.getNodeSelector())
                 .withTolerations(overrides.getTolerations())
                 .withAffinity(affinity(overrides.getAffinity()))
-                .withContainers(container())
+                .withTopologySpreadConstraints(overrides.getTopologySpreadConstraints())
+                .withContainers(container(Optional.ofNullable(overrides.getProbes()).orElseGet(ProbeOverrides::new)))
                 .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
                 .endSpec().build();
     }
 
-    private Container container() {
+    private Container container(ProbeOverrides probes) {
         return new ContainerBuilder()
                 .withName(CONTAINER)
                 .withImage(settings.image())
@@ -197,10 +208,10 @@ public final class DesiredObjects {
                 .addNewPort().withName("management").withContainerPort(Ports.MANAGEMENT).withProtocol("TCP").endPort()
                 .withEnv(env())
                 .addNewEnvFrom().withNewConfigMapRef().withName(Labels.configMap(cluster)).endConfigMapRef().endEnvFrom()
-                .withResources(Optional.ofNullable(settings.resources()).orElseGet(ResourceRequirements::new))
-                .withStartupProbe(probe("/q/health/live", 60))
-                .withLivenessProbe(probe("/q/health/live", 3))
-                .withReadinessProbe(probe("/q/health/ready", 3))
+                .withResources(resources(settings.resources()))
+                .withStartupProbe(probe("/q/health/live", STARTUP_FAILURES, probes.getStartup()))
+                .withLivenessProbe(probe("/q/health/live", 3, probes.getLiveness()))
+                .withReadinessProbe(probe("/q/health/ready", 3, probes.getReadiness()))
                 .withNewSecurityContext()
                 .withReadOnlyRootFilesystem(true)
                 .withAllowPrivilegeEscalation(false)
@@ -221,7 +232,9 @@ public final class DesiredObjects {
                         .build(),
                 // a JVM node image dies cleanly on OOM (the run-java launcher of JVM images appends this);
                 // the native node exits by itself on OOM (io.god.node.OomExit)
-                new EnvVarBuilder().withName("JAVA_OPTS_APPEND").withValue("-XX:+ExitOnOutOfMemoryError").build());
+                // heap at 70 % of the container's memory leaves room for direct buffers, metaspace and threads
+                new EnvVarBuilder().withName("JAVA_OPTS_APPEND")
+                        .withValue("-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=70").build());
     }
 
     private static EnvVar fieldEnv(String name, String path) {
@@ -229,9 +242,33 @@ public final class DesiredObjects {
                 .endFieldRef().endValueFrom().build();
     }
 
-    private static Probe probe(String path, int failureThreshold) {
+    /** The user's timing where given, else every 5 s with a 2 s timeout and the given failure threshold. */
+    private static Probe probe(String path, int failureThreshold, ProbeSettings user) {
+        ProbeSettings t = Optional.ofNullable(user).orElseGet(ProbeSettings::new);
         return new ProbeBuilder().withNewHttpGet().withPath(path).withPort(new IntOrString("management")).endHttpGet()
-                .withPeriodSeconds(5).withTimeoutSeconds(2).withFailureThreshold(failureThreshold).build();
+                .withInitialDelaySeconds(t.getInitialDelaySeconds())
+                .withPeriodSeconds(Optional.ofNullable(t.getPeriodSeconds()).orElse(5))
+                .withTimeoutSeconds(Optional.ofNullable(t.getTimeoutSeconds()).orElse(2))
+                .withFailureThreshold(Optional.ofNullable(t.getFailureThreshold()).orElse(failureThreshold)).build();
+    }
+
+    /**
+     * The user's resources, or requests of 500m CPU and 1 GiB; the memory limit is the memory request unless set
+     * (Guaranteed memory: a node is not the first to be OOM-killed under node pressure, and the JVM sizes its heap
+     * from the limit).
+     */
+    static ResourceRequirements resources(ResourceRequirements user) {
+        ResourceRequirements r = user == null
+                ? new ResourceRequirementsBuilder().addToRequests("cpu", new Quantity(DEFAULT_CPU))
+                        .addToRequests("memory", new Quantity(DEFAULT_MEMORY)).build()
+                : new ResourceRequirementsBuilder(user).build();
+        Map<String, Quantity> requests = Optional.ofNullable(r.getRequests()).orElse(Map.of());
+        Map<String, Quantity> limits = new LinkedHashMap<>(Optional.ofNullable(r.getLimits()).orElse(Map.of()));
+        if (requests.containsKey("memory") && !limits.containsKey("memory")) {
+            limits.put("memory", requests.get("memory"));
+        }
+        r.setLimits(limits);
+        return r;
     }
 
     /** The user's affinity, plus a preferred spread of members across Kubernetes nodes unless the user set one. */
