@@ -236,6 +236,44 @@ class GodClusterOperationsTest extends ScenarioSupport {
                         "restarting demo-1: outdated");
     }
 
+    /**
+     * Restart-relevant config lives in an immutable ConfigMap per revision that the pod template names: running
+     * members keep theirs (a container restart re-reads the same one) until the roll makes their pod again, and a
+     * revision is deleted once no pod uses it.
+     */
+    @Test
+    @Order(6)
+    void aConfigChangeReachesMembersOnlyThroughTheRoll() {
+        String ns = "revision";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        String before = templateConfigMaps(ns).get(0);
+        nodeAdmin.replicated(ns, false); // the roll waits at its gate
+        edit(ns, "demo", gc -> gc.getSpec().setTombstoneWindow("48h"));
+        awaitPhase(ns, "demo", "RollingRestart");
+        String after = templateConfigMaps(ns).get(0);
+        assertThat(after).isNotEqualTo(before);
+        assertThat(nodeConfig(ns)).containsEntry("GOD_TOMBSTONE_WINDOW", "48h");
+        ScaledTimeouts.stillAfter(Duration.ofSeconds(1)).untilAsserted(() -> {
+            assertThat(k8s.configMaps().inNamespace(ns).withName(before).get().getData())
+                    .as("the running members' revision stays").containsEntry("GOD_TOMBSTONE_WINDOW", "24h");
+            assertThat(podConfigMaps(ns)).as("no member took the new config early").containsOnly(before);
+        });
+
+        nodeAdmin.replicated(ns, true);
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(podConfigMaps(ns)).containsOnly(after);
+            assertThat(k8s.configMaps().inNamespace(ns).withName(before).get()).as("unused revision deleted").isNull();
+        });
+        assertThat(k8s.configMaps().inNamespace(ns).withName(after).get()).isNotNull();
+    }
+
+    /** The config revision each pod was made with. */
+    private List<String> podConfigMaps(String ns) {
+        return k8s.pods().inNamespace(ns).list().getItems().stream().map(p -> p.getSpec().getContainers().get(0)
+                .getEnvFrom().get(0).getConfigMapRef().getName()).toList();
+    }
+
     @Test
     @Order(6)
     void restartWaitsWhileNotReplicated() {

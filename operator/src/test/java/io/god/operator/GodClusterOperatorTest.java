@@ -91,8 +91,16 @@ class GodClusterOperatorTest extends ScenarioSupport {
         String ns = "create";
         GodClusterStatus status = awaitPhase(ns, "demo", "Running");
 
-        ConfigMap cm = k8s.configMaps().inNamespace(ns).withName("demo-config").get();
-        assertThat(cm.getData()).containsEntry("GOD_DATA_DIR", "/var/lib/god")
+        List<String> configMaps = templateConfigMaps(ns);
+        assertThat(configMaps).hasSize(2).endsWith("demo-config");
+        assertThat(configMaps.get(0)).matches("demo-config-[0-9a-f]{16}");
+        ConfigMap revision = k8s.configMaps().inNamespace(ns).withName(configMaps.get(0)).get();
+        assertThat(revision.getImmutable()).as("a config revision never changes").isTrue();
+        assertThat(revision.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(r -> assertThat(r.getUid()).isEqualTo(gc.getMetadata().getUid()));
+        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
+                .as("only what members may see change while they run").containsOnlyKeys("GOD_SEEDS");
+        assertThat(nodeConfig(ns)).containsEntry("GOD_DATA_DIR", "/var/lib/god")
                 .containsEntry("GOD_REDUNDANCY", "3")
                 .containsEntry("GOD_TOMBSTONE_WINDOW", "24h")
                 .containsEntry("GOD_PERSISTENCE_FSYNC", "everysec")
@@ -153,7 +161,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(node.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
         assertThat(node.getVolumeMounts()).extracting(m -> m.getName() + ":" + m.getMountPath())
                 .contains("data:/var/lib/god", "tmp:/tmp");
-        assertThat(node.getEnvFrom().get(0).getConfigMapRef().getName()).isEqualTo("demo-config");
+        assertThat(node.getEnvFrom()).extracting(e -> e.getConfigMapRef().getName()).isEqualTo(configMaps);
         assertThat(node.getEnv()).anySatisfy(e -> {
             assertThat(e.getName()).isEqualTo("POD_NAME");
             assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
@@ -169,7 +177,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(pdb.getSpec().getMaxUnavailable()).isEqualTo(new IntOrString(1));
         assertThat(pdb.getSpec().getSelector().getMatchLabels()).isEqualTo(peers.getSpec().getSelector());
 
-        for (HasMetadata owned : List.<HasMetadata>of(cm, peers, client, sts, pdb)) {
+        for (HasMetadata owned : List.<HasMetadata>of(revision, k8s.configMaps().inNamespace(ns).withName("demo-config").get(), peers, client, sts, pdb)) {
             assertThat(owned.getMetadata().getOwnerReferences()).as(owned.getKind()).singleElement().satisfies(ref -> {
                 assertThat(ref.getUid()).isEqualTo(gc.getMetadata().getUid());
                 assertThat(ref.getKind()).isEqualTo("GodCluster");
@@ -215,7 +223,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(sts.getSpec().getReplicas()).as("default replicas").isEqualTo(3);
         assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
                 .as("the operator's default image").isEqualTo("ghcr.io/god-io/god-node:0.1.0");
-        assertThat(k8s.configMaps().inNamespace("defaults").withName("plain-config").get().getData())
+        assertThat(nodeConfig("defaults", "plain"))
                 .containsEntry("GOD_REDUNDANCY", "3").containsEntry("GOD_TOMBSTONE_WINDOW", "24h");
     }
 
@@ -249,7 +257,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
             spec.setService(service);
         });
         awaitPhase(ns, "big", "Running");
-        assertThat(k8s.configMaps().inNamespace(ns).withName("big-config").get().getData())
+        assertThat(nodeConfig(ns, "big"))
                 .containsEntry("GOD_REDUNDANCY", "1")
                 .containsEntry("GOD_TOMBSTONE_WINDOW", "48h")
                 .containsEntry("GOD_PERSISTENCE_FSYNC", "always")
@@ -291,6 +299,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         });
         k8s.services().inNamespace(ns).withName("demo-peers").delete();
         k8s.configMaps().inNamespace(ns).withName("demo-config").edit(c -> {
+            c.getData().put("GOD_SEEDS", "evil-0:9191");
             c.getData().put("GOD_REDUNDANCY", "9");
             return c;
         });
@@ -310,7 +319,8 @@ class GodClusterOperatorTest extends ScenarioSupport {
             assertThat(peers).isNotNull();
             assertThat(peers.getSpec().getPublishNotReadyAddresses()).isTrue();
             assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
-                    .containsEntry("GOD_REDUNDANCY", "3");
+                    .containsOnlyKeys("GOD_SEEDS").containsEntry("GOD_SEEDS",
+                            "demo-0.demo-peers.drift.svc:9191,demo-1.demo-peers.drift.svc:9191");
             StatefulSet sts = k8s.apps().statefulSets().inNamespace(ns).withName("demo").get();
             assertThat(sts.getMetadata().getAnnotations()).containsEntry("god.io/spec-hash", hash);
             assertThat(sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo(IMAGE);
@@ -423,8 +433,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         GodClusterStatus status = awaitPhase(ns, "demo", "Invalid");
         assertThat(Conditions.find(status.getConditions(), Conditions.DEGRADED).get().getMessage())
                 .contains("spec.storage.size cannot change after creation", "1Gi", "2Gi");
-        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
-                .as("nothing else of the edit is applied either").containsEntry("GOD_REDUNDANCY", "3");
+        assertThat(nodeConfig(ns)).as("nothing else of the edit is applied either").containsEntry("GOD_REDUNDANCY", "3");
 
         assertThat(Conditions.find(status.getConditions(), Conditions.DEGRADED).get().getMessage())
                 .contains("spec.redundancy is fixed after creation: the ring runs with 3, got 2");
@@ -436,8 +445,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(stillInvalid.getPhase()).as("N stays refused").isEqualTo("Invalid");
         edit(ns, "demo", gc -> gc.getSpec().setRedundancy(null)); // back to the default, 3
         awaitPhase(ns, "demo", "Running");
-        assertThat(k8s.configMaps().inNamespace(ns).withName("demo-config").get().getData())
-                .containsEntry("GOD_REDUNDANCY", "3");
+        assertThat(nodeConfig(ns)).containsEntry("GOD_REDUNDANCY", "3");
     }
 
     /**
@@ -458,6 +466,10 @@ class GodClusterOperatorTest extends ScenarioSupport {
         k8s.resources(GodCluster.class).inNamespace(ns).withName("demo").editStatus(gc -> {
             gc.getStatus().setRedundancy(null); // as an operator before issue 26 wrote it
             return gc;
+        });
+        k8s.configMaps().inNamespace(ns).withName("demo-config").edit(c -> {
+            c.getData().put("GOD_REDUNDANCY", "2"); // where that operator kept N
+            return c;
         });
         edit(ns, "demo", gc -> {
             gc.getSpec().setPaused(false);

@@ -135,6 +135,27 @@ abstract class ScenarioSupport {
         return service.getSpec().getPorts().stream().map((ServicePort p) -> p.getName() + ":" + p.getPort()).toList();
     }
 
+    /** The names of the ConfigMaps the StatefulSet's pod template takes its environment from, in order. */
+    protected List<String> templateConfigMaps(String ns) {
+        return templateConfigMaps(ns, "demo");
+    }
+
+    protected List<String> templateConfigMaps(String ns, String cluster) {
+        return k8s.apps().statefulSets().inNamespace(ns).withName(cluster).get().getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getEnvFrom().stream().map(e -> e.getConfigMapRef().getName()).toList();
+    }
+
+    /** The environment a new member pod gets from its ConfigMaps (the config revision and GOD_SEEDS). */
+    protected java.util.Map<String, String> nodeConfig(String ns) {
+        return nodeConfig(ns, "demo");
+    }
+
+    protected java.util.Map<String, String> nodeConfig(String ns, String cluster) {
+        java.util.Map<String, String> env = new java.util.TreeMap<>();
+        templateConfigMaps(ns, cluster).forEach(name -> env.putAll(k8s.configMaps().inNamespace(ns).withName(name).get().getData()));
+        return env;
+    }
+
     protected String specHash(String ns) {
         return k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getMetadata().getAnnotations()
                 .get("god.io/spec-hash");

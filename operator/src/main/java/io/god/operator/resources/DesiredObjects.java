@@ -66,20 +66,28 @@ public final class DesiredObjects {
         this.settings = settings;
     }
 
+    /** GOD_SEEDS: read only while bootstrapping, so a scale-up changes it without making members outdated. */
     public ConfigMap configMap() {
         return new ConfigMapBuilder().withMetadata(meta(Labels.configMap(cluster)))
-                .withData(configData()).build();
+                .withData(new TreeMap<>(Map.of(NodeEnv.SEEDS, seeds()))).build();
     }
 
-    /** Node configuration as env vars (the pod reads them through envFrom). */
-    private Map<String, String> configData() {
-        Map<String, String> data = new TreeMap<>(restartRelevantConfig());
-        data.put(NodeEnv.SEEDS, seeds());
-        return data;
+    /**
+     * The restart-relevant config, immutable, named by its hash and referenced by the pod template: a member takes a
+     * new revision only when its pod is made again (the roll), never at a container restart (OOM, liveness) while
+     * the shared ConfigMap would already say something else.
+     */
+    public ConfigMap revisionConfigMap() {
+        Map<String, String> data = restartRelevantConfig();
+        String hash = hash(Serialization.asJson(data));
+        ObjectMeta meta = meta(Labels.configRevision(cluster, hash));
+        Map<String, String> labels = new LinkedHashMap<>(meta.getLabels());
+        labels.put(Labels.CONFIG_REVISION, hash);
+        meta.setLabels(labels);
+        return new ConfigMapBuilder().withMetadata(meta).withImmutable(true).withData(data).build();
     }
 
-    /** Config that only takes effect at a node start, hence part of the spec hash. GOD_SEEDS is not: it matters
-     *  only while bootstrapping, and a scale-up must not make every running member outdated. */
+    /** Config that only takes effect at a node start, hence part of the spec hash. */
     private Map<String, String> restartRelevantConfig() {
         Map<String, String> data = new TreeMap<>();
         data.put(NodeEnv.DATA_DIR, NodeEnv.DATA_PATH);
@@ -207,6 +215,8 @@ public final class DesiredObjects {
                 .addNewPort().withName("binary").withContainerPort(Ports.BINARY).withProtocol("TCP").endPort()
                 .addNewPort().withName("management").withContainerPort(Ports.MANAGEMENT).withProtocol("TCP").endPort()
                 .withEnv(env())
+                .addNewEnvFrom().withNewConfigMapRef().withName(revisionConfigMap().getMetadata().getName())
+                .endConfigMapRef().endEnvFrom()
                 .addNewEnvFrom().withNewConfigMapRef().withName(Labels.configMap(cluster)).endConfigMapRef().endEnvFrom()
                 .withResources(resources(settings.resources()))
                 .withStartupProbe(probe("/q/health/live", STARTUP_FAILURES, probes.getStartup()))
@@ -290,8 +300,13 @@ public final class DesiredObjects {
 
     /** Hash of the pod template and the restart-relevant config: members started from another hash are outdated. */
     String specHash(PodTemplateSpec template) {
-        String text = Serialization.asJson(template) + Serialization.asJson(restartRelevantConfig())
-                + "|restartNonce=" + Optional.ofNullable(settings.restartNonce()).orElse("");
+        // the template names the config revision, so a config change changes the hash too
+        return hash(Serialization.asJson(template) + "|restartNonce="
+                + Optional.ofNullable(settings.restartNonce()).orElse(""));
+    }
+
+    /** 16 hex digits of the text's SHA-256. */
+    private static String hash(String text) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 8);

@@ -57,8 +57,17 @@ public final class Labels {
         return cluster.getMetadata().getName();
     }
 
+    /** The ConfigMap of what may change while members run (GOD_SEEDS). */
     public static String configMap(GodCluster cluster) {
         return cluster.getMetadata().getName() + "-config";
+    }
+
+    /** Label of a revision ConfigMap: the hash of the restart-relevant config it holds. */
+    public static final String CONFIG_REVISION = "god.io/config-revision";
+
+    /** The immutable ConfigMap of one revision of the restart-relevant config, named by its hash. */
+    public static String configRevision(GodCluster cluster, String hash) {
+        return configMap(cluster) + "-" + hash;
     }
 
     public static String statefulSet(GodCluster cluster) {

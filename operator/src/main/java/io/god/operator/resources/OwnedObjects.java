@@ -3,6 +3,7 @@ package io.god.operator.resources;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServiceSpec;
@@ -12,10 +13,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.god.operator.model.GodCluster;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 
@@ -44,6 +47,8 @@ public final class OwnedObjects {
     public Result apply(GodCluster cluster, DesiredObjects desired) {
         List<Owned<?>> owned = new ArrayList<>(List.of(
                 new Owned<>(desired.configMap(), ConfigMap.class, OwnedObjects::configMapInSync, OwnedObjects::copyConfigMap),
+                new Owned<>(desired.revisionConfigMap(), ConfigMap.class, OwnedObjects::configMapInSync,
+                        OwnedObjects::copyConfigMap),
                 new Owned<>(desired.peersService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService),
                 new Owned<>(desired.clientService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService),
                 new Owned<>(desired.metricsService(), Service.class, OwnedObjects::serviceInSync, OwnedObjects::copyService),
@@ -70,7 +75,29 @@ public final class OwnedObjects {
         if (pdb.isEmpty()) {
             deletePdb(cluster, result);
         }
+        pruneRevisions(cluster, desired.revisionConfigMap().getMetadata().getName(), result);
         return result;
+    }
+
+    /**
+     * Deletes the config revisions (ours, by label and owner) that neither the StatefulSet's template nor any
+     * existing pod uses: a pod not yet rolled keeps its revision until it is made again.
+     */
+    private void pruneRevisions(GodCluster cluster, String current, Result result) {
+        String ns = cluster.getMetadata().getNamespace();
+        Set<String> used = new HashSet<>(Set.of(current));
+        for (Pod pod : client.pods().inNamespace(ns).withLabels(Labels.selector(cluster)).list().getItems()) {
+            pod.getSpec().getContainers().forEach(c -> Optional.ofNullable(c.getEnvFrom()).orElse(List.of()).stream()
+                    .filter(e -> e.getConfigMapRef() != null).forEach(e -> used.add(e.getConfigMapRef().getName())));
+        }
+        for (ConfigMap revision : client.configMaps().inNamespace(ns).withLabels(Labels.selector(cluster))
+                .withLabel(Labels.CONFIG_REVISION).list().getItems()) {
+            String name = revision.getMetadata().getName();
+            if (!used.contains(name) && ownerUids(revision).contains(cluster.getMetadata().getUid())) {
+                client.configMaps().inNamespace(ns).withName(name).delete();
+                result.changes().add("deleted ConfigMap " + name + " (a config revision no pod uses)");
+            }
+        }
     }
 
     /** One owned object: what it should be, and which of its fields are ours to compare and repair. */
