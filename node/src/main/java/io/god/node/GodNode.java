@@ -312,7 +312,7 @@ public final class GodNode implements AutoCloseable {
         long forgetTicks = Math.max(1, c.forgetAfter().toNanos() / c.ringInterval().toNanos());
         membership = new Membership(new Membership.Config(settings.advertise(), settings.seeds(), position,
                 clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks, c.ringNeighbours(), c.ringFanout(),
-                c.ringProbes()), transport,
+                c.ringProbes(), settings.redundancy()), transport,
                 new Random(runtime.seeds().getAsLong()), events, this::positionChosen);
         Retry retry = new Retry(transport, scheduler, clock, c.rpcAttempts(), Duration.ofMillis(
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));

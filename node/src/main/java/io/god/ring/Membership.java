@@ -72,14 +72,24 @@ public final class Membership {
      * @param neighbours successors and predecessors pinged every tick
      * @param fanout random other members pinged every tick
      * @param probes down members probed per tick at most
+     * @param redundancy this node's N, sent with JOIN; members refuse a joiner with another N (0: none sent, any
+     *     accepted — what a node of the previous version does)
      */
     public record Config(String address, List<String> seeds, byte[] position, long incarnation,
                          Duration rpcTimeout, int failuresToRemove, long forgetAfterTicks,
-                         int neighbours, int fanout, int probes) {
+                         int neighbours, int fanout, int probes, int redundancy) {
 
         public static final int NEIGHBOURS = 3;
         public static final int FANOUT = 2;
         public static final int PROBES = 2;
+
+        /** Without a replication factor to check joiners against (0: any). */
+        public Config(String address, List<String> seeds, byte[] position, long incarnation,
+                      Duration rpcTimeout, int failuresToRemove, long forgetAfterTicks,
+                      int neighbours, int fanout, int probes) {
+            this(address, seeds, position, incarnation, rpcTimeout, failuresToRemove, forgetAfterTicks,
+                    neighbours, fanout, probes, 0);
+        }
 
         /** With the default neighbours, fanout and probes. */
         public Config(String address, List<String> seeds, byte[] position, long incarnation,
@@ -96,6 +106,9 @@ public final class Membership {
     private static final System.Logger LOG = System.getLogger(Membership.class.getName());
     private static final int MAX_RUMORS = 64;
     private static final int MAX_PROBERS = 8;
+    /** The start of a JOIN refusal for another N: the joiner recognises it and founds no ring of its own. */
+    static final String REDUNDANCY_MISMATCH = "redundancy mismatch:";
+    private static final int MAX_REDUNDANCY = 1_000;
 
     private final Config config;
     private final Transport transport;
@@ -124,6 +137,8 @@ public final class Membership {
     /** Another node asked this joining node to join it or for its collectedUpTo: it is up and waits for a ring. */
     private volatile boolean peerWaiting;
     private boolean toldWaiting;
+    /** The last refusal of this node by the ring (another N), logged once. */
+    private String lastRefusal;
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
     private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
@@ -428,11 +443,23 @@ public final class Membership {
             }
         }
         List<CompletableFuture<List<Member>>> replies = new ArrayList<>();
-        byte[] req = new WireWriter().string(config.address()).toBytes();
+        WireWriter joinRequest = new WireWriter().string(config.address());
+        if (config.redundancy() > 0) {
+            joinRequest.varint(config.redundancy()); // a member of the previous version reads no payload at all
+        }
+        byte[] req = joinRequest.toBytes();
+        java.util.concurrent.atomic.AtomicReference<String> refusal = new java.util.concurrent.atomic.AtomicReference<>();
         for (String seed : others) {
             replies.add(transport.call(seed, Ops.JOIN, req, config.rpcTimeout())
                     .thenApply(Membership::decodeMembers)
-                    .exceptionally(e -> null));
+                    .exceptionally(e -> {
+                        TransportException te = TransportException.of(e);
+                        if (te.reason() == TransportException.Reason.REMOTE && String.valueOf(te.getMessage())
+                                .contains(REDUNDANCY_MISMATCH)) {
+                            refusal.set(te.getMessage());
+                        }
+                        return null;
+                    }));
         }
         CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
             List<Member> found = null;
@@ -448,6 +475,16 @@ public final class Membership {
                 joinInFlight = false;
                 if (state != State.JOINING) {
                     return;
+                }
+                if (found == null && refusal.get() != null) {
+                    // a ring with another N exists: never found a second one beside it
+                    if (!refusal.get().equals(lastRefusal)) {
+                        lastRefusal = refusal.get();
+                        LOG.log(System.Logger.Level.ERROR, config.address() + ": the ring refuses this node: "
+                                + refusal.get() + "; it stays out of the ring (not ready) until god.redundancy"
+                                + " is the ring's");
+                    }
+                    founder = false;
                 }
                 if (found == null && founder && !foundsAlone && !peerWaiting) {
                     if (!toldWaiting) {
@@ -835,6 +872,16 @@ public final class Membership {
         synchronized (this) {
             switch (op) {
                 case Ops.JOIN -> {
+                    WireReader r = new WireReader(payload);
+                    String joiner = r.string();
+                    int n = r.atEnd() ? 0 : (int) r.count(MAX_REDUNDANCY); // a previous version's joiner sends none
+                    r.end();
+                    if (n > 0 && config.redundancy() > 0 && n != config.redundancy()) {
+                        // members with different N place copies differently: the ring would never be replicated
+                        return CompletableFuture.failedFuture(new IllegalStateException(REDUNDANCY_MISMATCH + " "
+                                + config.address() + " runs with god.redundancy " + config.redundancy() + ", "
+                                + joiner + " with " + n));
+                    }
                     if (state != State.ACTIVE) {
                         peerWaiting = true; // a node that is up waits for a ring (see foundAlone)
                         return CompletableFuture.failedFuture(new IllegalStateException(

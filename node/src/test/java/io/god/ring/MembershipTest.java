@@ -54,9 +54,15 @@ class MembershipTest {
     final List<Transport> transports = new ArrayList<>();
 
     Membership node(int i, List<String> seeds) {
+        return node(i, seeds, 0);
+    }
+
+    /** A node with replication factor {@code n} (0: sends none and accepts any, as the previous version). */
+    Membership node(int i, List<String> seeds, int n) {
         Transport t = net.transport("n" + i + ":1");
         Membership m = new Membership(new Membership.Config("n" + i + ":1", seeds, null, i, Duration.ofMillis(100), 3,
-                1000), t, new Random(i), null, p -> { });
+                1000, Membership.Config.NEIGHBOURS, Membership.Config.FANOUT, Membership.Config.PROBES, n), t,
+                new Random(i), null, p -> { });
         t.serve(m::handle);
         nodes.add(m);
         transports.add(t);
@@ -93,6 +99,32 @@ class MembershipTest {
             }
         }
         throw new AssertionError("not reached in " + max + " rounds: " + nodes.stream().map(Membership::ring).toList());
+    }
+
+    /**
+     * N travels with JOIN: a ring refuses a joiner with another N, and that joiner founds no ring of its own even
+     * when it is the first seed; a joiner of the previous version (no N sent) and one with the same N are taken.
+     */
+    @Test
+    void aJoinerWithAnotherRedundancyIsRefusedAndFoundsNoRing() {
+        List<String> seeds = List.of("n0:1", "n1:1");
+        node(0, seeds, 3);
+        node(1, seeds, 3);
+        roundsUntil(() -> converged(nodes), 20);
+
+        // its own first seed, so it would found a ring if nobody answered: it must not beside a ring that refused it
+        Membership other = node(9, List.of("n9:1", "n0:1"), 2);
+        for (int r = 0; r < 30; r++) {
+            round();
+        }
+        assertThat(other.state()).as("refused, and no ring of its own").isEqualTo(Membership.State.JOINING);
+        assertThat(nodes.get(0).ring().size()).as("the ring did not take it").isEqualTo(2);
+
+        Membership old = node(3, List.of("n0:1", "n3:1"), 0); // the previous version sends no N
+        roundsUntil(() -> old.state() == Membership.State.ACTIVE && nodes.get(0).ring().size() == 3, 20);
+        Membership same = node(4, List.of("n0:1", "n4:1"), 3);
+        roundsUntil(() -> same.state() == Membership.State.ACTIVE && nodes.get(0).ring().size() == 4, 20);
+        assertThat(other.state()).isEqualTo(Membership.State.JOINING);
     }
 
     @Test

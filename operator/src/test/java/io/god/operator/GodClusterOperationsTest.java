@@ -690,6 +690,30 @@ class GodClusterOperationsTest extends ScenarioSupport {
         assertThat(eventReasons(ns)).contains("MemberLeft", "ClaimDeleted");
     }
 
+    /**
+     * The API server answers 500 to every status write for a long stretch — many more failed passes than JOSDK's
+     * default of 5 retries — and then recovers: retries are unlimited (capped backoff), and the scale-up completes.
+     * With the Kubernetes client's own 5xx retries on, the first retried status write never returned
+     * (fabric8io/kubernetes-client#8105) and this cluster was never reconciled again.
+     */
+    @Test
+    @Order(31)
+    void anOperationCompletesAfterTheApiServerFailedForLongerThanTheDefaultRetries() {
+        String ns = "api500";
+        create(ns, "demo", spec -> spec.setReplicas(1));
+        running(ns, 1);
+        double errors = meters.counter("god.operator.reconciles", "result", "error").count();
+        server.expect().put().withPath(statusPath(ns)).andReturn(500, "{\"kind\":\"Status\",\"code\":500}")
+                .times(40);
+        long t0 = System.nanoTime();
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        running(ns, 2);
+        System.out.println("api500: the scale-up completed after ms " + (System.nanoTime() - t0) / 1_000_000 + " errors "
+                + (meters.counter("god.operator.reconciles", "result", "error").count() - errors));
+        assertThat(meters.counter("god.operator.reconciles", "result", "error").count() - errors)
+                .as("failed passes before the API server recovered").isGreaterThan(10);
+    }
+
     @Test
     @Order(90)
     void reconcilesAndOperationsAreMeasured() {
