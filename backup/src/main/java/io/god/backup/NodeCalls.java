@@ -14,6 +14,7 @@ final class NodeCalls {
 
     private static final int PAGE = 1;
     private static final int INFO = 2;
+    private static final int PRESENT = 3;
 
     private final GodClient client;
     private final Duration timeout;
@@ -54,6 +55,25 @@ final class NodeCalls {
         }
         r.end();
         return new Page(id, done, records);
+    }
+
+    /** For each key, whether the node holds any entry for it. */
+    boolean[] present(String address, List<byte[]> keys) {
+        WireWriter w = new WireWriter().u8(PRESENT).varint(keys.size());
+        for (byte[] k : keys) {
+            w.bytes(k);
+        }
+        WireReader r = new WireReader(client.call(address, Ops.BACKUP, w.toBytes(), timeout));
+        int n = r.count(keys.size());
+        if (n != keys.size()) {
+            throw new BackupException(address + " answered " + n + " of " + keys.size() + " presence questions");
+        }
+        boolean[] out = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = r.bool();
+        }
+        r.end();
+        return out;
     }
 
     /** Applies records on one replica by last-write-wins, as a peer's replication does. */

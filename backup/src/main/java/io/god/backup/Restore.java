@@ -5,10 +5,13 @@ import io.god.client.GodException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Restores a verified backup into any ring (any size, any N): each record goes, with its own
@@ -18,11 +21,14 @@ import java.util.Map;
  *
  * <p>Resurrection guard: when the backup's newest timestamp is older than the target's collectedUpTo
  * (the newest tombstone the target has collected), deletions the backup does not know of may be gone
- * from the target, and restoring could bring deleted keys back: refused unless allowed.
+ * from the target, and restoring could bring deleted keys back: refused unless allowed. When the
+ * backup is newer, its records older than collectedUpTo for keys the target holds nothing for are
+ * skipped and counted (such a key may have been deleted there); allowed, nothing is skipped.
  */
 public final class Restore {
 
     private static final int BATCH_BYTES = 256 * 1024;
+    private static final HexFormat HEX = HexFormat.of();
 
     private final GodClient client;
     private final NodeCalls calls;
@@ -59,6 +65,7 @@ public final class Restore {
         Progress p = new Progress(out, "restore");
         Map<String, Batch> batches = new LinkedHashMap<>();
         long sent = 0;
+        long skipped = 0;
         int rangesDone = 0;
         long chunks = 0;
         for (Manifest.Range r : m.ranges) {
@@ -67,8 +74,14 @@ public final class Restore {
                 if (!Chunks.sha256(bytes).equals(c.sha256)) {
                     throw new BackupException(c.file + " changed after it was verified");
                 }
-                for (byte[] body : Chunks.decode(bytes, c.file)) {
+                List<byte[]> bodies = Chunks.decode(bytes, c.file);
+                Set<String> absent = allowResurrection ? Set.of() : absentOlderKeys(bodies, ring, n, collectedUpTo);
+                for (byte[] body : bodies) {
                     RecordBody rec = RecordBody.peek(body);
+                    if (rec.key() != null && rec.timestamp() < collectedUpTo && absent.contains(HEX.formatHex(rec.key()))) {
+                        skipped++;
+                        continue;
+                    }
                     List<GodClient.Member> targets = rec.key() == null ? ring : GodClient.replicas(ring, rec.key(), n);
                     for (GodClient.Member t : targets) {
                         Batch b = batches.computeIfAbsent(t.address(), a -> new Batch());
@@ -88,7 +101,57 @@ public final class Restore {
             send(e.getKey(), e.getValue());
         }
         out.printf(Locale.ROOT, "restore complete: %d records into %d members (N=%d)%n", sent, ring.size(), n);
+        if (skipped > 0) {
+            out.printf(Locale.ROOT, "restore: skipped %d records older than the ring's collectedUpTo %d for keys the "
+                    + "ring does not hold (they may have been deleted there; --allow-resurrection restores them)%n",
+                    skipped, collectedUpTo);
+        }
         return sent;
+    }
+
+    /**
+     * The keys (hex) of records older than collectedUpTo that the target ring holds nothing for: such
+     * a key may have been deleted there with its tombstone since collected. Asked of each key's
+     * replicas in turn until one answers.
+     */
+    private Set<String> absentOlderKeys(List<byte[]> bodies, List<GodClient.Member> ring, int n, long collectedUpTo) {
+        Map<String, byte[]> older = new LinkedHashMap<>();
+        for (byte[] body : bodies) {
+            RecordBody rec = RecordBody.peek(body);
+            if (rec.key() != null && rec.timestamp() < collectedUpTo) {
+                older.putIfAbsent(HEX.formatHex(rec.key()), rec.key());
+            }
+        }
+        Set<String> absent = new HashSet<>();
+        for (int replica = 0; replica < n && !older.isEmpty(); replica++) {
+            Map<String, List<byte[]>> byMember = new LinkedHashMap<>();
+            for (byte[] key : older.values()) {
+                List<GodClient.Member> reps = GodClient.replicas(ring, key, n);
+                if (replica < reps.size()) {
+                    byMember.computeIfAbsent(reps.get(replica).address(), a -> new ArrayList<>()).add(key);
+                }
+            }
+            for (Map.Entry<String, List<byte[]>> e : byMember.entrySet()) {
+                boolean[] present;
+                try {
+                    present = calls.present(e.getKey(), e.getValue());
+                } catch (GodException unanswered) {
+                    continue; // the next replica is asked
+                }
+                for (int i = 0; i < present.length; i++) {
+                    String hex = HEX.formatHex(e.getValue().get(i));
+                    if (!present[i]) {
+                        absent.add(hex);
+                    }
+                    older.remove(hex);
+                }
+            }
+        }
+        if (!older.isEmpty()) {
+            throw new BackupException("restore stopped: no replica answered whether it holds " + older.size()
+                    + " keys older than the ring's collectedUpTo; restoring again is safe");
+        }
+        return absent;
     }
 
     private void send(String address, Batch b) {

@@ -229,6 +229,41 @@ class BackupRestoreTest {
     }
 
     @Test
+    void olderRecordsForKeysTheRingDoesNotHoldAreSkippedAndCounted() throws Exception {
+        Path dir = tmp.resolve("b6");
+        List<String> acked = new ArrayList<>(new TreeSet<>(ACKED.keySet()));
+        byte[] held = HEX.parseHex(acked.get(0));
+        byte[] notHeld = HEX.parseHex(acked.get(1));
+        try (Rings target = ring(1, Map.of("god.tombstone-window", "1s", "god.gc.interval", "100ms"));
+             GodClient c = GodClient.builder().endpoints(target.address(0)).token(TOKEN).build()) {
+            c.put(held, bytes("target's own"), true);
+            c.put(bytes("gone"), bytes("1"), true);
+            c.del(bytes("gone"), true);
+            NodeCalls calls = new NodeCalls(c, TimeScale.seconds(5));
+            await().atMost(TimeScale.seconds(30)).until(() -> calls.info(target.address(0)).collectedUpTo() > 0);
+            byte[] fresh = GodClient.hashed("fresh-after-collection");
+            client.put(fresh, bytes("new"), true); // newer than the target's collectedUpTo
+            Entry freshEntry = newest(source, fresh);
+            assertThat(cli("--endpoint", source.address(0), "--token", TOKEN, "backup", "--to", dir.toString()).code)
+                    .isZero();
+
+            Cli restore = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString());
+            assertThat(restore.code).as(restore.err).isZero();
+            assertThat(restore.out).containsPattern("skipped [1-9][0-9]* records older than the ring's collectedUpTo");
+            var state = target.nodes.get(0).store().state();
+            assertSame("fresh", freshEntry, state.entry(fresh));
+            assertThat(state.entry(notHeld)).isNull();
+            assertThat(state.entry(held).value()).isEqualTo(bytes("target's own"));
+
+            Cli allowed = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString(),
+                    "--allow-resurrection");
+            assertThat(allowed.code).as(allowed.err).isZero();
+            assertThat(allowed.out).doesNotContain("skipped");
+            assertSame(acked.get(1), ACKED.get(acked.get(1)), target.nodes.get(0).store().state().entry(notHeld));
+        }
+    }
+
+    @Test
     void backupNeedsThePeerCredential() {
         Cli noToken = cli("--endpoint", source.address(0), "backup", "--to", tmp.resolve("b5").toString());
         assertThat(noToken.code).isEqualTo(1);

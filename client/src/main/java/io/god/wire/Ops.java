@@ -79,7 +79,9 @@ public final class Ops {
      * done, varint count and that many record bodies (byte strings, {@code io.god.persist.Record}'s
      * encoding, tombstones and timestamps included; the first page also carries the tree-level
      * configuration and clear marker). Mode 2, info: u8 2 → varint redundancy (N) and the node's
-     * collectedUpTo (8 bytes, big-endian ns). Older nodes refuse it as an unknown operation.
+     * collectedUpTo (8 bytes, big-endian ns). Mode 3, presence: u8 3, varint count and that many keys →
+     * varint count and a bool per key, whether the callee holds any entry for it (a value, a tombstone or
+     * a sub tree). Older nodes refuse it as an unknown operation.
      */
     public static final int BACKUP = 23;
 

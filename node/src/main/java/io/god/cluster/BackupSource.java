@@ -33,6 +33,7 @@ public final class BackupSource {
 
     static final int PAGE = 1;
     static final int INFO = 2;
+    static final int PRESENT = 3;
     static final int MAX_SESSIONS = 16;
     static final long IDLE_NANOS = 600_000_000_000L;
     private static final int MAX_PAGE_BYTES = 16 << 20;
@@ -61,6 +62,17 @@ public final class BackupSource {
             r.end();
             return new WireWriter().varint(redundancy).raw(ByteBuffer.allocate(8).putLong(collectedUpTo.getAsLong()).array())
                     .toBytes();
+        }
+        if (mode == PRESENT) {
+            TreeState state = store.state();
+            int n = r.count(1_000_000);
+            WireWriter w = new WireWriter().varint(n);
+            for (int i = 0; i < n; i++) {
+                byte[] key = r.bytes();
+                w.bool(key != null && state.entry(key) != null);
+            }
+            r.end();
+            return w.toBytes();
         }
         if (mode != PAGE) {
             throw new WireException("unknown backup mode " + mode);
