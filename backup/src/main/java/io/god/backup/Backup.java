@@ -96,7 +96,7 @@ public final class Backup {
         long session = 0;
         GodException last = null;
         while (true) {
-            byte[] after = r.chunks.isEmpty() ? null : HEX.parseHex(r.chunks.get(r.chunks.size() - 1).lastKey);
+            byte[] after = lastKey(r);
             NodeCalls.Page page;
             try {
                 page = calls.page(sources.get(source), session, from, to, after, chunkBytes);
@@ -148,8 +148,21 @@ public final class Backup {
         return c;
     }
 
-    /** The range's owner first, then the other members in ring order (its replicas come next). */
-    private static List<String> sources(Manifest m, String owner) {
+    /** Where the range's read goes on: the last key of its chunks, null = from its start. */
+    private static byte[] lastKey(Manifest.Range r) {
+        for (int i = r.chunks.size() - 1; i >= 0; i--) {
+            if (r.chunks.get(i).lastKey != null) {
+                return HEX.parseHex(r.chunks.get(i).lastKey);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The range's owner first, then the other members in ring order (its replicas come next); members
+     * the ring reports as catching up (they may lack data) last.
+     */
+    private List<String> sources(Manifest m, String owner) {
         List<String> out = new ArrayList<>();
         int at = 0;
         for (int i = 0; i < m.ring.size(); i++) {
@@ -160,6 +173,8 @@ public final class Backup {
         for (int i = 0; i < m.ring.size(); i++) {
             out.add(m.ring.get((at + i) % m.ring.size()).address);
         }
+        java.util.Set<String> catchingUp = client.catchingUp();
+        out.sort(java.util.Comparator.comparing(catchingUp::contains)); // stable: ring order otherwise
         return out;
     }
 

@@ -36,19 +36,21 @@ public final class BackupSource {
     static final int PRESENT = 3;
     static final int MAX_SESSIONS = 16;
     static final long IDLE_NANOS = 600_000_000_000L;
-    private static final int MAX_PAGE_BYTES = 16 << 20;
 
     private record Session(TreeState state, long cutoff, long lastUsed) {
     }
 
     private final Store store;
+    private final long maxPageBytes;
     private final LongSupplier nanos;
     private final int redundancy;
     private final LongSupplier collectedUpTo;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
 
-    public BackupSource(Store store, LongSupplier nanos, int redundancy, LongSupplier collectedUpTo) {
+    /** maxPageBytes: the most a page may hold (below the frame limit); an entry larger than it goes alone. */
+    public BackupSource(Store store, LongSupplier nanos, int redundancy, LongSupplier collectedUpTo, long maxPageBytes) {
+        this.maxPageBytes = maxPageBytes;
         this.store = store;
         this.nanos = nanos;
         this.redundancy = redundancy;
@@ -85,7 +87,7 @@ public final class BackupSource {
             hi = emptyIsNull(r.bytes());
         }
         byte[] after = r.bool() ? r.bytes() : null;
-        int max = (int) Math.min(MAX_PAGE_BYTES, Math.max(1, r.varint()));
+        long max = Math.min(maxPageBytes, Math.max(1, r.varint()));
         r.end();
         long now = nanos.getAsLong();
         sessions.values().removeIf(s -> now - s.lastUsed > IDLE_NANOS);
@@ -103,39 +105,44 @@ public final class BackupSource {
                         + IDLE_NANOS / 1_000_000_000L + " s idle, or the node restarted): start the range again");
             }
         }
-        WireWriter page = new WireWriter();
-        int count = 0;
+        List<byte[]> page = encode(records); // the first page: tree-level meta
+        long bytes = page.stream().mapToLong(b -> b.length).sum();
         boolean done = true;
-        long bytes = 0;
         Iterator<Entry> it = after != null ? s.state.entries(after, false, false) : s.state.entries(lo);
         while (it.hasNext()) {
-            if (bytes >= max) {
-                done = false;
-                break;
-            }
             Entry e = it.next();
             if (hi != null && Arrays.compareUnsigned(e.key(), hi) >= 0) {
                 break;
             }
-            EntryRecords.all(e, s.cutoff, records);
-            for (Record rec : records) {
-                byte[] body = rec.encode();
-                page.bytes(body);
-                bytes += body.length;
-            }
-            count += records.size();
             records.clear();
-        }
-        for (Record rec : records) { // the meta records of an empty range
-            page.bytes(rec.encode());
-            count++;
+            EntryRecords.all(e, s.cutoff, records);
+            List<byte[]> entry = encode(records);
+            long size = entry.stream().mapToLong(b -> b.length).sum();
+            if (bytes > 0 && bytes + size > max) {
+                done = false; // the entry starts the next page: pages hold whole entries
+                break;
+            }
+            page.addAll(entry);
+            bytes += size;
         }
         if (done) {
             sessions.remove(id);
         } else {
             sessions.put(id, new Session(s.state, s.cutoff, now));
         }
-        return new WireWriter().varint(id).bool(done).varint(count).raw(page.toBytes()).toBytes();
+        WireWriter w = new WireWriter().varint(id).bool(done).varint(page.size());
+        for (byte[] b : page) {
+            w.bytes(b);
+        }
+        return w.toBytes();
+    }
+
+    private static List<byte[]> encode(List<Record> records) {
+        List<byte[]> out = new ArrayList<>(records.size());
+        for (Record rec : records) {
+            out.add(rec.encode());
+        }
+        return out;
     }
 
     private void evictOldest() {

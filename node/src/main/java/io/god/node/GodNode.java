@@ -331,7 +331,7 @@ public final class GodNode implements AutoCloseable {
         quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
                 c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());
         backupSource = new io.god.cluster.BackupSource(store, clock::nanos, settings.redundancy(),
-                quarantine::collectedUpTo);
+                quarantine::collectedUpTo, settings.bodySize());
         quarantine.onQuarantined(this::rejoin);
         quarantine.staleDecision(this::staleWithTheOnlyCopy);
         drain = new io.god.cluster.Drain(repair, antiEntropy, membership, () -> {

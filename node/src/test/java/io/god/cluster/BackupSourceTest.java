@@ -20,7 +20,7 @@ class BackupSourceTest {
 
     private final long now = 1_000_000_000_000L;
     private final Store store = Store.inMemory(new Tree(() -> now, Duration.ofHours(1)));
-    private final BackupSource source = new BackupSource(store, () -> now, 3, () -> 42L);
+    private final BackupSource source = new BackupSource(store, () -> now, 3, () -> 42L, 1 << 20);
 
     private record Page(long session, boolean done, List<Record> records) {
     }
@@ -55,6 +55,24 @@ class BackupSourceTest {
         // a finished session is gone: a late page is a clear error
         long done = p.session();
         assertThatThrownBy(() -> page(done, null, null, key(1), 64)).hasMessageContaining("unknown");
+    }
+
+    @Test
+    void pagesHoldWholeEntriesAndALargeOneGoesAlone() {
+        store.apply(Record.put(key(1), new byte[] {1}, 100));
+        for (int j = 0; j < 30; j++) {
+            store.apply(Record.subPut(key(2), new byte[] {(byte) j}, new byte[] {2}, 200 + j));
+        }
+        store.apply(Record.put(key(3), new byte[] {3}, 300));
+        Page first = page(0, null, null, null, 40);
+        assertThat(first.done()).isFalse();
+        assertThat(first.records()).containsExactly(Record.put(key(1), new byte[] {1}, 100));
+        Page second = page(first.session(), null, null, key(1), 40);
+        assertThat(second.done()).isFalse();
+        assertThat(second.records()).hasSize(30).allMatch(r -> r.kind() == Record.Kind.SUB_PUT);
+        Page third = page(first.session(), null, null, key(2), 40);
+        assertThat(third.done()).isTrue();
+        assertThat(third.records()).containsExactly(Record.put(key(3), new byte[] {3}, 300));
     }
 
     @Test
