@@ -57,7 +57,9 @@ public final class BackupCli implements Callable<Integer> {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            String msg = e instanceof GodException ? "unavailable: " + e.getMessage() : e.getMessage();
+            String msg = e instanceof io.god.client.GodRequestException r
+                    ? "request rejected (" + r.status() + "): " + r.getMessage()
+                    : e instanceof GodException ? "unavailable: " + e.getMessage() : e.getMessage();
             cmd.getErr().println("god-backup: " + msg);
             return e instanceof IllegalArgumentException ? 2 : 1;
         });

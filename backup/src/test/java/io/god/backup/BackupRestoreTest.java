@@ -71,6 +71,8 @@ class BackupRestoreTest {
             }
             client.subDel(key, bytes("s0"), true);
         }
+        client.subAddConfiguration(GodClient.hashed("tree-0"), "mirrored", "yes");
+        client.addConfiguration("backup-test", "kept");
         for (byte[] key : keys) {
             ACKED.put(HEX.formatHex(key), newest(source, key));
         }
@@ -142,6 +144,15 @@ class BackupRestoreTest {
                     assertThat(e).as("key %s on %s", acked.getKey(), replica.address()).isNotNull();
                     assertSame(acked.getKey(), acked.getValue(), e);
                 }
+            }
+            // configuration: the sub tree's on its replicas, the tree-level one on every member
+            byte[] tree0 = GodClient.hashed("tree-0");
+            for (GodClient.Member replica : GodClient.replicas(ring, tree0, 3)) {
+                assertThat(node(target, replica.address()).store().state().entry(tree0).sub().configuration())
+                        .containsEntry("mirrored", "yes");
+            }
+            for (GodNode n : target.nodes) {
+                assertThat(n.store().state().configuration()).containsEntry("backup-test", "kept");
             }
             // a second restore changes nothing (last-write-wins: every record is already there)
             Map<String, Hash128> before = hashes(target);
@@ -267,7 +278,10 @@ class BackupRestoreTest {
     void backupNeedsThePeerCredential() {
         Cli noToken = cli("--endpoint", source.address(0), "backup", "--to", tmp.resolve("b5").toString());
         assertThat(noToken.code).isEqualTo(1);
-        assertThat(noToken.err).contains("god.auth.token");
+        assertThat(noToken.err).contains("(401)").contains("god.auth.token");
+        Cli usage = cli("--endpoint", source.address(0), "--token", TOKEN, "backup");
+        assertThat(usage.code).isEqualTo(2);
+        assertThat(usage.err).contains("--to");
         Cli wrong = cli("--endpoint", source.address(0), "--token", "wrong-token-x", "restore", "--from",
                 tmp.resolve("b5").toString());
         assertThat(wrong.code).isEqualTo(1);
