@@ -185,33 +185,46 @@ class BackupRestoreTest {
     }
 
     @Test
-    void aResumedBackupEqualsAnUninterruptedOne() throws Exception {
+    void aBackupKilledMidwayAndResumedEqualsAnUninterruptedOne() throws Exception {
         BackupStore whole = new BackupStore.Dir(tmp.resolve("whole"));
-        BackupStore resumed = new BackupStore.Dir(tmp.resolve("resumed"));
+        Path dir = tmp.resolve("resumed");
+        BackupStore resumed = new BackupStore.Dir(dir);
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true);
         try (GodClient c = GodClient.builder().endpoints(source.address(0)).token(TOKEN).build()) {
             new Backup(c, TimeScale.seconds(10), whole, 4096, quiet).run();
-            Backup killed = new Backup(c, TimeScale.seconds(10), resumed, 4096, quiet);
-            int[] chunks = {0};
-            killed.afterChunk = () -> {
-                if (++chunks[0] == 5) {
-                    throw new IllegalStateException("killed");
-                }
-            };
-            assertThatThrownBy(killed::run).hasMessage("killed");
-            assertThat(resumed.get("manifest.json")).isEmpty();
-            assertThatThrownBy(() -> Verify.check(resumed, quiet)).hasMessageContaining("--resume");
-            assertThatThrownBy(() -> new Backup(c, TimeScale.seconds(10), resumed, 4096, quiet).run())
-                    .hasMessageContaining("--resume");
-            Cli resume = cli("--endpoint", source.address(2), "--token", TOKEN, "backup", "--to",
-                    tmp.resolve("resumed").toString(), "--resume", "--chunk-size", "4096");
-            assertThat(resume.code).as(resume.err).isZero();
         }
+        // a god-backup JVM killed with SIGKILL after its fifth chunk
+        Path log = tmp.resolve("child.log");
+        Process child = BackupChild.start(log, source.address(0), TOKEN, dir.toString(), "4096", "5");
+        try {
+            await().atMost(TimeScale.seconds(60)).until(() -> BackupChild.said(log, "STALLED") || !child.isAlive());
+            assertThat(BackupChild.said(log, "STALLED")).as(Files.exists(log) ? Files.readString(log) : "no log").isTrue();
+        } finally {
+            child.destroyForcibly();
+            child.waitFor();
+        }
+        assertThat(resumed.get("manifest.json")).isEmpty();
+        Manifest partial = Manifest.parse(resumed.get("progress.json").orElseThrow(), "progress");
+        assertThat(partial.ranges.stream().mapToInt(r -> r.chunks.size()).sum()).isEqualTo(5);
+        assertThat(partial.ranges.stream().filter(r -> !r.complete)).isNotEmpty();
+        assertThatThrownBy(() -> Verify.check(resumed, quiet)).hasMessageContaining("--resume");
+        Cli fresh = cli("--endpoint", source.address(1), "--token", TOKEN, "backup", "--to", dir.toString());
+        assertThat(fresh.code).isEqualTo(1);
+        assertThat(fresh.err).contains("--resume");
+
+        Cli resume = cli("--endpoint", source.address(2), "--token", TOKEN, "backup", "--to", dir.toString(), "--resume",
+                "--chunk-size", "4096");
+        assertThat(resume.code).as(resume.err).isZero();
         assertThat(records(resumed)).isEqualTo(records(whole)).isNotEmpty();
         Manifest a = Verify.check(whole, quiet);
         Manifest b = Verify.check(resumed, quiet);
         assertThat(b.newestTimestamp).isEqualTo(a.newestTimestamp);
         assertThat(b.ranges).hasSameSizeAs(a.ranges);
+        for (int i = 0; i < partial.ranges.size(); i++) { // the chunks written before the kill are kept as they were
+            for (int j = 0; j < partial.ranges.get(i).chunks.size(); j++) {
+                assertThat(b.ranges.get(i).chunks.get(j).sha256).isEqualTo(partial.ranges.get(i).chunks.get(j).sha256);
+            }
+        }
     }
 
     @Test
