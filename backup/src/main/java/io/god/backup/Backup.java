@@ -94,14 +94,12 @@ public final class Backup {
         byte[] to = HEX.parseHex(r.to);
         int source = 0;
         long session = 0;
-        GodException last = null;
         while (true) {
             byte[] after = lastKey(r);
             NodeCalls.Page page;
             try {
                 page = calls.page(sources.get(source), session, from, to, after, chunkBytes);
             } catch (GodException e) {
-                last = e;
                 session = 0; // the next member: a new session from the last complete chunk
                 if (++source >= sources.size()) {
                     throw new BackupException("range " + r.index + " [" + r.from + ", " + r.to + "): no member "
@@ -117,7 +115,8 @@ public final class Backup {
                     r.complete = true;
                 }
                 store.put(Manifest.PROGRESS, m.toJson());
-                p.add(c.bytes, rangesDone + (r.complete ? 1 : 0), m.ranges.size(), r.chunks.size());
+                p.add(c.bytes, rangesDone + (r.complete ? 1 : 0), m.ranges.size(),
+                        m.ranges.stream().mapToLong(x -> x.chunks.size()).sum());
                 afterChunk.run();
             }
             if (page.done()) {
