@@ -655,6 +655,11 @@ public final class GodCli implements Callable<Integer> {
      * names; a file's one trailing newline (\n or \r\n) is dropped. Null: none.
      */
     String token() {
+        return token(token, tokenFile, env);
+    }
+
+    /** The same rule for other command-line tools (god-backup): token, else tokenFile, else the environment. */
+    public static String token(String token, java.nio.file.Path tokenFile, Map<String, String> env) {
         if (token != null && tokenFile != null) {
             throw new IllegalArgumentException("give --token or --token-file, not both");
         }
@@ -859,8 +864,8 @@ public final class GodCli implements Callable<Integer> {
         return 0;
     }
 
-    /** 500ms, 5s, 2m, or plain milliseconds. */
-    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    /** 500ms, 5s, 2m, or plain milliseconds (shared with god-backup). */
+    public static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String s) {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m)?").matcher(s);

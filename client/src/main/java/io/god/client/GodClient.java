@@ -267,6 +267,15 @@ public final class GodClient implements AutoCloseable {
         return parseMembers(anyNode("Nodes", JSON.createObjectNode()));
     }
 
+    /**
+     * One raw binary-protocol request ({@link Ops}) to one node, with this client's token, no retry: for
+     * tools that speak peer operations (backup and restore, {@link Ops#BACKUP}, {@link Ops#REPLICATE}).
+     * A refusal or an error frame is a {@link GodException}.
+     */
+    public byte[] call(String address, int op, byte[] payload, Duration timeout) {
+        return exchange(address, Ops.name(op), op, payload, timeout).answer();
+    }
+
     /** The members of a {@code Nodes} answer, sorted by position: the ring the client routes with. */
     public static List<Member> parseMembers(JsonNode n) {
         List<Member> members = new ArrayList<>();

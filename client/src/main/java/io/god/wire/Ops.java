@@ -71,6 +71,20 @@ public final class Ops {
      */
     public static final int EVENTS = 22;
 
+    /**
+     * Backup (peer credential: the binary port's {@code god.auth.token}). Mode 1, a page of raw records of
+     * one key range from one pinned tree version: request u8 1, varint session (0: open a new one, pinning
+     * the current tree), optional range (bool, then lo and hi as byte strings, each empty = unbounded),
+     * optional cursor (bool, then the last key already read), varint max bytes → varint session, bool
+     * done, varint count and that many record bodies (byte strings, {@code io.god.persist.Record}'s
+     * encoding, tombstones and timestamps included; the first page also carries the tree-level
+     * configuration and clear marker). Mode 2, info: u8 2 → varint redundancy (N) and the node's
+     * collectedUpTo (8 bytes, big-endian ns). Mode 3, presence: u8 3, varint count and that many keys →
+     * varint count and a bool per key, whether the callee holds any entry for it (a value, a tombstone or
+     * a sub tree). Older nodes refuse it as an unknown operation.
+     */
+    public static final int BACKUP = 23;
+
     public static String name(int op) {
         return switch (op) {
             case HELLO -> "Hello";
@@ -90,6 +104,7 @@ public final class Ops {
             case STATES -> "Discord.States";
             case INFO -> "Node.Info";
             case EVENTS -> "Node.Events";
+            case BACKUP -> "DHash.Backup";
             default -> "op" + op;
         };
     }

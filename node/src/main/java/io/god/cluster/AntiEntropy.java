@@ -331,7 +331,7 @@ public final class AntiEntropy extends RepairTask {
         };
     }
 
-    private static List<Record> metaRecords(TreeState s) {
+    static List<Record> metaRecords(TreeState s) {
         List<Record> out = new ArrayList<>(2);
         if (s.clearedAt() > 0) {
             out.add(Record.clear(s.clearedAt()));

@@ -108,6 +108,7 @@ public final class GodNode implements AutoCloseable {
     private io.god.cluster.Migrator migrator;
     private io.god.cluster.Drain drain;
     private io.god.cluster.Quarantine quarantine;
+    private io.god.cluster.BackupSource backupSource;
     private io.god.cluster.CatchUp catchUp;
     private io.god.ring.MemberStates memberStates;
     private final Random statesRandom;
@@ -329,6 +330,8 @@ public final class GodNode implements AutoCloseable {
         membership.foundAlone(!awaitsRepair);
         quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
                 c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());
+        backupSource = new io.god.cluster.BackupSource(store, clock::nanos, settings.redundancy(),
+                quarantine::collectedUpTo, settings.bodySize());
         quarantine.onQuarantined(this::rejoin);
         quarantine.staleDecision(this::staleWithTheOnlyCopy);
         drain = new io.god.cluster.Drain(repair, antiEntropy, membership, () -> {
@@ -563,7 +566,7 @@ public final class GodNode implements AutoCloseable {
             return CompletableFuture.failedFuture(new IllegalStateException(address() + " has left the ring"));
         }
         if ((checkPending || state == State.JOINING || state == State.STALE) && (op == Ops.SYNC_FINGERPRINTS || op == Ops.SYNC_EXCHANGE
-                || op == Ops.SYNC_META || op == Ops.OWNED)) {
+                || op == Ops.SYNC_META || op == Ops.OWNED || op == Ops.BACKUP)) {
             return CompletableFuture.failedFuture(new IllegalStateException(address()
                     + " has not passed the stale-data check yet: no data exchange before it (DESIGN §7)"));
         }
@@ -598,6 +601,7 @@ public final class GodNode implements AutoCloseable {
             case Ops.SYNC_EXCHANGE -> antiEntropy.serveExchange(payload);
             case Ops.SYNC_META -> antiEntropy.serveMeta(payload);
             case Ops.OWNED -> migrator.serveOwned(payload);
+            case Ops.BACKUP -> CompletableFuture.completedFuture(backupSource.serve(payload));
             case Ops.TIME -> CompletableFuture.completedFuture(
                     java.nio.ByteBuffer.allocate(8).putLong(timeNet.actual()).array());
             case Ops.CALL -> {

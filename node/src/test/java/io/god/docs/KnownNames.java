@@ -31,6 +31,7 @@ record KnownNames(Set<String> configKeys, Set<String> envVars, Map<String, Set<S
 
     /** Tool names as {@link DocReferences} attributes them; each maps to the option definitions it is read from. */
     static final String GOD_CLI = "god-cli";
+    static final String GOD_BACKUP = "god-backup";
     static final String LOAD_GEN = "LoadGen";
     static final String BENCH_RUN = "bench/run.sh";
 
@@ -62,7 +63,7 @@ record KnownNames(Set<String> configKeys, Set<String> envVars, Map<String, Set<S
                 collect(POM_PROPERTY, read(f), keys);
             }
         }
-        for (String script : new String[] {"bin/god-cli", "bench/run.sh", ".ci/run"}) {
+        for (String script : new String[] {"bin/god-cli", "bin/god-backup", "bench/run.sh", ".ci/run"}) {
             Path p = root.resolve(script);
             if (Files.isRegularFile(p)) {
                 collect(ENV_IN_SCRIPT, read(p), env);
@@ -73,6 +74,7 @@ record KnownNames(Set<String> configKeys, Set<String> envVars, Map<String, Set<S
         }
         Map<String, Set<String>> flags = new TreeMap<>();
         flags.put(GOD_CLI, picocliFlags(read(root.resolve("client/src/main/java/io/god/cli/GodCli.java"))));
+        flags.put(GOD_BACKUP, picocliFlags(read(root.resolve("backup/src/main/java/io/god/backup/BackupCli.java"))));
         flags.put(LOAD_GEN, picocliFlags(read(root.resolve("bench/src/main/java/io/god/bench/load/LoadGen.java"))));
         flags.put(BENCH_RUN, shellFlags(read(root.resolve("bench/run.sh"))));
         return new KnownNames(keys, env, flags);
