@@ -36,7 +36,7 @@ public class AdminRoutes {
 
     /** Mounts the routes for the node {@code nodes} gives (also used on a plain Vert.x router in tests). */
     static void mount(Router router, java.util.function.Supplier<GodNode> nodes) {
-        Auth auth = new Auth(nodes.get().settings().authToken());
+        io.god.command.Admission auth = new io.god.command.Admission(nodes.get());
         if (auth.enabled()) {
             router.route().order(Integer.MIN_VALUE).handler(ctx -> {
                 String path = ctx.normalizedPath();

@@ -1,5 +1,6 @@
 package io.god.api;
 
+import io.god.command.CommandError;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -28,16 +29,16 @@ final class ClientStamps {
     }
 
     /**
-     * Throws a 400 {@link JsonRpc.ClientError} when a client's call carries a stamp: a binary
+     * Throws a 400 {@link CommandError} when a client's call carries a stamp: a binary
      * {@code given} stamp, or a non-zero top-level {@code Timestamp} field in the body of a mutating
      * method. Malformed JSON is left to the call's own parsing (which answers 400 with its position).
      */
     static void refuse(String name, byte[] body, long given) {
         if (given != 0) {
-            throw new JsonRpc.ClientError(400, "stamp: a client may not choose the timestamp of DHash." + name
+            throw new CommandError(400, "stamp: a client may not choose the timestamp of DHash." + name
                     + " (the entry node stamps every write); send the call without a stamp");
         }
-        if (!JsonRpc.MUTATING.contains(name) || !mentionsTimestamp(body)) {
+        if (!mutating(name) || !mentionsTimestamp(body)) {
             return; // the common case costs one byte scan, no second parse
         }
         JsonNode tree;
@@ -53,7 +54,7 @@ final class ClientStamps {
             Map.Entry<String, JsonNode> f = it.next();
             JsonNode v = f.getValue();
             if (f.getKey().equalsIgnoreCase("timestamp") && !v.isNull() && !(v.isIntegralNumber() && v.asLong() == 0)) {
-                throw new JsonRpc.ClientError(400, f.getKey() + ": a client may not choose the timestamp of DHash."
+                throw new CommandError(400, f.getKey() + ": a client may not choose the timestamp of DHash."
                         + name + " (the entry node stamps every write); omit " + f.getKey() + " or send 0, was "
                         + abbreviated(v.toString()));
             }
@@ -76,5 +77,10 @@ final class ClientStamps {
 
     private static String abbreviated(String s) {
         return s.length() <= 40 ? s : s.substring(0, 40) + "…";
+    }
+
+    private static boolean mutating(String name) {
+        io.god.command.Command c = io.god.command.Command.named(name);
+        return c != null && c.is(io.god.command.Command.Flag.MUTATING);
     }
 }

@@ -1,9 +1,11 @@
 package io.god.api;
 
+import io.god.command.Admission;
+import io.god.command.Command;
+import io.god.command.CommandError;
 import io.god.cluster.Cluster;
 import io.god.node.GodNode;
 import io.god.persist.Record;
-import io.god.ring.Membership;
 import io.god.tree.Item;
 import io.god.tree.TreeState;
 import io.god.wire.Call;
@@ -30,12 +32,12 @@ final class DataCalls implements GodNode.DataHandler {
     private static final byte[] EMPTY = new byte[0];
 
     private final GodNode node;
-    private final Auth auth;
+    private final Admission admission;
     private final JsonRpc.Observer observer;
 
-    DataCalls(GodNode node, Auth auth, JsonRpc.Observer observer) {
+    DataCalls(GodNode node, Admission admission, JsonRpc.Observer observer) {
         this.node = node;
-        this.auth = auth;
+        this.admission = admission;
         this.observer = observer;
     }
 
@@ -51,7 +53,7 @@ final class DataCalls implements GodNode.DataHandler {
         DataCall.Reply r;
         try {
             r = handle(c, mayBlock, start);
-        } catch (JsonRpc.ClientError e) {
+        } catch (CommandError e) {
             r = DataCall.Reply.error(e.status(), e.getMessage());
         } catch (io.god.limits.LimitExceededException e) {
             observer.limitRefused(e.limit());
@@ -74,21 +76,12 @@ final class DataCalls implements GodNode.DataHandler {
         if (c.hops() == 0 && c.stamp() != 0) {
             // time belongs to the ring (issue 23): the entry node stamps; only a forwarding peer (hops > 0)
             // passes its stamp on, and even that moves this node's clock at most by god.time.max-skew
-            throw new JsonRpc.ClientError(400, "stamp: a client may not choose the timestamp of DHash." + c.method()
+            throw new CommandError(400, "stamp: a client may not choose the timestamp of DHash." + c.method()
                     + " (the entry node stamps every write); send stamp 0");
         }
-        if (c.writes() && !auth.allows(c.authorization())) {
-            throw new JsonRpc.ClientError(401, "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
-        }
-        if (node.state() == GodNode.State.STALE) {
-            throw new JsonRpc.ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
-        }
-        if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
-            throw new JsonRpc.ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
-        }
-        if (node.membership() != null && node.membership().state() == Membership.State.LEFT) {
-            throw new JsonRpc.ClientError(503, "this node has left the ring (/admin/leave); call a ring member");
-        }
+        Command command = Command.named(c.method());
+        admission.authorize(command, c.authorization());
+        admission.admit(command);
         Cluster cluster = node.cluster();
         boolean read = !c.writes();
         boolean local = cluster == null || (c.mode() == Call.EXECUTE
@@ -98,12 +91,7 @@ final class DataCalls implements GodNode.DataHandler {
                 || read && cluster != null && !cluster.servesReads())) {
             return null;
         }
-        String paused = c.writes() && c.hops() == 0 ? node.pauseRefusal(since) : null;
-        if (paused != null) {
-            throw new JsonRpc.ClientError(503, paused); // its client may have written elsewhere meanwhile
-        }
-        long stamp = c.writes() ? node.timestamps().forWrite(c.stamp(), node.settings().cluster().rpcTimeout().toNanos())
-                : 0;
+        long stamp = admission.stamp(command, c.stamp(), c.hops(), since);
         if (!local) {
             Cluster.Forwarded f = cluster.forward(c.key(), c.hops(), Ops.DATA, mode -> c.forwarded(mode, stamp).encode(),
                     read);
@@ -140,17 +128,9 @@ final class DataCalls implements GodNode.DataHandler {
             "every replica of this key is catching up and too few of them answered to be sure of the newest value; retry";
 
     private void checkLimits(DataCall c) {
-        long keySize = node.settings().keySize();
-        limit("Key", c.key(), keySize, "god.limits.key-size");
-        limit("SubKey", c.subKey(), keySize, "god.limits.key-size");
-        limit("Value", c.value(), node.settings().valueSize(), "god.limits.value-size");
-    }
-
-    private static void limit(String field, byte[] b, long max, String setting) {
-        if (b != null && b.length > max) {
-            throw new JsonRpc.ClientError(400, field + " of " + b.length + " bytes exceeds " + setting + " (" + max
-                    + " bytes)");
-        }
+        admission.checkKey(c.key(), "Key");
+        admission.checkKey(c.subKey(), "SubKey");
+        admission.checkValue(c.value(), "Value");
     }
 
     private static DataCall.Reply found(Item i) {

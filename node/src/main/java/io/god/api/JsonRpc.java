@@ -1,5 +1,9 @@
 package io.god.api;
 
+import io.god.command.Admission;
+import io.god.command.Command;
+import io.god.command.Command.Flag;
+import io.god.command.CommandError;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -59,20 +63,8 @@ public final class JsonRpc {
     /** The route prefix of every method name. */
     public static final String SERVICE = "DHash.";
 
-    /** Methods that change data: they need the token when auth is on (SetExpression only with Dest). */
-    public static final Set<String> MUTATING = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear", "Clear",
-            "AddConfiguration", "SubAddConfiguration");
-
-    /** Every method name (without the {@code DHash.} prefix). */
-    public static final Set<String> METHODS = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear", "Get", "Next",
-            "Prev", "SubGet", "SubNext", "SubPrev", "SubMirrorNext", "SubMirrorPrev", "First", "Last",
-            "MirrorFirst", "MirrorLast", "NextIndex", "PrevIndex", "MirrorNextIndex", "MirrorPrevIndex", "IndexOf",
-            "ReverseIndexOf", "MirrorIndexOf", "MirrorReverseIndexOf", "Count", "MirrorCount", "Slice",
-            "ReverseSlice", "MirrorSlice", "MirrorReverseSlice", "SliceIndex", "ReverseSliceIndex",
-            "MirrorSliceIndex", "MirrorReverseSliceIndex", "SliceLen", "ReverseSliceLen", "MirrorSliceLen",
-            "MirrorReverseSliceLen", "Size", "SubSize", "Owned", "SetExpression", "AddConfiguration",
-            "SubAddConfiguration", "Configuration", "SubConfiguration", "Describe", "DescribeTree", "Nodes",
-            "Clear");
+    /** Every method name (without the {@code DHash.} prefix): the command table's. */
+    public static final Set<String> METHODS = Command.methods();
 
     /** Lines of DescribeTree output at most (it is a debug dump). */
     static final int DESCRIBE_TREE_LINES = 10_000;
@@ -98,25 +90,11 @@ public final class JsonRpc {
         }
     }
 
-    /** A client error: 400 (or the given status: 401, 404) with this message; nothing was changed. */
-    public static final class ClientError extends RuntimeException {
-        final int status;
-
-        public ClientError(int status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-        }
-
-        public int status() {
-            return status;
-        }
-    }
-
     private static final System.Logger LOG = System.getLogger(JsonRpc.class.getName());
     private static final byte[] EMPTY = new byte[0];
 
     private final GodNode node;
-    private final Auth auth;
+    private final Admission admission;
     private final ObjectMapper json;
     private final Limits limits;
     private final io.god.limits.Bulkhead bulkhead;
@@ -129,7 +107,7 @@ public final class JsonRpc {
 
     public JsonRpc(GodNode node, Observer observer) {
         this.node = node;
-        this.auth = new Auth(node.settings().authToken());
+        this.admission = new Admission(node, observer::limitRefused);
         this.observer = observer;
         this.limits = node.settings().limits();
         this.json = limits.constrain(mapper());
@@ -139,7 +117,7 @@ public final class JsonRpc {
             Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode(), c.stamp());
             return new Call.Reply(r.status(), r.body());
         });
-        node.installDataHandler(new DataCalls(node, auth, observer));
+        node.installDataHandler(new DataCalls(node, admission, observer));
     }
 
     /**
@@ -149,21 +127,9 @@ public final class JsonRpc {
      */
     public boolean answersOnEventLoop(String method) {
         Cluster cluster = node.cluster();
-        return POINT_READS.contains(name(method)) && (cluster == null || cluster.alone());
+        Command c = Command.named(name(method));
+        return c != null && c.is(Flag.POINT_READ) && (cluster == null || cluster.alone());
     }
-
-    private static final Set<String> POINT_READS = Set.of("Get", "SubGet");
-
-    /** Calls run on every member and combined. */
-    static final Set<String> BROADCAST = Set.of("Size", "Clear", "AddConfiguration", "Next", "Prev");
-    /** Calls answered by the receiving node itself. */
-    static final Set<String> LOCAL = Set.of("Nodes", "Describe", "DescribeTree", "Configuration", "Owned");
-    /**
-     * Writes of one record stamped by the first node that executes or forwards them: the stamp travels
-     * in the forwarded {@link Call}, so a call that arrives late (a delayed original after its fail-over
-     * copy was acknowledged) writes that old stamp and cannot undo a later write ({@link #stampOf}).
-     */
-    static final Set<String> STAMPED = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear");
 
     /** The JSON mapper of the contract: Go's encoding/json conventions, strict about types. */
     public static ObjectMapper mapper() {
@@ -219,8 +185,8 @@ public final class JsonRpc {
         Response r;
         try {
             r = dispatch(method, body == null ? EMPTY : body, authorization, hops, mode, stamp);
-        } catch (ClientError e) {
-            r = error(e.status, e.getMessage());
+        } catch (CommandError e) {
+            r = error(e.status(), e.getMessage());
         } catch (LimitExceededException e) {
             observer.limitRefused(e.limit());
             r = error(400, e.getMessage());
@@ -260,54 +226,47 @@ public final class JsonRpc {
     private Response dispatch(String method, byte[] body, String authorization, int hops, int mode, long given) {
         long since = System.nanoTime();
         String name = name(method);
-        if (!METHODS.contains(name)) {
+        Command command = Command.named(name);
+        if (command == null) {
             return error(404, "rpc: can't find method " + method);
         }
         long limit = node.settings().bodySize();
         if (body.length > limit) {
             observer.limitRefused(io.god.node.NodeSettings.BODY_SIZE);
-            throw new ClientError(400, "request body of " + body.length + " bytes exceeds god.limits.body-size ("
+            throw new CommandError(400, "request body of " + body.length + " bytes exceeds god.limits.body-size ("
                     + limit + " bytes)");
         }
-        checkAuth(name, authorization);
+        admission.authorize(command, authorization);
         if (hops == 0) {
             ClientStamps.refuse(name, body, given);
         }
-        if (node.state() == GodNode.State.STALE && !LOCAL.contains(name)) {
-            throw new ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
-        }
-        if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty() && !LOCAL.contains(name)) {
-            throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
-        }
-        if (node.membership() != null && node.membership().state() == io.god.ring.Membership.State.LEFT
-                && !LOCAL.contains(name)) { // its data is handed over: a write here would be dropped
-            throw new ClientError(503, "this node has left the ring (/admin/leave); call a ring member");
-        }
+        admission.admit(command);
         Cluster cluster = node.cluster();
-        long stamp = stampOf(name, given, hops, since);
+        long stamp = admission.stamp(command, given, hops, since);
         // a node catching up hands reads it was asked to execute to a replica that serves reads (DESIGN §7)
         boolean handOver = mode == Call.EXECUTE && cluster != null && !cluster.servesReads() && hops < Cluster.MAX_HOPS
-                && !MUTATING.contains(name) && !LOCAL.contains(name) && !BROADCAST.contains(name);
+                && !command.is(Flag.MUTATING) && !command.is(Flag.LOCAL) && !command.is(Flag.BROADCAST);
         if ((mode == Call.ROUTE || handOver) && cluster != null && !cluster.alone()) {
-            Response routed = route(cluster, name, body, authorization, hops, stamp);
+            Response routed = route(cluster, command, body, authorization, hops, stamp);
             if (routed != null) {
                 return routed;
             }
         }
-        if (cluster != null && !cluster.ownCopyComplete() && !cluster.servesReads() && !MUTATING.contains(name)
-                && !LOCAL.contains(name)) { // no read (nor a part of one) from a copy that lost records to damage
-            throw new ClientError(503, DataCalls.AWAITS_REPAIR);
+        if (cluster != null && !cluster.ownCopyComplete() && !cluster.servesReads() && !command.is(Flag.MUTATING)
+                && !command.is(Flag.LOCAL)) { // no read (nor a part of one) from a copy that lost records to damage
+            throw new CommandError(503, DataCalls.AWAITS_REPAIR);
         }
-        Object result = run(name, read(body, requestType(name), name), authorization, stamp);
+        Object result = run(command, read(body, requestType(name), name), authorization, stamp);
         return new Response(200, write(result));
     }
 
     /** The request class of a method: {@link Wire.Req}, {@link Wire.ConfReq} or {@link Wire.SetExpressionReq}. */
     public static Class<?> requestType(String name) {
-        return switch (name) {
-            case "AddConfiguration", "SubAddConfiguration" -> Wire.ConfReq.class;
-            case "SetExpression" -> Wire.SetExpressionReq.class;
-            default -> Wire.Req.class;
+        Command c = Command.named(name);
+        return switch (c == null ? Command.Shape.KEYED : c.shape()) {
+            case CONFIGURATION -> Wire.ConfReq.class;
+            case SET_EXPRESSION -> Wire.SetExpressionReq.class;
+            case KEYED -> Wire.Req.class;
         };
     }
 
@@ -315,7 +274,7 @@ public final class JsonRpc {
      * Executes one method on decoded arguments: the one execution path of every API of the node
      * ({@code /rpc} parses JSON into the request, {@code /v1} builds it from paths and bodies).
      * Returns the result object that {@code /rpc} serialises (a {@link Wire} record, a list, a number,
-     * {@code {}} or null); throws {@link ClientError} (400/401/404) or {@link SetOpException} (400)
+     * {@code {}} or null); throws {@link CommandError} (400/401/404) or {@link SetOpException} (400)
      * with nothing changed.
      *
      * @param name the method without {@code DHash.}
@@ -323,63 +282,32 @@ public final class JsonRpc {
      */
     public Object execute(String name, Object request, String authorization) {
         long since = System.nanoTime();
-        if (!METHODS.contains(name)) {
-            throw new ClientError(404, "rpc: can't find method " + SERVICE + name);
+        Command command = Command.named(name);
+        if (command == null) {
+            throw new CommandError(404, "rpc: can't find method " + SERVICE + name);
         }
-        checkAuth(name, authorization);
+        admission.authorize(command, authorization);
         if (!requestType(name).isInstance(request)) {
             throw new IllegalArgumentException(name + " takes a " + requestType(name).getSimpleName());
         }
+        admission.admit(command);
         Cluster cluster = node.cluster();
-        long stamp = stampOf(name, 0, 0, since);
-        if (!LOCAL.contains(name)) {
-            if (node.state() == GodNode.State.STALE) {
-                throw new ClientError(503, "this node is STALE and serves nothing: " + node.staleReason());
-            }
-            if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
-                throw new ClientError(503, "this node is still joining the ring (god.seeds); retry shortly");
-            }
-            if (cluster != null && !cluster.alone()) {
-                Response routed = route(cluster, name, write(request), authorization, 0, stamp);
-                if (routed != null) {
-                    return typed(name, routed, request instanceof Wire.Req q && q.stamped);
-                }
+        long stamp = admission.stamp(command, 0, 0, since);
+        if (!command.is(Flag.LOCAL) && cluster != null && !cluster.alone()) {
+            Response routed = route(cluster, command, write(request), authorization, 0, stamp);
+            if (routed != null) {
+                return typed(name, routed, request instanceof Wire.Req q && q.stamped);
             }
         }
-        return run(name, request, authorization, stamp);
+        return run(command, request, authorization, stamp);
     }
 
-    /**
-     * The write timestamp of a {@link #STAMPED} call (0 for other calls: they stamp when they execute).
-     * A call from a client is stamped here, before any forwarding. A forwarded call that arrives within
-     * the forwarding timeout ({@code god.rpc.timeout}) is stamped afresh, so the owner keeps ordering the
-     * writes of its keys; one that arrives later — its forwarder may have failed over, answered the
-     * client and seen newer writes meanwhile — keeps the first node's stamp, so it can only repeat that
-     * write, never overtake what came after it. Data timestamps are network time
-     * ({@link io.god.time.TimeNet}), so "later" is judged across nodes up to their residual skew.
-     */
-    /**
-     * The stamp of a write ({@code given}: a forwarding peer's). A client's write (hops 0) that this node
-     * began to handle at {@code since} is refused (503) when the process was paused meanwhile: its client
-     * may have written elsewhere since, and a fresh stamp would let the late write win ({@link GodNode#pauseRefusal}).
-     */
-    private long stampOf(String name, long given, int hops, long since) {
-        if (!STAMPED.contains(name)) {
-            return 0;
-        }
-        String paused = hops == 0 ? node.pauseRefusal(since) : null;
-        if (paused != null) {
-            throw new ClientError(503, paused);
-        }
-        return node.timestamps().forWrite(given, node.settings().cluster().rpcTimeout().toNanos());
-    }
-
-    /** A routed reply as the result object {@link #execute} returns (or its error as a ClientError). */
+    /** A routed reply as the result object {@link #execute} returns (or its error as a CommandError). */
     private Object typed(String name, Response r, boolean stamped) {
         try {
             if (r.status() != 200) {
                 JsonNode msg = json.readTree(r.body());
-                throw new ClientError(r.status(), msg != null && msg.isTextual() ? msg.asText() : r.text());
+                throw new CommandError(r.status(), msg != null && msg.isTextual() ? msg.asText() : r.text());
             }
             if (stamped) {
                 return json.readTree(r.body()); // keeps Timestamp (Stamped answers are god extensions)
@@ -405,31 +333,17 @@ public final class JsonRpc {
         }
     }
 
-    private void checkAuth(String name, String authorization) {
-        if (MUTATING.contains(name) && !auth.allows(authorization)) {
-            throw new ClientError(401, "DHash." + name + " needs Authorization: Bearer <god.auth.token>");
-        }
-    }
-
-    /**
-     * Calls whose cost grows with the data they read: they run in the {@link io.god.limits.Bulkhead}.
-     * The SliceLen family is not among them: it is bounded by Len and is how a set expression pages a
-     * source from its owner (a set expression waiting for its own pages must not wait for a slot).
-     */
-    static final Set<String> EXPENSIVE = Set.of("SetExpression", "Slice", "ReverseSlice", "MirrorSlice",
-            "MirrorReverseSlice", "SliceIndex", "ReverseSliceIndex", "MirrorSliceIndex", "MirrorReverseSliceIndex",
-            "DescribeTree");
-
-    private Object run(String name, Object request, String authorization, long stamp) {
+    private Object run(Command command, Object request, String authorization, long stamp) {
+        String name = command.method();
         Cluster cluster = node.cluster();
         if (("Get".equals(name) || "SubGet".equals(name)) && cluster != null && !cluster.servesReads()) {
             Wire.Req q = (Wire.Req) request; // every replica of the key is catching up: the newest of them
             byte[] k = q.key == null ? EMPTY : q.key;
             if (!cluster.mergeRead(k, "SubGet".equals(name) ? (q.subKey == null ? EMPTY : q.subKey) : null)) {
-                throw new ClientError(503, DataCalls.MERGE_UNAVAILABLE);
+                throw new CommandError(503, DataCalls.MERGE_UNAVAILABLE);
             }
         }
-        if (EXPENSIVE.contains(name)) {
+        if (command.is(Flag.EXPENSIVE)) {
             return bulkhead.run(() -> runHere(name, request, authorization, stamp));
         }
         return runHere(name, request, authorization, stamp);
@@ -463,7 +377,7 @@ public final class JsonRpc {
                 return type.getDeclaredConstructor().newInstance();
             }
             if (!tree.isObject()) {
-                throw new ClientError(400, "bad request body for DHash." + method + ": expected a JSON object, got "
+                throw new CommandError(400, "bad request body for DHash." + method + ": expected a JSON object, got "
                         + tree.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
             }
             return json.treeToValue(tree, type);
@@ -472,7 +386,7 @@ public final class JsonRpc {
             if (limit != null) {
                 throw limit;
             }
-            throw new ClientError(400, "bad request body for DHash." + method + ": " + JsonErrors.describe(e));
+            throw new CommandError(400, "bad request body for DHash." + method + ": " + JsonErrors.describe(e));
         } catch (java.io.IOException | ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
@@ -499,11 +413,12 @@ public final class JsonRpc {
 
     // ------------------------------------------------------------------ routing
 
-    private Response route(Cluster cluster, String name, byte[] body, String authorization, int hops, long stamp) {
-        if (LOCAL.contains(name)) {
+    private Response route(Cluster cluster, Command command, byte[] body, String authorization, int hops, long stamp) {
+        String name = command.method();
+        if (command.is(Flag.LOCAL)) {
             return null;
         }
-        if (BROADCAST.contains(name)) {
+        if (command.is(Flag.BROADCAST)) {
             return broadcast(cluster, name, body, authorization);
         }
         byte[] key;
@@ -521,7 +436,7 @@ public final class JsonRpc {
         } else {
             key = key(read(body, Wire.Req.class, name).key, "Key");
         }
-        boolean read = !MUTATING.contains(name) && !("SetExpression".equals(name) && hops == 0
+        boolean read = !command.is(Flag.MUTATING) && !(command == Command.SET_EXPRESSION && hops == 0
                 && read(body, Wire.SetExpressionReq.class, name).dest != null);
         Call.Reply r = cluster.route(SERVICE + name, body, authorization, hops, key, stamp, read);
         return r == null ? null : new Response(r.status(), r.body());
@@ -592,14 +507,8 @@ public final class JsonRpc {
                 : s.sizeBetween(from, null) + s.sizeBetween(null, to);
     }
 
+    /** The ring view (Admission refuses it while this node is stale or joining: RING_VIEW). */
     private List<Wire.Remote> nodes() {
-        if (node.state() == GodNode.State.STALE) {
-            throw new ClientError(503, "this node is STALE and out of the ring; ask another member");
-        }
-        if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
-            // a (re)starting node knows no ring yet: answering "just me" made clients route to a 1-member ring
-            throw new ClientError(503, "this node is still joining the ring (god.seeds); ask another member");
-        }
         Cluster cluster = node.cluster();
         if (cluster == null || cluster.ring().isEmpty()) {
             return List.of(self());
@@ -617,23 +526,13 @@ public final class JsonRpc {
     // ------------------------------------------------------------------ limits
 
     private byte[] key(byte[] k, String field) {
-        byte[] key = k == null ? EMPTY : k;
-        if (key.length > node.settings().keySize()) {
-            observer.limitRefused(io.god.node.NodeSettings.KEY_SIZE);
-            throw new ClientError(400, field + " of " + key.length + " bytes exceeds god.limits.key-size ("
-                    + node.settings().keySize() + " bytes)");
-        }
-        return key;
+        admission.checkKey(k, field);
+        return k == null ? EMPTY : k;
     }
 
     private byte[] value(byte[] v, String field) {
-        byte[] value = v == null ? EMPTY : v;
-        if (value.length > node.settings().valueSize()) {
-            observer.limitRefused(io.god.node.NodeSettings.VALUE_SIZE);
-            throw new ClientError(400, field + " of " + value.length + " bytes exceeds god.limits.value-size ("
-                    + node.settings().valueSize() + " bytes)");
-        }
-        return value;
+        admission.checkValue(v, field);
+        return v == null ? EMPTY : v;
     }
 
     private static byte[] orEmpty(byte[] b) {
@@ -652,8 +551,10 @@ public final class JsonRpc {
 
     // ------------------------------------------------------------------ data methods
 
-    /** Runs a data method; {@code stamp} is the write timestamp of a {@link #STAMPED} one. */
+    /** Runs a data method; {@code stamp} is the write timestamp of a STAMPED one ({@link Admission#stamp}). */
     private Object call(String name, Wire.Req q, long stamp) {
+        key(q.key, "Key"); // reads too: one size rule for every command and codec
+        key(q.subKey, "SubKey");
         TreeState s = store().state();
         return switch (name) {
             case "Put" -> write(Record.put(key(q.key, "Key"), value(q.value, "Value"), stamp), q.sync);
@@ -695,7 +596,7 @@ public final class JsonRpc {
         try {
             cluster.replicate(records, key, sync);
         } catch (Cluster.ReplicationException e) {
-            throw new ClientError(503, e.getMessage());
+            throw new CommandError(503, e.getMessage());
         }
     }
 
@@ -706,11 +607,11 @@ public final class JsonRpc {
         String v = q.value == null ? "" : q.value;
         if (k.getBytes(StandardCharsets.UTF_8).length > node.settings().keySize()) {
             observer.limitRefused(io.god.node.NodeSettings.KEY_SIZE);
-            throw new ClientError(400, "configuration Key exceeds god.limits.key-size");
+            throw new CommandError(400, "configuration Key exceeds god.limits.key-size");
         }
         if (v.getBytes(StandardCharsets.UTF_8).length > node.settings().valueSize()) {
             observer.limitRefused(io.god.node.NodeSettings.VALUE_SIZE);
-            throw new ClientError(400, "configuration Value exceeds god.limits.value-size");
+            throw new CommandError(400, "configuration Value exceeds god.limits.value-size");
         }
         if ("AddConfiguration".equals(name)) {
             store().configure(k, v, stamp());
@@ -727,11 +628,11 @@ public final class JsonRpc {
     // ------------------------------------------------------------------ set expressions
 
     private Object setExpression(Wire.SetExpressionReq q, String authorization) {
-        if (q.dest != null && !auth.allows(authorization)) {
-            throw new ClientError(401, "DHash.SetExpression with Dest needs Authorization: Bearer <god.auth.token>");
+        if (q.dest != null) {
+            admission.authorizeWrite("SetExpression with Dest", authorization);
         }
         if (q.op == null && q.code == null) {
-            throw new ClientError(400, "SetExpression needs Code or Op");
+            throw new CommandError(400, "SetExpression needs Code or Op");
         }
         SetOp op = q.op != null ? SetSources.op(q.op, 1, limits) : limits.parse(q.code);
         int len = (int) Math.max(Math.min(q.len, Integer.MAX_VALUE), Integer.MIN_VALUE);

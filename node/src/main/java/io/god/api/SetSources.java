@@ -1,5 +1,6 @@
 package io.god.api;
 
+import io.god.command.CommandError;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -130,7 +131,7 @@ final class SetSources {
                             + new String(r.body(), StandardCharsets.UTF_8);
                     // the owner's refusal (a limit, auth, unavailable) is the caller's answer, not an internal error
                     if (r.status() >= 400 && r.status() < 500 || r.status() == 503) {
-                        throw new JsonRpc.ClientError(r.status(), why);
+                        throw new CommandError(r.status(), why);
                     }
                     throw new IllegalStateException(why);
                 }
@@ -173,16 +174,16 @@ final class SetSources {
     private static SetOp op(Wire.SetOpJson j, int depth, io.god.limits.Limits limits, boolean unused) {
         limits.checkDepth(depth);
         if (depth > SetOp.MAX_DEPTH) {
-            throw new JsonRpc.ClientError(400, "SetOp nested deeper than " + SetOp.MAX_DEPTH + " levels");
+            throw new CommandError(400, "SetOp nested deeper than " + SetOp.MAX_DEPTH + " levels");
         }
         if (j.sources == null || j.sources.isEmpty()) {
-            throw new JsonRpc.ClientError(400, "SetOp without sources not allowed");
+            throw new CommandError(400, "SetOp without sources not allowed");
         }
         limits.checkSourceCount(j.sources.size());
         List<SetOpSource> sources = new ArrayList<>(j.sources.size());
         for (Wire.SetOpSourceJson src : j.sources) {
             if (src == null) {
-                throw new JsonRpc.ClientError(400, "SetOp source must not be null");
+                throw new CommandError(400, "SetOp source must not be null");
             }
             sources.add(SetOpSource.of(src.setOp == null ? orEmptyIfNoOp(src) : null,
                     src.setOp == null ? null : op(src.setOp, depth + 1, limits, true), src.weight));

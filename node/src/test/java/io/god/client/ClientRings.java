@@ -44,6 +44,11 @@ final class ClientRings implements AutoCloseable {
         return n;
     }
 
+    /** Starts node i seeded by node 0 without waiting: while node 0 is not started, it stays JOINING. */
+    GodNode startJoining(int i) {
+        return rings.start(i, null, address(0));
+    }
+
     GodNode byAddress(String address) {
         return nodes.stream().filter(n -> n.address().equals(address)).findFirst().orElseThrow();
     }

@@ -56,6 +56,8 @@ class LeaderElectionIT {
 
     static final Path OUT = Path.of("target", "leader-election-it");
     static final String NAMESPACE = "god-system";
+    /** The two replicas of the leader election test (the namespace-scoped test's operator is another identity). */
+    static final java.util.Set<String> PAIR = java.util.Set.of("operator-a", "operator-b");
     static final String LEASE = "god-operator";
     static final String NS = "ha";
     /** The children's lease settings, scaled: a loaded machine must not make the live leader miss its renewals. */
@@ -132,7 +134,7 @@ class LeaderElectionIT {
                 && k8s.services().inNamespace(NS).list().getItems().size() >= 2 && status("two") != null);
         assertThat(b.isAlive()).isTrue();
 
-        List<Call> writes = api.calls().stream().filter(c -> c.agent().startsWith("operator-")).filter(Call::isWrite)
+        List<Call> writes = api.calls().stream().filter(c -> PAIR.contains(c.agent())).filter(Call::isWrite)
                 .filter(c -> !c.isLease()).toList();
         assertThat(writes).as("both operators wrote").extracting(Call::agent).contains("operator-a", "operator-b");
         assertThat(identityChanges(writes)).as("writers in order: " + writers(writes)).isEqualTo(1);
@@ -142,11 +144,52 @@ class LeaderElectionIT {
 
         List<String> denied = new ArrayList<>();
         for (Call c : api.calls()) {
-            if (c.agent().startsWith("operator-") && c.api().isPresent() && !Rbac.allows(c.api().get())) {
+            if (PAIR.contains(c.agent()) && c.api().isPresent() && !Rbac.allows(c.api().get())) {
                 denied.add(c.agent() + " " + c.method() + " " + c.path());
             }
         }
         assertThat(denied).as("calls deploy/'s ClusterRole and Roles do not allow").isEmpty();
+    }
+
+    /**
+     * The namespace-scoped install (deploy/namespaced/): the packaged operator with that Deployment's watch setting
+     * (its value, {@code $(POD_NAMESPACE)}, expanded as the kubelet would) reconciles the GodCluster of its own
+     * namespace and never touches one elsewhere, and every call it makes is allowed by the Roles of that install.
+     */
+    @Test
+    void aNamespaceScopedOperatorWatchesOnlyItsNamespace() throws Exception {
+        operators.values().forEach(p -> p.destroyForcibly()); // a cluster-wide operator would reconcile both
+        for (Process p : operators.values()) {
+            p.waitFor(START_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        operators.clear();
+        String watched = io.god.operator.fake.NamespacedInstallTest.watchedNamespaces().replace("$(POD_NAMESPACE)",
+                NAMESPACE);
+        Process scoped = launch("operator-ns", Map.of(io.god.operator.fake.NamespacedInstallTest.WATCHED, watched,
+                "GOD_OPERATOR_LEASE_NAME", "god-operator-namespaced"));
+        try {
+            create("inside", NAMESPACE);
+            create("outside", NS);
+            await().atMost(START_BOUND.plus(ScaledTimeouts.TIMEOUT)).until(() -> k8s.apps().statefulSets()
+                    .inNamespace(NAMESPACE).withName("inside").get() != null && status(NAMESPACE, "inside") != null);
+            ScaledTimeouts.stillAfter(Duration.ofSeconds(2)).untilAsserted(() -> {
+                assertThat(k8s.apps().statefulSets().inNamespace(NS).withName("outside").get()).isNull();
+                assertThat(status(NS, "outside")).isNull();
+            });
+            List<String> denied = new ArrayList<>();
+            for (Call c : api.calls()) {
+                if (c.agent().equals("operator-ns") && c.api().isPresent()
+                        && !io.god.operator.fake.NamespacedInstallTest.allows(c.api().get())) {
+                    denied.add(c.method() + " " + c.path());
+                }
+            }
+            assertThat(denied).as("calls the namespace-scoped Roles do not allow").isEmpty();
+            assertThat(api.calls()).as("it made calls").anyMatch(c -> c.agent().equals("operator-ns") && c.isWrite()
+                    && !c.isLease());
+        } finally {
+            scoped.destroyForcibly().waitFor(START_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            operators.remove("operator-ns");
+        }
     }
 
     /** Without this the test could not fail: two writers of the Lease would both win. */
@@ -160,6 +203,11 @@ class LeaderElectionIT {
     }
 
     private Process launch(String pod) throws IOException {
+        return launch(pod, Map.of());
+    }
+
+    /** A packaged operator (prod profile) as pod {@code pod} of god-system, with extra environment. */
+    private Process launch(String pod, Map<String, String> env) throws IOException {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Dkubernetes.user.agent=" + pod,
@@ -177,6 +225,7 @@ class LeaderElectionIT {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(OUT.resolve(pod + ".log").toFile()));
         builder.environment().put("POD_NAME", pod);
         builder.environment().put("POD_NAMESPACE", NAMESPACE);
+        builder.environment().putAll(env);
         Process process = builder.start();
         operators.put(pod, process);
         return process;
@@ -194,16 +243,24 @@ class LeaderElectionIT {
     }
 
     private void create(String name) {
+        create(name, NS);
+    }
+
+    private void create(String name, String namespace) {
         GodCluster gc = new GodCluster();
         gc.getMetadata().setName(name);
-        gc.getMetadata().setNamespace(NS);
+        gc.getMetadata().setNamespace(namespace);
         gc.setSpec(new GodClusterSpec());
         gc.getSpec().setImage(ScenarioSupport.IMAGE);
         k8s.resource(gc).create();
     }
 
     private Object status(String name) {
-        GodCluster gc = k8s.resources(GodCluster.class).inNamespace(NS).withName(name).get();
+        return status(NS, name);
+    }
+
+    private Object status(String namespace, String name) {
+        GodCluster gc = k8s.resources(GodCluster.class).inNamespace(namespace).withName(name).get();
         return gc == null ? null : gc.getStatus();
     }
 

@@ -1,5 +1,6 @@
 package io.god.api.rest;
 
+import io.god.command.CommandError;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -452,7 +453,7 @@ public class V1Resource {
     }
 
     @ServerExceptionMapper
-    public Response mapClient(JsonRpc.ClientError e) {
+    public Response mapClient(CommandError e) {
         return error(e.status(), e.getMessage());
     }
 

@@ -71,7 +71,7 @@ public final class ApiMethods {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", name);
             m.put("parameter", p);
-            m.put("mutating", JsonRpc.MUTATING.contains(name));
+            m.put("mutating", io.god.command.Command.named(name).is(io.god.command.Command.Flag.MUTATING));
             out.put(name, m);
         });
         try {

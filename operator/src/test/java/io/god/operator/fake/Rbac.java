@@ -75,7 +75,7 @@ public final class Rbac {
         return review;
     }
 
-    private static boolean matches(PolicyRule rule, ApiCall call) {
+    static boolean matches(PolicyRule rule, ApiCall call) {
         return contains(rule.getApiGroups(), call.group()) && contains(rule.getResources(), call.resource())
                 && contains(rule.getVerbs(), call.verb())
                 && (rule.getResourceNames() == null || rule.getResourceNames().isEmpty()

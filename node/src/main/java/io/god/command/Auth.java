@@ -1,25 +1,25 @@
-package io.god.api;
+package io.god.command;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /** The shared-secret check ({@code god.auth.token}): {@code Authorization: Bearer <token>}, compared in constant time. */
-public final class Auth {
+final class Auth {
 
     private final byte[] expected;
 
     /** token null or blank = auth off. */
-    public Auth(String token) {
+    Auth(String token) {
         this.expected = token == null || token.isBlank() ? null
                 : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
     }
 
-    public boolean enabled() {
+    boolean enabled() {
         return expected != null;
     }
 
     /** Whether a request with this Authorization header may pass (always, when auth is off). */
-    public boolean allows(String authorization) {
+    boolean allows(String authorization) {
         if (expected == null) {
             return true;
         }

@@ -1,0 +1,118 @@
+package io.god.command;
+
+import io.god.node.GodNode;
+import io.god.node.NodeSettings;
+import io.god.ring.Membership;
+
+/**
+ * The rules every front end applies before a command runs, in one place (DESIGN §4): the credential of mutating
+ * commands, the node's state (stale, joining, left), the size of keys and values, and the write stamp. The JSON contract, {@code /v1}, the binary
+ * data calls and the admin routes call these; nothing else checks a credential or stamps a write (ArchitectureTest).
+ */
+public final class Admission {
+
+    private final GodNode node;
+    private final Auth auth;
+    private final java.util.function.Consumer<String> limitRefused;
+
+    /** @param limitRefused told the setting of each size limit that refused a command (metrics) */
+    public Admission(GodNode node, java.util.function.Consumer<String> limitRefused) {
+        this.node = node;
+        this.auth = new Auth(node.settings().authToken());
+        this.limitRefused = limitRefused;
+    }
+
+    public Admission(GodNode node) {
+        this(node, limit -> { });
+    }
+
+    /** A key or sub key within {@code god.limits.key-size} (null: absent, allowed): 400 naming the field otherwise. */
+    public void checkKey(byte[] key, String field) {
+        check(key, field, node.settings().keySize(), NodeSettings.KEY_SIZE);
+    }
+
+    /** A value within {@code god.limits.value-size} (null: absent, allowed): 400 naming the field otherwise. */
+    public void checkValue(byte[] value, String field) {
+        check(value, field, node.settings().valueSize(), NodeSettings.VALUE_SIZE);
+    }
+
+    private void check(byte[] b, String field, long max, String setting) {
+        if (b != null && b.length > max) {
+            limitRefused.accept(setting);
+            throw new CommandError(400, field + " of " + b.length + " bytes exceeds " + setting + " (" + max
+                    + " bytes)");
+        }
+    }
+
+    /** Whether the node asks for a credential at all ({@code god.auth.token} set). */
+    public boolean enabled() {
+        return auth.enabled();
+    }
+
+    /** Whether this Authorization header carries the node's credential (always true when auth is off). */
+    public boolean allows(String authorization) {
+        return auth.allows(authorization);
+    }
+
+    /** A mutating command needs the credential: 401 otherwise. */
+    public void authorize(Command c, String authorization) {
+        if (c.is(Command.Flag.MUTATING)) {
+            authorizeWrite(c.method(), authorization);
+        }
+    }
+
+    /** A write that is not a mutating command of its own (a set expression with Dest): 401 without the credential. */
+    public void authorizeWrite(String method, String authorization) {
+        if (!auth.allows(authorization)) {
+            throw new CommandError(401, "DHash." + method + " needs Authorization: Bearer <god.auth.token>");
+        }
+    }
+
+    /**
+     * The node serves the command in its state: 503 while it is STALE, still joining its ring, or after it left
+     * (its data handed over: a write here would be dropped). LOCAL commands are answered, except that one answering
+     * with the ring view (RING_VIEW) is refused while the node is stale or joining: "just me" would make a client
+     * route to a ring of one.
+     */
+    public void admit(Command c) {
+        if (c.is(Command.Flag.RING_VIEW)) {
+            if (node.state() == GodNode.State.STALE) {
+                throw new CommandError(503, "this node is STALE and out of the ring; ask another member");
+            }
+            if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
+                throw new CommandError(503, "this node is still joining the ring (god.seeds); ask another member");
+            }
+        }
+        if (c.is(Command.Flag.LOCAL)) {
+            return;
+        }
+        if (node.state() == GodNode.State.STALE) {
+            throw new CommandError(503, "this node is STALE and serves nothing: " + node.staleReason());
+        }
+        if (node.state() == GodNode.State.JOINING && !node.settings().seeds().isEmpty()) {
+            throw new CommandError(503, "this node is still joining the ring (god.seeds); retry shortly");
+        }
+        if (node.membership() != null && node.membership().state() == Membership.State.LEFT) {
+            throw new CommandError(503, "this node has left the ring (/admin/leave); call a ring member");
+        }
+    }
+
+    /**
+     * The stamp of a STAMPED command (0 for others: they stamp when they execute), {@code given} a forwarding
+     * peer's. A client's write (hops 0) that this node began to handle at {@code since} is refused (503) when the
+     * process was paused meanwhile: its client may have written elsewhere since, and a fresh stamp would let the
+     * late write win ({@link GodNode#pauseRefusal}). A forwarded write arriving within the forwarding timeout is
+     * stamped afresh, so the owner keeps ordering its keys' writes; a later one keeps the first node's stamp, so it
+     * can only repeat that write ({@link io.god.node.Timestamps#forWrite}).
+     */
+    public long stamp(Command c, long given, int hops, long since) {
+        if (!c.is(Command.Flag.STAMPED)) {
+            return 0;
+        }
+        String paused = hops == 0 ? node.pauseRefusal(since) : null;
+        if (paused != null) {
+            throw new CommandError(503, paused);
+        }
+        return node.timestamps().forWrite(given, node.settings().cluster().rpcTimeout().toNanos());
+    }
+}

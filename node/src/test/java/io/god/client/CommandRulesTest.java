@@ -1,0 +1,146 @@
+package io.god.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.god.api.JsonRpc;
+import io.god.command.Command;
+import io.god.command.CommandError;
+import io.god.node.GodNode;
+import io.god.wire.Call;
+import io.god.wire.DataCall;
+import io.god.wire.Ops;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of the command core are one rule each, whatever the front end: every command through every codec that
+ * carries it — the JSON contract ({@code /rpc}), the typed execution {@code /v1} uses, and the binary data calls —
+ * is refused the same way, with the same message: a mutating command without the credential (401), any command but
+ * the node's own while it joins its ring (503; the ring view too), an oversize key (400, reads included).
+ */
+class CommandRulesTest {
+
+    static final ObjectMapper JSON = JsonRpc.mapper();
+
+    static String b64(String s) {
+        return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A valid body of each command's shape. */
+    static String body(Command c, String key) {
+        return switch (c.shape()) {
+            case CONFIGURATION -> "{\"TreeKey\":\"" + b64(key) + "\",\"Key\":\"mirrored\",\"Value\":\"yes\"}";
+            case SET_EXPRESSION -> "{\"Code\":\"(U " + key + ")\"}";
+            case KEYED -> "{\"Key\":\"" + b64(key) + "\",\"SubKey\":\"" + b64("s") + "\",\"Value\":\"" + b64("v")
+                    + "\"}";
+        };
+    }
+
+    /** The binary data call of a command, when it has one. */
+    static DataCall binary(Command c, String key) {
+        int kind = switch (c) {
+            case GET -> DataCall.GET;
+            case PUT -> DataCall.PUT;
+            case DEL -> DataCall.DEL;
+            case SUB_GET -> DataCall.SUB_GET;
+            case SUB_PUT -> DataCall.SUB_PUT;
+            case SUB_DEL -> DataCall.SUB_DEL;
+            default -> 0;
+        };
+        if (kind == 0) {
+            return null;
+        }
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] sub = kind >= DataCall.SUB_GET ? "s".getBytes(StandardCharsets.UTF_8) : null;
+        byte[] v = kind == DataCall.PUT || kind == DataCall.SUB_PUT ? "v".getBytes(StandardCharsets.UTF_8) : null;
+        return new DataCall(kind, k, sub, v, false, null, 0, Call.ROUTE, 0);
+    }
+
+    static DataCall.Reply raw(String address, String token, DataCall call) throws Exception {
+        try (NodeConnection c = new NodeConnection(address, token, 2000)) {
+            return DataCall.Reply.decode(c.call(Ops.DATA, call.encode(), TimeUnit.SECONDS.toNanos(5)));
+        }
+    }
+
+    /** Runs the command through each codec without a credential; each must answer {@code status} with {@code message}. */
+    static void refusedEverywhere(JsonRpc rpc, String address, String token, Command c, String key, int status,
+            String message) throws Exception {
+        JsonRpc.Response json = rpc.handle("DHash." + c.method(), body(c, key).getBytes(StandardCharsets.UTF_8), null);
+        assertThat(json.status()).as(c + " over /rpc: " + json.text()).isEqualTo(status);
+        assertThat(JSON.readValue(json.body(), String.class)).as(c + " over /rpc").isEqualTo(message);
+
+        Object request = JSON.readValue(body(c, key), JsonRpc.requestType(c.method()));
+        assertThatThrownBy(() -> rpc.execute(c.method(), request, null)).as(c + " typed (/v1)")
+                .isInstanceOfSatisfying(CommandError.class, e -> {
+                    assertThat(e.status()).isEqualTo(status);
+                    assertThat(e.getMessage()).isEqualTo(message);
+                });
+
+        DataCall call = binary(c, key);
+        if (call != null) {
+            DataCall.Reply r = raw(address, token, call);
+            assertThat(r.status()).as(c + " binary").isEqualTo(status);
+            assertThat(r.message()).as(c + " binary").isEqualTo(message);
+        }
+    }
+
+    @Test
+    void aMutatingCommandWithoutTheCredentialIsRefusedByEveryCodecAlike() throws Exception {
+        try (ClientRings rings = new ClientRings()) {
+            rings.extra.put("god.auth.token", "s3cret-token");
+            rings.start(1);
+            GodNode node = rings.nodes.get(0);
+            JsonRpc rpc = new JsonRpc(node);
+            int mutating = 0;
+            for (Command c : Command.values()) {
+                if (c.is(Command.Flag.MUTATING)) {
+                    mutating++;
+                    refusedEverywhere(rpc, rings.address(0), "s3cret-token", c, "k", 401,
+                            "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
+                }
+            }
+            assertThat(mutating).isEqualTo(8);
+            assertThat(node.store().state().size()).as("nothing changed").isZero();
+        }
+    }
+
+    @Test
+    void aJoiningNodeRefusesEveryCommandButItsOwnByEveryCodecAlike() throws Exception {
+        try (ClientRings rings = new ClientRings()) {
+            GodNode joining = rings.startJoining(1); // its seed, node 0, never starts
+            JsonRpc rpc = new JsonRpc(joining);
+            assertThat(joining.state()).isEqualTo(GodNode.State.JOINING);
+            for (Command c : Command.values()) {
+                if (c.is(Command.Flag.RING_VIEW)) {
+                    refusedEverywhere(rpc, rings.address(1), null, c, "k", 503,
+                            "this node is still joining the ring (god.seeds); ask another member");
+                } else if (c.is(Command.Flag.LOCAL)) {
+                    JsonRpc.Response r = rpc.handle("DHash." + c.method(), "{}".getBytes(StandardCharsets.UTF_8), null);
+                    assertThat(r.status()).as(c + " is the node's own: " + r.text()).isEqualTo(200);
+                } else {
+                    refusedEverywhere(rpc, rings.address(1), null, c, "k", 503,
+                            "this node is still joining the ring (god.seeds); retry shortly");
+                }
+            }
+        }
+    }
+
+    @Test
+    void anOversizeKeyIsRefusedByEveryCodecAlike() throws Exception {
+        try (ClientRings rings = new ClientRings()) {
+            rings.extra.put("god.limits.key-size", "8");
+            rings.start(1);
+            JsonRpc rpc = new JsonRpc(rings.nodes.get(0));
+            String key = "nine-byte";
+            for (Command c : new Command[] {Command.PUT, Command.GET, Command.SUB_PUT, Command.DEL}) {
+                refusedEverywhere(rpc, rings.address(0), null, c, key, 400,
+                        "Key of 9 bytes exceeds god.limits.key-size (8 bytes)");
+            }
+            assertThat(rings.nodes.get(0).store().state().size()).as("nothing changed").isZero();
+        }
+    }
+}
