@@ -16,7 +16,9 @@ public final class FrameDecoder {
     /** Buffer capacity kept between frames; a larger one (grown for a large frame) is dropped when empty. */
     private static final int KEEP = 64 * 1024;
 
-    private final int maxFrame;
+    private int maxFrame;
+    /** Before authentication: no frame after a HELLO is decoded until the server has checked it ({@link #raise}). */
+    private boolean holdAfterHello;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private byte[] buf = new byte[0];
     private int start;
@@ -32,6 +34,28 @@ public final class FrameDecoder {
 
     public int maxFrame() {
         return maxFrame;
+    }
+
+    /**
+     * A server connection's decoder before its peer authenticated: frames of at most {@code preAuthMax} bytes, and
+     * decoding stops after a HELLO, so a large request sent right behind the credential is judged by the limit that
+     * applies once the server accepted it ({@link #raise}).
+     */
+    public static FrameDecoder beforeAuth(int preAuthMax) {
+        FrameDecoder d = new FrameDecoder(preAuthMax);
+        d.holdAfterHello = true;
+        return d;
+    }
+
+    /** Whether this decoder still waits for the server to accept a credential ({@link #beforeAuth}). */
+    public boolean beforeAuth() {
+        return holdAfterHello;
+    }
+
+    /** The peer authenticated: frames up to {@code max} bytes, decoded without stopping at a HELLO. */
+    public void raise(int max) {
+        this.maxFrame = Math.max(this.maxFrame, max);
+        this.holdAfterHello = false;
     }
 
     public List<Frame> feed(byte[] data) {
@@ -66,6 +90,9 @@ public final class FrameDecoder {
             b.get(payload);
             out.add(new Frame(id, kind, op, payload));
             start += 4 + length;
+            if (holdAfterHello && kind == Frame.HELLO) {
+                break;
+            }
         }
         if (start == end) {
             start = 0;

@@ -41,6 +41,11 @@ public final class TcpTransport implements Transport {
     private final String advertise;
     private final byte[] token;
     private final int maxFrame;
+    /**
+     * The largest frame a connection may send before it presents the token: an unauthenticated peer cannot make the
+     * node buffer more than this per connection (and all connections together stay within the frame budget).
+     */
+    public static final int PRE_AUTH_FRAME = 64 * 1024;
     private final Executor handlers;
     private final io.god.limits.ByteBudget frameBudget;
     private final NetClient client;
@@ -231,7 +236,9 @@ public final class TcpTransport implements Transport {
         private final NetSocket socket;
         private final Handler handler;
         private final InlineHandler inline;
-        private final FrameDecoder decoder = new FrameDecoder(maxFrame);
+        /** With a token, at most {@link #PRE_AUTH_FRAME} bytes per frame until the peer sent it (issue 32). */
+        private final FrameDecoder decoder = token == null ? new FrameDecoder(maxFrame)
+                : FrameDecoder.beforeAuth(Math.min(maxFrame, PRE_AUTH_FRAME));
         private volatile boolean authenticated = token == null;
         /** Bytes of the frame budget held by the decoder's partial frame (event loop only). */
         private long held;
@@ -266,6 +273,12 @@ public final class TcpTransport implements Transport {
             List<Frame> frames;
             try {
                 frames = decoder.feed(b.getBytes());
+                if (decoder.beforeAuth() && frames.stream()
+                        .anyMatch(f -> f.kind() == Frame.HELLO && tokenMatches(f.payload()))) {
+                    decoder.raise(maxFrame); // what follows the accepted credential may be as large as any frame
+                    frames = new java.util.ArrayList<>(frames);
+                    frames.addAll(decoder.feed(new byte[0]));
+                }
             } catch (WireException e) {
                 frameBudget.release(incoming);
                 LOG.log(System.Logger.Level.WARNING, "malformed frame from " + socket.remoteAddress()

@@ -56,7 +56,11 @@ class TransportTest {
     }
 
     TcpTransport tcp(int port, String token) {
-        TcpTransport t = new TcpTransport(vertx, "127.0.0.1", port, "127.0.0.1:" + port, token, 1 << 16,
+        return tcp(port, token, 1 << 16);
+    }
+
+    TcpTransport tcp(int port, String token, int maxFrame) {
+        TcpTransport t = new TcpTransport(vertx, "127.0.0.1", port, "127.0.0.1:" + port, token, maxFrame,
                 Duration.ofSeconds(1), workers);
         open.add(t);
         return t;
@@ -173,6 +177,46 @@ class TransportTest {
         assertThat(wrong.getMessage()).contains("god.auth.token");
         TransportException none = failure(tcp(0, null).call("127.0.0.1:" + port, 1, new byte[] {1}, TimeScale.seconds(5)));
         assertThat(none.getMessage()).contains("god.auth.token");
+    }
+
+    /**
+     * With a token, a connection that has not presented it may send frames of at most 64 KiB: a declared 200 KiB frame
+     * closes it before anything is buffered. The credential lifts the limit at once — even for a large request sent
+     * in the same write right behind it.
+     */
+    @Test
+    void beforeTheTokenAFrameIsAtMost64KiB() throws Exception {
+        int port = freePort();
+        tcp(port, "secret-token", 1 << 20).serve(echo());
+        int large = 200 * 1024;
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(5_000);
+            byte[] header = ByteBuffer.allocate(4 + Frame.HEADER).putInt(Frame.HEADER + large).putLong(1)
+                    .put(Frame.REQUEST).putShort((short) 1).array();
+            s.getOutputStream().write(header);
+            s.getOutputStream().flush();
+            assertThat(s.getInputStream().read()).as("closed before the frame's bytes were buffered").isEqualTo(-1);
+        }
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            byte[] hello = new Frame(7, Frame.HELLO, io.god.wire.Ops.HELLO,
+                    "secret-token".getBytes(java.nio.charset.StandardCharsets.UTF_8)).encode();
+            byte[] request = Frame.request(8, 1, new byte[large]).encode();
+            byte[] both = ByteBuffer.allocate(hello.length + request.length).put(hello).put(request).array();
+            s.getOutputStream().write(both); // the credential and a large request in one write
+            s.getOutputStream().flush();
+            io.god.wire.FrameDecoder replies = new io.god.wire.FrameDecoder(1 << 21);
+            List<Frame> got = new java.util.ArrayList<>();
+            byte[] buf = new byte[1 << 16];
+            while (got.size() < 2) {
+                int n = s.getInputStream().read(buf);
+                assertThat(n).as("the server answers both frames").isPositive();
+                got.addAll(replies.feed(buf, 0, n));
+            }
+            assertThat(got.get(1).payload()).as("the large request, echoed").hasSize(large);
+        }
+        assertThat(tcp(0, "secret-token", 1 << 20).call("127.0.0.1:" + port, 1, new byte[large], TimeScale.seconds(5))
+                .get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS)).as("an authenticated client").hasSize(large);
     }
 
     @Test
