@@ -24,6 +24,9 @@ public class NodeBean {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    io.vertx.core.Vertx vertx;
+
     /**
      * The node's environment (clock, loop executors) when a bean provides one: only tests do (a test
      * profile selects an alternative producer); otherwise the real machine.
@@ -37,6 +40,7 @@ public class NodeBean {
     private GodNode node;
     private io.god.metrics.NodeMeters meters;
     private JsonRpc rpc;
+    private io.god.resp.RespServer resp;
 
     @PostConstruct
     void start() {
@@ -55,6 +59,28 @@ public class NodeBean {
         rpc = new JsonRpc(node, meters);
         LOG.log(System.Logger.Level.INFO, "god JSON API on POST /rpc/DHash.<Name>; auth "
                 + (settings.authToken() == null ? "off" : "on"));
+        startResp(settings);
+    }
+
+    /** The RESP listener (god.resp.*): port 6379 unless set; -1 switches it off. */
+    private void startResp(NodeSettings settings) {
+        RespSettings r = RespSettings.from(key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
+        if (r.port() < 0) {
+            return;
+        }
+        resp = new io.god.resp.RespServer(vertx, rpc, r.sync(), r.maxConnections(), r.threads());
+        String host = r.host() != null ? r.host() : settings.cluster().bindHost();
+        try {
+            resp.start(host, r.port());
+        } catch (IllegalStateException e) {
+            resp.close();
+            resp = null;
+            if (r.portSet()) {
+                throw e; // a port asked for must be served
+            }
+            LOG.log(System.Logger.Level.WARNING, e.getMessage() + "; this node serves no RESP (set god.resp.port to"
+                    + " another port, or -1 to say so)");
+        }
     }
 
     /**
@@ -92,6 +118,9 @@ public class NodeBean {
 
     @PreDestroy
     void stop() {
+        if (resp != null) {
+            resp.close();
+        }
         if (node != null) {
             node.close();
         }

@@ -36,6 +36,11 @@ public final class Rings implements AutoCloseable {
         }
     }
 
+    /** The JSON contract handler (the node's executor) of node i. */
+    public JsonRpc rpc(int i) {
+        return rpcs.get(i);
+    }
+
     public String address(int i) {
         return "127.0.0." + (2 + i) + ":" + port;
     }

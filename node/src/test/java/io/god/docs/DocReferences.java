@@ -37,14 +37,16 @@ final class DocReferences {
     /** First path segments that are repository directories; a backticked token starting with one is a path. */
     private static final Set<String> ROOT_DIRS =
             Set.of("bin", "bench", "backup", "client", "node", "operator", "deploy", "crds", "docs", ".ci", ".mvn");
-    private static final Set<String> ROOT_FILES = Set.of("pom.xml", "mvnw", "mvnw.cmd", "Dockerfile.native", "README.md");
+    private static final Set<String> ROOT_FILES = Set.of("pom.xml", "mvnw", "mvnw.cmd", "Dockerfile.native", "Dockerfile.node",
+            "Dockerfile.operator", "README.md");
     /** Commands of other tools; flags in a unit starting with one are theirs, not ours. */
     private static final Set<String> EXTERNAL_COMMANDS = Set.of("kubectl", "curl", "mvnw", "./mvnw", "mvn", "docker",
             "jfr", "apt-get", "java", "redis-benchmark", "redis-server", "kill", "nice", "printf", "for", "done", "git",
-            "helm", "chromium", "sudo", "cd", "export", "yes", "ss", "wget", "unzip");
+            "helm", "chromium", "sudo", "cd", "export", "yes", "ss", "wget", "unzip", "kind", "k3d", "minikube", "redis-cli");
     /** Markers that attribute a unit's flags to one of our tools (flags after the marker belong to it). */
     private static final Map<String, String> TOOL_MARKERS = Map.of(
-            "god-cli", KnownNames.GOD_CLI, "god-backup", KnownNames.GOD_BACKUP, "LoadGen", KnownNames.LOAD_GEN, "run.sh", KnownNames.BENCH_RUN);
+            "god-cli", KnownNames.GOD_CLI, "god-backup", KnownNames.GOD_BACKUP, "LoadGen", KnownNames.LOAD_GEN, "run.sh", KnownNames.BENCH_RUN,
+            "god-k8s-images", KnownNames.K8S_IMAGES);
 
     private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*]\\(([^)\\s]+)\\)");
     private static final Pattern LONG_FLAG = Pattern.compile("(?<![\\w-])(--[a-zA-Z][a-zA-Z0-9-]*)");

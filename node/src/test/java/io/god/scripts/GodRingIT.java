@@ -40,7 +40,8 @@ class GodRingIT {
     static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar").toAbsolutePath();
     static final Path OUT = Path.of("target", "god-ring-it").toAbsolutePath();
     static final Pattern NODE = Pattern.compile(
-            "node (\\d): http=127\\.0\\.0\\.1:(\\d+) binary=127\\.0\\.0\\.1:(\\d+) management=127\\.0\\.0\\.1:(\\d+) pid=(\\d+)");
+            "node (\\d): http=127\\.0\\.0\\.1:(\\d+) binary=127\\.0\\.0\\.1:(\\d+) resp=127\\.0\\.0\\.1:(\\d+)"
+                    + " management=127\\.0\\.0\\.1:(\\d+) pid=(\\d+)");
 
     static final long SIGINT_BIT = 1L << 1;
 
@@ -96,10 +97,10 @@ class GodRingIT {
         Matcher m = NODE.matcher(printed);
         while (m.find()) {
             bases.add("http://127.0.0.1:" + m.group(2));
-            for (int g = 2; g <= 4; g++) {
+            for (int g = 2; g <= 5; g++) {
                 ports.add(Integer.parseInt(m.group(g)));
             }
-            nodePids.add(Long.parseLong(m.group(5)));
+            nodePids.add(Long.parseLong(m.group(6)));
         }
         assertThat(bases).as(printed).hasSize(3);
 
@@ -107,6 +108,8 @@ class GodRingIT {
         HttpResponse<String> put = rpc(bases.get(0), "Put", "{\"Key\":\"a2V5\",\"Value\":\"dmFs\",\"Sync\":true}");
         assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
         assertThat(rpc(bases.get(2), "Get", "{\"Key\":\"a2V5\"}").body()).contains("\"Exists\":true");
+        // and each node speaks RESP on its own port: node 2 answers the key written through node 1
+        assertThat(io.god.resp.RespTest.raw(ports.get(6), "GET key\r\n", 1)).isEqualTo("$3\r\nval\r\n");
         String dashboard = printed.replaceAll("(?s).*dashboard: (\\S+).*", "$1");
         assertThat(http.send(HttpRequest.newBuilder(URI.create(dashboard)).timeout(TimeScale.seconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);

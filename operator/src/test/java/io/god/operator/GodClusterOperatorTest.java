@@ -117,7 +117,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
 
         Service client = k8s.services().inNamespace(ns).withName("demo").get();
         assertThat(client.getSpec().getType()).isEqualTo("ClusterIP");
-        assertThat(ports(client)).containsExactlyInAnyOrder("http:9192", "binary:9191");
+        assertThat(ports(client)).containsExactlyInAnyOrder("http:9192", "binary:9191", "resp:6379");
         assertThat(client.getSpec().getSelector()).isEqualTo(peers.getSpec().getSelector());
 
         // every member's management port (metrics), not-ready ones included
@@ -152,7 +152,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
         Container node = pod.getSpec().getContainers().get(0);
         assertThat(node.getImage()).isEqualTo(IMAGE);
         assertThat(node.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
-                .containsExactlyInAnyOrder("http:9192", "binary:9191", "management:9000");
+                .containsExactlyInAnyOrder("http:9192", "binary:9191", "resp:6379", "management:9000");
         assertThat(node.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/q/health/ready");
         assertThat(node.getReadinessProbe().getHttpGet().getPort()).isEqualTo(new IntOrString("management"));
         assertThat(node.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/q/health/live");
@@ -312,7 +312,7 @@ class GodClusterOperatorTest extends ScenarioSupport {
 
         await().atMost(TIMEOUT).untilAsserted(() -> {
             Service client = k8s.services().inNamespace(ns).withName("demo").get();
-            assertThat(ports(client)).containsExactlyInAnyOrder("http:9192", "binary:9191");
+            assertThat(ports(client)).containsExactlyInAnyOrder("http:9192", "binary:9191", "resp:6379");
             assertThat(client.getSpec().getSelector()).containsEntry("app.kubernetes.io/instance", "demo")
                     .doesNotContainKey("app");
             Service peers = k8s.services().inNamespace(ns).withName("demo-peers").get();

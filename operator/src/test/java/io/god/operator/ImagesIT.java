@@ -33,7 +33,7 @@ class ImagesIT {
     void theNodeImage() throws IOException {
         Dockerfile f = Dockerfile.read(root().resolve("Dockerfile.node"));
         f.assertRunsAsNonRoot();
-        assertThat(f.exposed()).containsExactlyInAnyOrder(Ports.HTTP, Ports.BINARY, Ports.MANAGEMENT);
+        assertThat(f.exposed()).containsExactlyInAnyOrder(Ports.HTTP, Ports.BINARY, Ports.RESP, Ports.MANAGEMENT);
         assertThat(f.text).contains("JAVA_OPTS_APPEND=\"-XX:+ExitOnOutOfMemoryError");
         f.assertCopiedFilesExist(root());
     }

@@ -138,7 +138,7 @@ public final class DesiredObjects {
                 .withNewSpec()
                 .withType(settings.serviceType())
                 .withSelector(Labels.selector(cluster))
-                .withPorts(port("http", Ports.HTTP), port("binary", Ports.BINARY))
+                .withPorts(port("http", Ports.HTTP), port("binary", Ports.BINARY), port("resp", Ports.RESP))
                 .endSpec().build();
     }
 
@@ -213,6 +213,7 @@ public final class DesiredObjects {
                 .withImage(settings.image())
                 .addNewPort().withName("http").withContainerPort(Ports.HTTP).withProtocol("TCP").endPort()
                 .addNewPort().withName("binary").withContainerPort(Ports.BINARY).withProtocol("TCP").endPort()
+                .addNewPort().withName("resp").withContainerPort(Ports.RESP).withProtocol("TCP").endPort()
                 .addNewPort().withName("management").withContainerPort(Ports.MANAGEMENT).withProtocol("TCP").endPort()
                 .withEnv(env())
                 .addNewEnvFrom().withNewConfigMapRef().withName(revisionConfigMap().getMetadata().getName())

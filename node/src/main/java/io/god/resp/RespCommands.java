@@ -1,0 +1,149 @@
+package io.god.resp;
+
+import io.god.api.JsonRpc;
+import io.god.api.Wire;
+import io.god.command.Admission;
+import io.god.command.CommandError;
+import io.god.limits.LimitExceededException;
+import io.god.node.GodNode;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+/**
+ * The RESP command table: each Redis command a thin codec over the node's one executor ({@link JsonRpc#execute}),
+ * so credentials, node state, sizes, stamps, routing to the key's owner and Sync are the command core's. Keys and
+ * values are god's top-level keys and values, raw bytes: the key space stays ordered (SCAN returns keys in byte
+ * order), at the price of hot spots for sequential keys. What differs from Redis is said by its error message and
+ * in docs/resp.md.
+ */
+final class RespCommands {
+
+    /** One command: its Redis arity (n exact, -n at least n, the name included) and handler. */
+    record Spec(String name, int arity, Handler handler) {
+    }
+
+    @FunctionalInterface
+    interface Handler {
+        void run(RespSession s, List<byte[]> args, RespWriter w);
+    }
+
+    static final String VERSION = "7.0.0";
+    /** Keys a SCAN call examines at most, whatever its COUNT. */
+    static final int SCAN_MAX = 1_000;
+
+    private static final System.Logger LOG = System.getLogger(RespCommands.class.getName());
+
+    final Map<String, Spec> table = new LinkedHashMap<>();
+    final JsonRpc rpc;
+    final GodNode node;
+    final Admission admission;
+    final boolean sync;
+    final IntSupplier clients;
+    final int port;
+    final ScanCursors cursors = new ScanCursors();
+
+    /**
+     * @param sync whether writes wait for every live replica (Sync), so {@code OK} means what docs/durability.md says
+     * @param clients the connections open now (INFO)
+     */
+    RespCommands(JsonRpc rpc, boolean sync, IntSupplier clients, int port) {
+        this.rpc = rpc;
+        this.node = rpc.node();
+        this.admission = new Admission(node);
+        this.sync = sync;
+        this.clients = clients;
+        this.port = port;
+        new ConnectionCommands(this).register();
+        new KeyCommands(this).register();
+    }
+
+    /** Runs one command and writes its reply (an error reply for any refusal). */
+    void execute(RespSession s, List<byte[]> args, RespWriter w) {
+        String name = text(args.get(0)).toUpperCase(Locale.ROOT);
+        Spec spec = table.get(name);
+        if (spec == null) {
+            StringBuilder b = new StringBuilder("ERR unknown command '").append(text(args.get(0)))
+                    .append("', with args beginning with:");
+            args.stream().skip(1).limit(8).forEach(a -> b.append(" '").append(text(a)).append('\''));
+            w.error(b.toString());
+            return;
+        }
+        if (spec.arity() > 0 ? args.size() != spec.arity() : args.size() < -spec.arity()) {
+            w.error("ERR wrong number of arguments for '" + name.toLowerCase(Locale.ROOT) + "' command");
+            return;
+        }
+        try {
+            spec.handler().run(s, args, w);
+        } catch (CommandError e) {
+            w.error(switch (e.status()) {
+                case 401 -> "NOAUTH Authentication required. " + e.getMessage();
+                case 503 -> "TRYAGAIN " + e.getMessage();
+                default -> "ERR " + e.getMessage();
+            });
+        } catch (LimitExceededException | IllegalArgumentException e) {
+            w.error("ERR " + e.getMessage());
+        } catch (io.god.limits.Bulkhead.Full e) {
+            w.error("TRYAGAIN " + e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "RESP " + name + " failed", e);
+            w.error("ERR internal error: " + e);
+        }
+    }
+
+    int size() {
+        return table.size();
+    }
+
+    void add(String name, int arity, Handler h) {
+        table.put(name, new Spec(name, arity, h));
+    }
+
+    // ---- calls to the executor ----------------------------------------------------------------------------------
+
+    Object call(RespSession s, String method, Object request) {
+        return rpc.execute(method, request, s.authorization);
+    }
+
+    Wire.ValueRes get(RespSession s, byte[] key) {
+        return (Wire.ValueRes) call(s, "Get", req(key, null));
+    }
+
+    void put(RespSession s, byte[] key, byte[] value) {
+        Wire.Req q = req(key, value);
+        q.sync = sync;
+        call(s, "Put", q);
+    }
+
+    long size(RespSession s) {
+        return ((Number) rpc.execute("Size", new Wire.Req(), s == null ? null : s.authorization)).longValue();
+    }
+
+    static Wire.Req req(byte[] key, byte[] value) {
+        Wire.Req q = new Wire.Req();
+        q.key = key;
+        q.value = value;
+        return q;
+    }
+
+    static void need(List<byte[]> a, int n, String command) {
+        if (a.size() != n) {
+            throw new IllegalArgumentException("wrong number of arguments for '" + command + "' command");
+        }
+    }
+
+    static long number(byte[] b) {
+        try {
+            return Long.parseLong(text(b));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("value is not an integer or out of range");
+        }
+    }
+
+    static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,160 @@
+package io.god.resp;
+
+import io.god.api.JsonRpc;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The Redis protocol listener ({@code god.resp.port}): RESP2 and RESP3, pipelining, inline commands. Each
+ * connection's commands run one after another on a worker pool (they may wait for the key's owner or for Sync) and
+ * are answered in order; a connection with more than {@link #MAX_PENDING} commands waiting stops being read until
+ * they are answered. A protocol error is answered and closes the connection.
+ */
+public final class RespServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RespServer.class.getName());
+    /** Commands read ahead of their replies per connection (pipelining) before the socket is paused. */
+    static final int MAX_PENDING = 1024;
+
+    private final Vertx vertx;
+    private final JsonRpc rpc;
+    private final boolean sync;
+    private final int maxConnections;
+    private final ExecutorService workers;
+    private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicLong ids = new AtomicLong();
+    private NetServer server;
+    private RespCommands commands;
+
+    /**
+     * @param sync whether writes are Sync (god.resp.sync)
+     * @param maxConnections connections served at once (god.resp.max-connections); more are refused with an error
+     */
+    public RespServer(Vertx vertx, JsonRpc rpc, boolean sync, int maxConnections, int threads) {
+        this.vertx = vertx;
+        this.rpc = rpc;
+        this.sync = sync;
+        this.maxConnections = maxConnections;
+        AtomicInteger n = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "god-resp-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Listens on host:port (0: any free port) and returns the bound port.
+     *
+     * @throws IllegalStateException naming the port and the setting when the bind fails
+     */
+    public int start(String host, int port) {
+        NetServer s = vertx.createNetServer(new NetServerOptions().setHost(host).setPort(port).setTcpNoDelay(true));
+        s.connectHandler(this::connected);
+        try {
+            s.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot listen for RESP on " + host + ":" + port + " (god.resp.port): "
+                    + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
+        }
+        server = s;
+        commands = new RespCommands(rpc, sync, connections::get, s.actualPort());
+        LOG.log(System.Logger.Level.INFO, "Redis protocol (RESP2/RESP3) on " + host + ":" + s.actualPort()
+                + (sync ? ", writes Sync" : ", writes asynchronous"));
+        return s.actualPort();
+    }
+
+    private void connected(NetSocket socket) {
+        if (connections.incrementAndGet() > maxConnections) {
+            connections.decrementAndGet();
+            socket.write("-ERR max number of clients reached (god.resp.max-connections)\r\n")
+                    .onComplete(v -> socket.close());
+            return;
+        }
+        new Connection(socket);
+    }
+
+    /** One client: its reader, its session and the chain of its commands. */
+    private final class Connection {
+        private final NetSocket socket;
+        private final RespReader reader;
+        private final RespSession session;
+        private final AtomicInteger pending = new AtomicInteger();
+        private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+        private volatile boolean paused;
+        private boolean broken;
+
+        Connection(NetSocket socket) {
+            this.socket = socket;
+            this.reader = new RespReader(1024 * 1024, Math.max(rpc.node().settings().keySize(),
+                    rpc.node().settings().valueSize()));
+            this.session = new RespSession(ids.incrementAndGet(), String.valueOf(socket.remoteAddress()));
+            socket.handler(this::received);
+            socket.closeHandler(v -> connections.decrementAndGet());
+            socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "RESP client " + session.address + ": " + e));
+        }
+
+        /** On the event loop: parse, and queue each complete command behind the ones before it. */
+        private void received(Buffer b) {
+            if (broken) {
+                return;
+            }
+            List<List<byte[]>> commandsRead;
+            try {
+                commandsRead = reader.feed(b.getBytes());
+            } catch (RespReader.ProtocolError e) {
+                broken = true;
+                tail.whenComplete((v, x) -> socket.write("-ERR Protocol error: " + e.getMessage() + "\r\n")
+                        .onComplete(w -> socket.close()));
+                return;
+            }
+            for (List<byte[]> command : commandsRead) {
+                if (pending.incrementAndGet() > MAX_PENDING && !paused) {
+                    paused = true;
+                    socket.pause();
+                }
+                tail = tail.thenRunAsync(() -> run(command), workers);
+            }
+        }
+
+        /** On a worker, in the connection's order. */
+        private void run(List<byte[]> command) {
+            if (session.closing) {
+                return;
+            }
+            Buffer out = Buffer.buffer();
+            commands.execute(session, command, new RespWriter(out, session));
+            socket.write(out);
+            if (session.closing) {
+                socket.close();
+            }
+            if (pending.decrementAndGet() < MAX_PENDING / 2 && paused) {
+                paused = false;
+                socket.resume();
+            }
+        }
+    }
+
+    public int connections() {
+        return connections.get();
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+        workers.shutdownNow();
+    }
+}

@@ -1,0 +1,192 @@
+package io.god.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/** The RESP listener through Jedis (RESP2 and RESP3, pipelining, AUTH) and raw sockets (inline, protocol errors). */
+public class RespTest {
+
+    static Jedis jedis(RespNodes n, int i) {
+        return new Jedis("127.0.0.1", n.port(i));
+    }
+
+    @Test
+    void stringsAndTheOrderedKeySpaceAsRedisClientsSeeThem() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1); Jedis j = jedis(n, 0)) {
+            assertThat(j.ping()).isEqualTo("PONG");
+            assertThat(j.echo("hi")).isEqualTo("hi");
+            assertThat(j.set("b", "2")).isEqualTo("OK");
+            assertThat(j.get("b")).isEqualTo("2");
+            assertThat(j.get("missing")).isNull();
+            assertThat(j.mset("a", "1", "c", "3", "d", "4")).isEqualTo("OK");
+            assertThat(j.mget("a", "missing", "c")).containsExactly("1", null, "3");
+            assertThat(j.exists("a", "b", "missing", "a")).isEqualTo(3);
+            assertThat(j.strlen("c")).isEqualTo(1);
+            assertThat(j.type("a")).isEqualTo("string");
+            assertThat(j.type("missing")).isEqualTo("none");
+            assertThat(j.dbSize()).isEqualTo(4);
+            assertThat(j.del("d", "missing")).isEqualTo(1);
+            assertThat(j.unlink("c")).isEqualTo(1);
+            assertThat(j.keys("*")).containsExactlyInAnyOrder("a", "b");
+            assertThat(j.select(0)).isEqualTo("OK");
+            assertThatThrownBy(() -> j.select(1)).hasMessageContaining("DB index is out of range");
+            assertThat(j.clientSetname("app")).isEqualTo("OK");
+            assertThat(j.clientGetname()).isEqualTo("app");
+            assertThat(j.clientId()).isPositive();
+            assertThat(j.info()).contains("redis_version:", "db0:keys=2");
+
+            for (int i = 0; i < 57; i++) {
+                j.set(String.format("k%03d", i), "v" + i);
+            }
+            List<String> scanned = new ArrayList<>();
+            String cursor = ScanParams.SCAN_POINTER_START;
+            int calls = 0;
+            do {
+                ScanResult<String> page = j.scan(cursor, new ScanParams().match("k*").count(10));
+                scanned.addAll(page.getResult());
+                cursor = page.getCursor();
+                calls++;
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            assertThat(scanned).as("every key once, in byte order").hasSize(57).isSorted();
+            assertThat(calls).isGreaterThan(5);
+            assertThat(j.keys("k00?")).hasSize(10);
+            assertThat(j.keys("k0[0-1]0")).containsExactlyInAnyOrder("k000", "k010");
+        }
+    }
+
+    @Test
+    void whatGodDoesNotOfferIsRefusedNamingIt() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1); Jedis j = jedis(n, 0)) {
+            assertThatThrownBy(() -> j.setex("k", 10, "v")).isInstanceOf(JedisDataException.class)
+                    .hasMessageContaining("god keeps no TTL");
+            assertThatThrownBy(() -> j.setnx("k", "v")).hasMessageContaining("SETNX is not offered");
+            assertThatThrownBy(() -> j.incr("k")).hasMessageContaining("INCR is not offered");
+            assertThatThrownBy(() -> j.sendCommand(() -> "NOPE".getBytes(StandardCharsets.UTF_8), "x"))
+                    .hasMessageContaining("unknown command 'NOPE', with args beginning with: 'x'");
+            assertThatThrownBy(() -> j.sendCommand(() -> "GET".getBytes(StandardCharsets.UTF_8)))
+                    .hasMessageContaining("wrong number of arguments for 'get' command");
+            assertThat(j.get("k")).as("nothing was written").isNull();
+        }
+    }
+
+    @Test
+    void pipelinedCommandsAreAnsweredInOrder() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1); Jedis j = jedis(n, 0)) {
+            Pipeline p = j.pipelined();
+            for (int i = 0; i < 2000; i++) {
+                p.set("p" + i, "v" + i);
+                p.get("p" + i);
+            }
+            List<Object> replies = p.syncAndReturnAll();
+            assertThat(replies).hasSize(4000);
+            for (int i = 0; i < 2000; i++) {
+                assertThat(replies.get(2 * i)).isEqualTo("OK");
+                assertThat(replies.get(2 * i + 1)).isEqualTo("v" + i);
+            }
+        }
+    }
+
+    @Test
+    void writesNeedTheTokenAndResp3HelloCarriesIt() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.auth.token", "s3cret-token")).start(1)) {
+            try (Jedis anonymous = jedis(n, 0)) {
+                assertThatThrownBy(() -> anonymous.set("k", "v")).hasMessageStartingWith("NOAUTH");
+                assertThatThrownBy(() -> anonymous.auth("wrong")).hasMessageStartingWith("WRONGPASS");
+                assertThat(anonymous.auth("s3cret-token")).isEqualTo("OK");
+                assertThat(anonymous.set("k", "v")).isEqualTo("OK");
+            }
+            try (Jedis resp3 = new Jedis(new HostAndPort("127.0.0.1", n.port(0)), DefaultJedisClientConfig.builder()
+                    .protocol(RedisProtocol.RESP3).password("s3cret-token").build())) {
+                assertThat(resp3.get("k")).isEqualTo("v");
+                assertThat(resp3.set("k2", "v2")).isEqualTo("OK");
+                assertThat(resp3.get("missing")).isNull();
+                assertThat(resp3.flushAll()).isEqualTo("OK");
+                assertThat(resp3.dbSize()).isZero();
+            }
+        }
+    }
+
+    /** Any node takes any key: it forwards to the owner, and the other nodes read it back. */
+    @Test
+    void aRingServesEveryKeyFromEveryNode() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(3); Jedis a = jedis(n, 0); Jedis c = jedis(n, 2)) {
+            for (int i = 0; i < 100; i++) {
+                a.set("r" + i, "v" + i);
+            }
+            for (int i = 0; i < 100; i++) {
+                assertThat(c.get("r" + i)).isEqualTo("v" + i);
+            }
+            assertThat(c.dbSize()).isEqualTo(100);
+            TreeSet<String> all = new TreeSet<>();
+            String cursor = "0";
+            do {
+                ScanResult<String> page = c.scan(cursor, new ScanParams().count(37));
+                all.addAll(page.getResult());
+                cursor = page.getCursor();
+            } while (!cursor.equals("0"));
+            assertThat(all).hasSize(100);
+        }
+    }
+
+    @Test
+    void inlineCommandsAndProtocolErrorsAsRedisAnswersThem() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1)) {
+            assertThat(raw(n.port(0), "PING\r\nSET a b\r\nGET a\r\n", 3)).isEqualTo("+PONG\r\n+OK\r\n$1\r\nb\r\n");
+            for (String bad : List.of("*2\r\n$3\r\nGET\r\n$-5\r\n", "*1\r\n$99999999999\r\n", "*abc\r\n",
+                    "*9999999\r\n", "*1\r\n:3\r\n")) {
+                String answer = rawUntilClosed(n.port(0), bad);
+                assertThat(answer).as(bad).startsWith("-ERR Protocol error:");
+            }
+            assertThat(raw(n.port(0), "PING\r\n", 1)).as("still serving").isEqualTo("+PONG\r\n");
+        }
+    }
+
+    public static String raw(int port, String request, int replies) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+            InputStream in = s.getInputStream();
+            StringBuilder out = new StringBuilder();
+            int lines = 0;
+            while (lines < replies + (request.contains("GET") ? 1 : 0)) {
+                int c = in.read();
+                if (c < 0) {
+                    break;
+                }
+                out.append((char) c);
+                if (c == '\n') {
+                    lines++;
+                }
+            }
+            return out.toString();
+        }
+    }
+
+    static String rawUntilClosed(int port, String request) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            OutputStream o = s.getOutputStream();
+            o.write(request.getBytes(StandardCharsets.UTF_8));
+            o.flush();
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
