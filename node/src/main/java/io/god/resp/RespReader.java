@@ -24,6 +24,9 @@ final class RespReader {
 
     private final int maxArgs;
     private final long maxBulk;
+    private final long maxCommand;
+    /** Bytes of the arguments of the command being read. */
+    private long commandBytes;
     private byte[] buf = new byte[1024];
     private int start;
     private int end;
@@ -35,10 +38,12 @@ final class RespReader {
     /**
      * @param maxArgs the most arguments one command may declare
      * @param maxBulk the longest argument (bytes)
+     * @param maxCommand the most bytes all arguments of one command may hold together
      */
-    RespReader(int maxArgs, long maxBulk) {
+    RespReader(int maxArgs, long maxBulk, long maxCommand) {
         this.maxArgs = maxArgs;
         this.maxBulk = maxBulk;
+        this.maxCommand = maxCommand;
     }
 
     /** Adds received bytes and returns the commands they complete (each a list of arguments, the name first). */
@@ -99,6 +104,10 @@ final class RespReader {
                 if (n < 0 || n > maxBulk) {
                     throw new ProtocolError("invalid bulk length");
                 }
+                commandBytes += n;
+                if (commandBytes > maxCommand) {
+                    throw new ProtocolError("command of more than " + maxCommand + " bytes (god.limits.body-size)");
+                }
                 bulk = n;
                 start = eol + 2;
             }
@@ -117,6 +126,7 @@ final class RespReader {
         List<byte[]> done = args;
         expected = -1;
         args = null;
+        commandBytes = 0;
         return done;
     }
 

@@ -97,8 +97,9 @@ public final class RespServer implements AutoCloseable {
 
         Connection(NetSocket socket) {
             this.socket = socket;
-            this.reader = new RespReader(1024 * 1024, Math.max(rpc.node().settings().keySize(),
-                    rpc.node().settings().valueSize()));
+            var settings = rpc.node().settings();
+            this.reader = new RespReader(1024 * 1024, Math.max(settings.keySize(), settings.valueSize()),
+                    settings.bodySize());
             this.session = new RespSession(ids.incrementAndGet(), String.valueOf(socket.remoteAddress()));
             socket.handler(this::received);
             socket.closeHandler(v -> connections.decrementAndGet());

@@ -159,6 +159,44 @@ public class RespTest {
         }
     }
 
+    /**
+     * Connections beyond god.resp.max-connections (100 here) are refused with Redis' message; idle connections
+     * holding half a command cost little, and the node keeps serving; a command larger than god.limits.body-size is
+     * a protocol error however its arguments are split.
+     */
+    @Test
+    void connectionsAndCommandSizesAreBounded() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.limits.body-size", "64K")).start(1)) {
+            List<Socket> idle = new ArrayList<>();
+            try {
+                for (int i = 0; i < 99; i++) {
+                    Socket s = new Socket("127.0.0.1", n.port(0));
+                    s.getOutputStream().write("*2\r\n$3\r\nGET\r\n$10\r\nhalf".getBytes(StandardCharsets.UTF_8));
+                    idle.add(s);
+                }
+                org.awaitility.Awaitility.await().atMost(io.god.testing.TimeScale.seconds(10))
+                        .until(() -> n.servers.get(0).connections() == 99);
+                try (Jedis last = jedis(n, 0)) {
+                    assertThat(last.ping()).as("the 100th connection is served").isEqualTo("PONG");
+                    assertThat(rawUntilClosed(n.port(0), "PING\r\n")).as("the 101st")
+                            .isEqualTo("-ERR max number of clients reached (god.resp.max-connections)\r\n");
+                }
+            } finally {
+                for (Socket s : idle) {
+                    s.close();
+                }
+            }
+            org.awaitility.Awaitility.await().atMost(io.god.testing.TimeScale.seconds(10))
+                    .until(() -> n.servers.get(0).connections() == 0);
+            StringBuilder big = new StringBuilder("*40\r\n");
+            for (int i = 0; i < 40; i++) {
+                big.append("$2048\r\n").append("x".repeat(2048)).append("\r\n");
+            }
+            assertThat(rawUntilClosed(n.port(0), big.toString())).startsWith("-ERR Protocol error: command of more than");
+            assertThat(raw(n.port(0), "PING\r\n", 1)).isEqualTo("+PONG\r\n");
+        }
+    }
+
     public static String raw(int port, String request, int replies) throws Exception {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
