@@ -120,27 +120,31 @@ public final class RespServer implements AutoCloseable {
                         .onComplete(w -> socket.close()));
                 return;
             }
-            for (List<byte[]> command : commandsRead) {
-                if (pending.incrementAndGet() > MAX_PENDING && !paused) {
-                    paused = true;
-                    socket.pause();
-                }
-                tail = tail.thenRunAsync(() -> run(command), workers);
+            if (commandsRead.isEmpty()) {
+                return;
             }
+            if (pending.addAndGet(commandsRead.size()) > MAX_PENDING && !paused) {
+                paused = true;
+                socket.pause();
+            }
+            // the commands of one read run as one task and are answered with one write (pipelining)
+            tail = tail.thenRunAsync(() -> run(commandsRead), workers);
         }
 
         /** On a worker, in the connection's order. */
-        private void run(List<byte[]> command) {
-            if (session.closing) {
-                return;
-            }
+        private void run(List<List<byte[]>> batch) {
             Buffer out = Buffer.buffer();
-            commands.execute(session, command, new RespWriter(out, session));
+            for (List<byte[]> command : batch) {
+                if (session.closing) {
+                    break;
+                }
+                commands.execute(session, command, new RespWriter(out, session));
+            }
             socket.write(out);
             if (session.closing) {
                 socket.close();
             }
-            if (pending.decrementAndGet() < MAX_PENDING / 2 && paused) {
+            if (pending.addAndGet(-batch.size()) < MAX_PENDING / 2 && paused) {
                 paused = false;
                 socket.resume();
             }
