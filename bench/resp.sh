@@ -38,7 +38,7 @@ trap teardown EXIT
 trap 'exit 130' INT TERM
 log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 
-for tool in redis-server redis-benchmark redis-cli; do
+for tool in redis-server redis-benchmark redis-cli curl jq; do
   command -v "$tool" >/dev/null || { echo "bench/resp.sh: $tool missing (Debian: redis-server redis-tools)" >&2; exit 1; }
 done
 if [ "$BUILD" = 1 ] || [ ! -f "$JAR" ]; then
@@ -93,6 +93,8 @@ if [ "$RING" = 1 ]; then
   bench redis-ring-p1 $REDIS_HOST $REDIS_PORT
   bench ring-p16 "${NODES[0]}" 6379 -P 16
   bench redis-ring-p16 $REDIS_HOST $REDIS_PORT -P 16
+  # raw keys are placed in byte order: how the benchmark's key:NNNNNNNNNNNN keys fell on the three owners
+  OWNED=$(for h in "${NODES[@]}"; do curl -sf "http://$h:9000/admin/status" | jq -r '.ownedEntries'; done | paste -sd/ -)
 fi
 teardown; PIDS=()
 
@@ -119,6 +121,8 @@ row() { # label god-run redis-run test
     row "3-node ring (N=3), GET" ring-p1 redis-ring-p1 GET
     row "3-node ring (N=3), SET -P 16" ring-p16 redis-ring-p16 SET
     row "3-node ring (N=3), GET -P 16" ring-p16 redis-ring-p16 GET
+    echo
+    echo "Keys owned by the ring's three nodes at the end (raw keys, placed in byte order): $OWNED."
   fi
   echo
   echo "Raw output: \`bench/out/$(basename "$OUT")\` (not committed)."

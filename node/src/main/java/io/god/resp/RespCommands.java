@@ -98,6 +98,15 @@ final class RespCommands {
         return table.size();
     }
 
+    /** Commands that never wait: point reads of a node alone in its ring, and PING/ECHO (network event loop). */
+    private static final java.util.Set<String> AT_ONCE = java.util.Set.of("GET", "MGET", "EXISTS", "STRLEN", "TYPE",
+            "PING", "ECHO");
+
+    boolean answersAtOnce(List<byte[]> command) {
+        String name = text(command.get(0)).toUpperCase(Locale.ROOT);
+        return AT_ONCE.contains(name) && (name.startsWith("P") || name.equals("ECHO") || rpc.answersOnEventLoop("DHash.Get"));
+    }
+
     void add(String name, int arity, Handler h) {
         table.put(name, new Spec(name, arity, h));
     }

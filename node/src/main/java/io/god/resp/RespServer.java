@@ -127,6 +127,10 @@ public final class RespServer implements AutoCloseable {
                 paused = true;
                 socket.pause();
             }
+            if (tail.isDone() && commandsRead.stream().allMatch(commands::answersAtOnce)) {
+                run(commandsRead); // point reads of a node alone in its ring: no hop to a worker, order kept
+                return;
+            }
             // the commands of one read run as one task and are answered with one write (pipelining)
             tail = tail.thenRunAsync(() -> run(commandsRead), workers);
         }
