@@ -790,11 +790,11 @@ public final class GodClient implements AutoCloseable {
     private DataCall.Reply newestData(int kind, byte[] key, byte[] subKey) {
         String method = DataCall.methodOf(kind);
         if (gateway) {
-            return retrying(method, (i, budget) -> data(nextSeed(), new DataCall(kind, key, subKey, null, false, null,
+            return retrying(method, (i, budget) -> data(nextSeed(), new DataCall(kind, key, subKey, null, false, authorization(),
                     0, Call.ROUTE, 0), budget));
         }
-        DataCall call = new DataCall(kind, key, subKey, null, false, null, 0, Call.EXECUTE, 0);
-        DataCall routed = new DataCall(kind, key, subKey, null, false, null, 0, Call.ROUTE, 0);
+        DataCall call = new DataCall(kind, key, subKey, null, false, authorization(), 0, Call.EXECUTE, 0);
+        DataCall routed = new DataCall(kind, key, subKey, null, false, authorization(), 0, Call.ROUTE, 0);
         DataCall.Reply best = null;
         for (DataCall.Reply r : fromReplicas(method, key, (address, budget) -> sendData(address, call, budget),
                 (address, budget) -> sendData(address, routed, budget))) {

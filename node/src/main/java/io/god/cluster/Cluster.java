@@ -205,6 +205,13 @@ public final class Cluster {
      *
      * @return whether a majority of the key's replicas contributed (else the caller answers 503)
      */
+    /** The credential this node's own reads of peers carry (god.auth.reads protects them like clients' reads). */
+    private volatile String peerAuthorization;
+
+    public void peerAuthorization(String authorization) {
+        this.peerAuthorization = authorization;
+    }
+
     public boolean mergeRead(byte[] key, byte[] subKey) {
         Ring r = ring();
         if (servesReads.getAsBoolean()) {
@@ -217,9 +224,10 @@ public final class Cluster {
         List<Member> replicas = r.replicas(key, redundancy);
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         io.god.wire.DataCall get = subKey == null
-                ? new io.god.wire.DataCall(io.god.wire.DataCall.GET, key, null, null, false, null, MAX_HOPS, Call.EXECUTE, 0)
-                : new io.god.wire.DataCall(io.god.wire.DataCall.SUB_GET, key, subKey, null, false, null, MAX_HOPS,
-                        Call.EXECUTE, 0);
+                ? new io.god.wire.DataCall(io.god.wire.DataCall.GET, key, null, null, false, peerAuthorization, MAX_HOPS,
+                        Call.EXECUTE, 0)
+                : new io.god.wire.DataCall(io.god.wire.DataCall.SUB_GET, key, subKey, null, false, peerAuthorization,
+                        MAX_HOPS, Call.EXECUTE, 0);
         byte[] payload = get.encode();
         for (Member m : replicas) {
             if (!m.address().equals(address)) {

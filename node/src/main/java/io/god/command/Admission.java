@@ -54,11 +54,28 @@ public final class Admission {
         return auth.allows(authorization);
     }
 
-    /** A mutating command needs the credential: 401 otherwise. */
+    /**
+     * A mutating command needs the credential: 401 otherwise. With {@code god.auth.reads} every command does, except
+     * the ring view (RING_VIEW: Nodes, Describe), which a client needs to route before it sends anything else.
+     */
     public void authorize(Command c, String authorization) {
-        if (c.is(Command.Flag.MUTATING)) {
+        if (c.is(Command.Flag.MUTATING) || readsProtected() && !c.is(Command.Flag.RING_VIEW)) {
             authorizeWrite(c.method(), authorization);
         }
+    }
+
+    /** Whether reads need the credential too ({@code god.auth.reads}): also for the dashboard's event streams. */
+    public boolean readsProtected() {
+        return node.settings().authReads();
+    }
+
+    /**
+     * A read that is no command (the dashboard's {@code /ws} streams, which carry keys): null when it may go on,
+     * else why not.
+     */
+    public String refuseRead(String what, String authorization) {
+        return !readsProtected() || auth.allows(authorization) ? null
+                : what + " needs Authorization: Bearer <god.auth.token> (god.auth.reads is on)";
     }
 
     /** A write that is not a mutating command of its own (a set expression with Dest): 401 without the credential. */

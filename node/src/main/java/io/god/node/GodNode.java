@@ -320,6 +320,7 @@ public final class GodNode implements AutoCloseable {
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
                 settings.redundancy(), c.rpcTimeout(), c.replicationQueue(), runtime.awaiter());
         cluster.syncAcks(settings.syncAcks());
+        cluster.peerAuthorization(settings.authToken() == null ? null : "Bearer " + settings.authToken());
         io.god.cluster.RepairContext repair = new io.god.cluster.RepairContext(settings.advertise(), membership::ring,
                 transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
                 settings.tombstoneWindow(), c.syncBudget(), runtime.awaiter());

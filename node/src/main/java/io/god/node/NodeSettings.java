@@ -45,12 +45,13 @@ import java.util.function.Function;
  *                timestamp may move this node's time ({@code god.time.max-skew})
  * @param onCorruption what recovery does with a damaged data directory (refuse, repair, truncate)
  * @param syncAcks how many replicas of a key's expected replica set confirm a Sync write (quorum, all)
+ * @param authReads whether reads need the token too ({@code god.auth.reads}; needs {@code god.auth.token})
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
                            Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
-                           CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks) {
+                           CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -112,6 +113,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public static final String VALUE_SIZE = "god.limits.value-size";
     public static final String BODY_SIZE = "god.limits.body-size";
     public static final String AUTH_TOKEN = "god.auth.token";
+    public static final String AUTH_READS = "god.auth.reads";
     public static final String GC_INTERVAL = "god.gc.interval";
     public static final String GC_BUDGET = "god.gc.budget";
     public static final String QUARANTINE_KEEP = "god.quarantine.keep";
@@ -312,7 +314,19 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                 (int) queue, syncInterval, (int) syncBudget, (int) neighbours, (int) fanout, (int) probes);
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
-                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks);
+                io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks,
+                authReads(config, token));
+    }
+
+    private static boolean authReads(Function<String, Optional<String>> config, String token) {
+        String v = config.apply(AUTH_READS).map(String::trim).orElse("false");
+        if (!v.equals("true") && !v.equals("false")) {
+            throw invalid(AUTH_READS, "must be true or false, was '" + v + "'");
+        }
+        if (v.equals("true") && token == null) {
+            throw invalid(AUTH_READS, "is true but " + AUTH_TOKEN + " is not set: there is no credential to ask for");
+        }
+        return v.equals("true");
     }
 
     /** Settings from a map of overrides over the defaults (tests, embedding). */

@@ -108,6 +108,52 @@ class CommandRulesTest {
         }
     }
 
+    /**
+     * god.auth.reads: every command but the ring view needs the credential, on every codec alike; the GodClient,
+     * which sends its token with every call, reads; the dashboard's /ws streams (they carry keys) answer 401 without
+     * it.
+     */
+    @Test
+    void withProtectedReadsEveryCommandButTheRingViewNeedsTheCredential() throws Exception {
+        try (ClientRings rings = new ClientRings()) {
+            rings.extra.put("god.auth.token", "s3cret-token");
+            rings.extra.put("god.auth.reads", "true");
+            rings.start(1);
+            GodNode node = rings.nodes.get(0);
+            JsonRpc rpc = new JsonRpc(node);
+            for (Command c : Command.values()) {
+                if (c.is(Command.Flag.RING_VIEW)) {
+                    assertThat(rpc.handle("DHash." + c.method(), "{}".getBytes(StandardCharsets.UTF_8), null).status())
+                            .as(c + ": clients route with it").isEqualTo(200);
+                } else {
+                    refusedEverywhere(rpc, rings.address(0), "s3cret-token", c, "k", 401,
+                            "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
+                }
+            }
+            try (GodClient client = GodClient.builder().endpoints(rings.address(0)).token("s3cret-token").build()) {
+                client.put(GodClient.utf8("k"), GodClient.utf8("v"));
+                assertThat(new String(client.get(GodClient.utf8("k")).value(), StandardCharsets.UTF_8)).isEqualTo("v");
+            }
+            io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+            try {
+                io.vertx.ext.web.Router router = io.vertx.ext.web.Router.router(vertx);
+                io.god.api.ws.EventStream.mount(router, vertx, () -> rpc, 500);
+                io.god.api.web.DashboardRoutes.mount(router, vertx, () -> node);
+                int port = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
+                        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+                java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+                for (String path : new String[] {"/ws", "/ws/peer?addr=" + rings.address(0)}) {
+                    var r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                            + path)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                    assertThat(r.statusCode()).as(path).isEqualTo(401);
+                    assertThat(r.body()).contains("needs Authorization: Bearer <god.auth.token> (god.auth.reads is on)");
+                }
+            } finally {
+                vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     @Test
     void aJoiningNodeRefusesEveryCommandButItsOwnByEveryCodecAlike() throws Exception {
         try (ClientRings rings = new ClientRings()) {

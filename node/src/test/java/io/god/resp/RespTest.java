@@ -124,6 +124,18 @@ public class RespTest {
         }
     }
 
+    @Test
+    void withProtectedReadsAGetNeedsAuthToo() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.auth.token", "s3cret-token", "god.auth.reads", "true")).start(1);
+                Jedis j = jedis(n, 0)) {
+            assertThatThrownBy(() -> j.get("k")).hasMessageStartingWith("NOAUTH");
+            assertThat(j.ping()).isEqualTo("PONG");
+            assertThat(j.auth("s3cret-token")).isEqualTo("OK");
+            assertThat(j.set("k", "v")).isEqualTo("OK");
+            assertThat(j.get("k")).isEqualTo("v");
+        }
+    }
+
     /** Any node takes any key: it forwards to the owner, and the other nodes read it back. */
     @Test
     void aRingServesEveryKeyFromEveryNode() throws Exception {

@@ -63,6 +63,12 @@ public class DashboardRoutes {
      * needs no reachable HTTP port (a management port may be fenced): node to node is the binary port only.
      */
     static void relay(io.vertx.ext.web.RoutingContext ctx, io.vertx.core.Vertx vertx, GodNode node) {
+        String refused = new io.god.command.Admission(node).refuseRead("/ws/peer",
+                ctx.request().getHeader("Authorization"));
+        if (refused != null) {
+            ctx.response().setStatusCode(401).end(refused);
+            return;
+        }
         String addr = ctx.queryParams().get("addr");
         if (addr == null || node.membership().ring().byAddress(addr) == null) {
             ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json; charset=UTF-8")

@@ -65,6 +65,15 @@ public final class EventStream {
         JsonRpc r = rpc.get();
         EventStream stream = new EventStream(vertx, r.node().events(), r, intervalMillis);
         stream.serveFeed();
+        io.god.command.Admission admission = new io.god.command.Admission(r.node());
+        router.get("/ws").handler(ctx -> {
+            String refused = admission.refuseRead("/ws", ctx.request().getHeader("Authorization"));
+            if (refused != null) {
+                ctx.response().setStatusCode(401).end(refused);
+            } else {
+                ctx.next();
+            }
+        });
         router.get("/ws").handler(ctx -> ctx.request().toWebSocket()
                 .onSuccess(stream::open)
                 .onFailure(e -> {
