@@ -18,7 +18,7 @@ public final class Admission {
     /** @param limitRefused told the setting of each size limit that refused a command (metrics) */
     public Admission(GodNode node, java.util.function.Consumer<String> limitRefused) {
         this.node = node;
-        this.auth = new Auth(node.settings().authToken());
+        this.auth = new Auth(node.settings().acceptedTokens());
         this.limitRefused = limitRefused;
     }
 

@@ -303,9 +303,11 @@ public final class GodNode implements AutoCloseable {
                     .setInternalBlockingPoolSize(2));
             int maxFrame = (int) Math.min(Integer.MAX_VALUE - 64, settings.bodySize() + 2L * settings.valueSize()
                     + 65536);
-            transport = new TcpTransport(vertx, c.bindHost(), settings.nodePort(), settings.advertise(),
+            TcpTransport tcp = new TcpTransport(vertx, c.bindHost(), settings.nodePort(), settings.advertise(),
                     settings.authToken(), maxFrame, c.rpcTimeout(), handlers,
                     new io.god.limits.ByteBudget(settings.limits().frameBudget()));
+            tcp.acceptAlso(settings.acceptedTokens()); // during a rotation peers may still send a previous token
+            transport = tcp;
         } else {
             transport = transports.create(settings, handlers);
         }

@@ -46,12 +46,14 @@ import java.util.function.Function;
  * @param onCorruption what recovery does with a damaged data directory (refuse, repair, truncate)
  * @param syncAcks how many replicas of a key's expected replica set confirm a Sync write (quorum, all)
  * @param authReads whether reads need the token too ({@code god.auth.reads}; needs {@code god.auth.token})
+ * @param acceptedTokens every token a caller may present: the current one and previous ones during a rotation
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
                            Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
-                           CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads) {
+                           CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads,
+                           List<String> acceptedTokens) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -239,10 +241,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         if (bodySize < 64 || bodySize > (1L << 30)) {
             throw invalid(BODY_SIZE, "must be between 64 bytes and 1G, was " + bodySize);
         }
-        String token = config.apply(AUTH_TOKEN).filter(t -> !t.isBlank()).orElse(null);
-        if (token != null && token.length() < 8) {
-            throw invalid(AUTH_TOKEN, "must be at least 8 characters when set");
-        }
+        AuthTokens tokens = AuthTokens.from(config);
+        String token = tokens.current();
         Duration gcInterval = duration(GC_INTERVAL, get.apply(GC_INTERVAL));
         if (gcInterval.compareTo(Duration.ofMillis(10)) < 0) {
             throw invalid(GC_INTERVAL, "must be at least 10ms, was " + Durations.format(gcInterval));
@@ -315,7 +315,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
                 io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks,
-                authReads(config, token));
+                authReads(config, token), tokens.accepted());
     }
 
     private static boolean authReads(Function<String, Optional<String>> config, String token) {

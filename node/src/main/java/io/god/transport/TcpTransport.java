@@ -141,8 +141,23 @@ public final class TcpTransport implements Transport {
         client.close();
     }
 
+    /** Tokens accepted besides the current one (a rotation's previous tokens). */
+    private volatile List<byte[]> previous = List.of();
+
+    /** Accept these tokens too (the previous ones of a rotation); the current one is the one this node sends. */
+    public void acceptAlso(List<String> tokens) {
+        this.previous = tokens.stream().map(t -> t.getBytes(StandardCharsets.UTF_8)).toList();
+    }
+
     private boolean tokenMatches(byte[] presented) {
-        return token == null || MessageDigest.isEqual(token, presented);
+        if (token == null) {
+            return true;
+        }
+        boolean match = MessageDigest.isEqual(token, presented);
+        for (byte[] p : previous) {
+            match |= MessageDigest.isEqual(p, presented);
+        }
+        return match;
     }
 
     // ------------------------------------------------------------------ client side

@@ -154,6 +154,42 @@ class CommandRulesTest {
         }
     }
 
+    /**
+     * A rotation: a ring whose nodes took the new token and still accept the old one serves callers of both, over
+     * JSON and over the binary protocol (its hello); a third token is refused. Once the old token is dropped from
+     * the settings, it is refused too.
+     */
+    @Test
+    void duringARotationTheOldAndTheNewTokenAreAccepted() throws Exception {
+        String put = "{\"Key\":\"" + b64("k") + "\",\"Value\":\"" + b64("v") + "\"}";
+        try (ClientRings rings = new ClientRings()) {
+            rings.extra.put("god.auth.token", "new-token-2");
+            rings.extra.put("god.auth.previous-tokens", "old-token-1");
+            rings.start(2);
+            JsonRpc rpc = new JsonRpc(rings.nodes.get(0));
+            for (String token : new String[] {"old-token-1", "new-token-2"}) {
+                assertThat(rpc.handle("DHash.Put", put.getBytes(StandardCharsets.UTF_8), "Bearer " + token).status())
+                        .as(token).isEqualTo(200);
+                try (GodClient client = GodClient.builder().endpoints(rings.address(1)).token(token).build()) {
+                    client.put(GodClient.utf8("by-" + token), GodClient.utf8("v"), true);
+                }
+            }
+            assertThat(rpc.handle("DHash.Put", put.getBytes(StandardCharsets.UTF_8), "Bearer third-token").status())
+                    .isEqualTo(401);
+        }
+        try (ClientRings rings = new ClientRings()) {
+            rings.extra.put("god.auth.token", "new-token-2");
+            rings.start(1);
+            assertThat(new JsonRpc(rings.nodes.get(0)).handle("DHash.Put", put.getBytes(StandardCharsets.UTF_8),
+                    "Bearer old-token-1").status()).as("the old token after the rotation").isEqualTo(401);
+            try (GodClient old = GodClient.builder().endpoints(rings.address(0)).token("old-token-1").gateway(true)
+                    .build()) {
+                assertThatThrownBy(() -> old.put(GodClient.utf8("k"), GodClient.utf8("v")))
+                        .as("its hello is refused").isInstanceOf(RuntimeException.class);
+            }
+        }
+    }
+
     @Test
     void aJoiningNodeRefusesEveryCommandButItsOwnByEveryCodecAlike() throws Exception {
         try (ClientRings rings = new ClientRings()) {

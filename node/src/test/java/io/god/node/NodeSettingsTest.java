@@ -199,4 +199,33 @@ class NodeSettingsTest {
         assertThatThrownBy(() -> NodeSettings.of(Map.of("god.redundancy", "2", "god.gc.budget", "0")))
                 .hasMessage("god.gc.budget: must be between 1 and 1000000, was 0");
     }
+
+    /** A rotation: the current token and previous ones, from settings or from a mounted Secret's file. */
+    @Test
+    void tokensForARotationFromSettingsOrAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        NodeSettings s = NodeSettings.of(Map.of("god.auth.token", "new-token-2",
+                "god.auth.previous-tokens", "old-token-1, older-token-0"));
+        assertThat(s.authToken()).isEqualTo("new-token-2");
+        assertThat(s.acceptedTokens()).containsExactly("new-token-2", "old-token-1", "older-token-0");
+        assertThat(NodeSettings.of(Map.of()).acceptedTokens()).isEmpty();
+
+        java.nio.file.Path file = tmp.resolve("token");
+        java.nio.file.Files.writeString(file, "from-file-new\n\nfrom-file-old\n");
+        NodeSettings f = NodeSettings.of(Map.of("god.auth.token-file", file.toString()));
+        assertThat(f.authToken()).isEqualTo("from-file-new");
+        assertThat(f.acceptedTokens()).containsExactly("from-file-new", "from-file-old");
+
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.token-file", file.toString(),
+                "god.auth.token", "also-a-token"))).hasMessageContaining("god.auth.token-file")
+                .hasMessageContaining("both set");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.token-file", tmp.resolve("none").toString())))
+                .hasMessageContaining("god.auth.token-file").hasMessageContaining("cannot be read");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.previous-tokens", "old-token-1")))
+                .hasMessageContaining("god.auth.previous-tokens").hasMessageContaining("needs a current one");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.token", "new-token-2",
+                "god.auth.previous-tokens", "short"))).hasMessageContaining("at least 8 characters");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.reads", "true")))
+                .hasMessageContaining("god.auth.reads").hasMessageContaining("god.auth.token is not set");
+    }
 }
