@@ -129,14 +129,7 @@ row() { # label god-run redis-run test
   echo "<!-- resp.sh:end -->"
 } > "$OUT/section.md"
 
-RESULTS=$ROOT/bench/RESULTS.md
-if grep -q '<!-- resp.sh:begin' "$RESULTS"; then
-  awk -v f="$OUT/section.md" '
-    /<!-- resp.sh:begin/ { while ((getline l < f) > 0) print l; skip = 1; next }
-    /<!-- resp.sh:end -->/ { skip = 0; next }
-    !skip { print }' "$RESULTS" > "$OUT/RESULTS.md"
-else
-  { cat "$RESULTS"; echo; cat "$OUT/section.md"; } > "$OUT/RESULTS.md"
-fi
-cp "$OUT/RESULTS.md" "$RESULTS"
+# shellcheck source=bench/results.sh
+source "$ROOT/bench/results.sh"
+replace_section resp.sh "$OUT/section.md"
 cat "$OUT/section.md"

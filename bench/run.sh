@@ -259,16 +259,9 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   echo "<!-- run.sh:end -->"
 } > "$OUT/section.md"
 
-RESULTS=$ROOT/bench/RESULTS.md
-if grep -q '<!-- run.sh:begin' "$RESULTS"; then
-  awk -v f="$OUT/section.md" '
-    /<!-- run.sh:begin/ { while ((getline l < f) > 0) print l; skip = 1; next }
-    /<!-- run.sh:end -->/ { skip = 0; next }
-    !skip { print }' "$RESULTS" > "$OUT/RESULTS.md"
-else
-  { cat "$RESULTS"; echo; cat "$OUT/section.md"; } > "$OUT/RESULTS.md"
-fi
-cp "$OUT/RESULTS.md" "$RESULTS"
+# shellcheck source=bench/results.sh
+source "$ROOT/bench/results.sh"
+replace_section run.sh "$OUT/section.md"
 cat "$OUT/section.md"
 [ "$JFR" = 1 ] && log "flight recording: $OUT/single.jfr (jfr print --events jdk.ExecutionSample ...)"
 log "bench/RESULTS.md updated"
