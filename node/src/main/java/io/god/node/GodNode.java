@@ -307,6 +307,7 @@ public final class GodNode implements AutoCloseable {
                     settings.authToken(), maxFrame, c.rpcTimeout(), handlers,
                     new io.god.limits.ByteBudget(settings.limits().frameBudget()));
             tcp.acceptAlso(settings.acceptedTokens()); // during a rotation peers may still send a previous token
+            tcp.bounds(settings.authTimeout(), settings.maxConnections());
             transport = tcp;
         } else {
             transport = transports.create(settings, handlers);

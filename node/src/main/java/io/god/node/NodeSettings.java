@@ -47,13 +47,15 @@ import java.util.function.Function;
  * @param syncAcks how many replicas of a key's expected replica set confirm a Sync write (quorum, all)
  * @param authReads whether reads need the token too ({@code god.auth.reads}; needs {@code god.auth.token})
  * @param acceptedTokens every token a caller may present: the current one and previous ones during a rotation
+ * @param authTimeout how long a binary connection may stay without presenting the token ({@code god.limits.auth-timeout})
+ * @param maxConnections binary connections at once, peers and clients ({@code god.limits.connections})
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
                            Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
                            CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads,
-                           List<String> acceptedTokens) {
+                           List<String> acceptedTokens, Duration authTimeout, int maxConnections) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -315,7 +317,26 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
                 io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks,
-                authReads(config, token), tokens.accepted());
+                authReads(config, token), tokens.accepted(), authTimeout(config), maxConnections(config));
+    }
+
+    public static final String AUTH_TIMEOUT = "god.limits.auth-timeout";
+    public static final String CONNECTIONS = "god.limits.connections";
+
+    private static Duration authTimeout(Function<String, Optional<String>> config) {
+        Duration d = duration(AUTH_TIMEOUT, config.apply(AUTH_TIMEOUT).orElse("10s"));
+        if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw invalid(AUTH_TIMEOUT, "must be between 100ms and 10m, was " + Durations.format(d));
+        }
+        return d;
+    }
+
+    private static int maxConnections(Function<String, Optional<String>> config) {
+        long n = number(CONNECTIONS, config.apply(CONNECTIONS).orElse("10000"));
+        if (n < 1 || n > 1_000_000) {
+            throw invalid(CONNECTIONS, "must be between 1 and 1000000, was " + n);
+        }
+        return (int) n;
     }
 
     private static boolean authReads(Function<String, Optional<String>> config, String token) {

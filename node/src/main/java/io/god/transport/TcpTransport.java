@@ -101,7 +101,16 @@ public final class TcpTransport implements Transport {
     @Override
     public void serve(Handler handler, InlineHandler inline) {
         NetServer s = vertx.createNetServer(new NetServerOptions().setHost(bindHost).setPort(port).setTcpNoDelay(true));
-        s.connectHandler(socket -> new ServerConnection(socket, handler, inline));
+        s.connectHandler(socket -> {
+            if (serverConnections.incrementAndGet() > maxConnections) {
+                serverConnections.decrementAndGet();
+                String why = "node busy: more than " + maxConnections + " connections (god.limits.connections)";
+                socket.write(Buffer.buffer(new Frame(0, Frame.HELLO, Ops.HELLO, new byte[0]).error(why).encode()))
+                        .onComplete(v -> socket.close());
+                return;
+            }
+            new ServerConnection(socket, handler, inline);
+        });
         try {
             s.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -139,6 +148,18 @@ public final class TcpTransport implements Transport {
             c.fail("transport closed");
         }
         client.close();
+    }
+
+    /** How long a connection may stay without presenting the token before it is closed (when a token is set). */
+    private volatile Duration authDeadline = Duration.ofSeconds(10);
+    /** Server connections at most (peers and clients together); more are refused with an error frame. */
+    private volatile int maxConnections = 10_000;
+    private final java.util.concurrent.atomic.AtomicInteger serverConnections = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Bounds of the server side: the hello deadline and the connection cap (god.limits.auth-timeout, .connections). */
+    public void bounds(Duration authDeadline, int maxConnections) {
+        this.authDeadline = authDeadline;
+        this.maxConnections = maxConnections;
     }
 
     /** Tokens accepted besides the current one (a rotation's previous tokens). */
@@ -267,7 +288,17 @@ public final class TcpTransport implements Transport {
             socket.closeHandler(v -> {
                 frameBudget.release(held);
                 held = 0;
+                serverConnections.decrementAndGet();
             });
+            if (!authenticated) { // a connection that never presents the token holds no resources for long
+                vertx.setTimer(Math.max(1, authDeadline.toMillis()), t -> {
+                    if (!authenticated) {
+                        LOG.log(System.Logger.Level.DEBUG, "peer " + socket.remoteAddress() + " sent no token within "
+                                + authDeadline.toMillis() + " ms; closing");
+                        socket.close();
+                    }
+                });
+            }
             socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "peer " + socket.remoteAddress() + ": " + e));
         }
 

@@ -219,6 +219,49 @@ class TransportTest {
                 .get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS)).as("an authenticated client").hasSize(large);
     }
 
+    /**
+     * With a token, a connection that never presents it is closed after god.limits.auth-timeout; connections over
+     * god.limits.connections are refused with an error frame naming the setting; the node keeps serving.
+     */
+    @Test
+    void silentConnectionsAreClosedAndConnectionsCapped() throws Exception {
+        int port = freePort();
+        TcpTransport server = tcp(port, "secret-token");
+        server.bounds(TimeScale.millis(300), 3);
+        server.serve(echo());
+        try (Socket silent = new Socket("127.0.0.1", port)) {
+            silent.setSoTimeout((int) TimeScale.seconds(10).toMillis());
+            assertThat(silent.getInputStream().read()).as("closed without a hello").isEqualTo(-1);
+        }
+        List<Socket> held = new java.util.ArrayList<>();
+        try {
+            TcpTransport client = tcp(0, "secret-token");
+            assertThat(client.call("127.0.0.1:" + port, 1, new byte[] {1}, TimeScale.seconds(5))
+                    .get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS)).containsExactly(1); // connection 1
+            for (int i = 0; i < 2; i++) { // connections 2 and 3, authenticated so they stay
+                Socket s = new Socket("127.0.0.1", port);
+                s.getOutputStream().write(new Frame(1, Frame.HELLO, io.god.wire.Ops.HELLO,
+                        "secret-token".getBytes(java.nio.charset.StandardCharsets.UTF_8)).encode());
+                held.add(s);
+            }
+            org.awaitility.Awaitility.await().atMost(TimeScale.seconds(10)).untilAsserted(() -> {
+                try (Socket fourth = new Socket("127.0.0.1", port)) {
+                    fourth.setSoTimeout((int) TimeScale.seconds(10).toMillis());
+                    String answer = new String(fourth.getInputStream().readAllBytes(),
+                            java.nio.charset.StandardCharsets.UTF_8);
+                    assertThat(answer).contains("more than 3 connections (god.limits.connections)");
+                }
+            });
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
+        }
+        org.awaitility.Awaitility.await().atMost(TimeScale.seconds(10)).untilAsserted(() ->
+                assertThat(tcp(0, "secret-token").call("127.0.0.1:" + port, 1, new byte[] {2}, TimeScale.seconds(5))
+                        .get(TimeScale.seconds(5).toMillis(), TimeUnit.MILLISECONDS)).containsExactly(2));
+    }
+
     @Test
     void inMemoryNetworkDelaysDropsAndPartitions() throws Exception {
         InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 1);
