@@ -50,6 +50,10 @@ public final class BackupCli implements Callable<Integer> {
     PrintStream out = System.out;
 
     public static void main(String[] args) {
+        // the AWS SDK's HTTP client logs through SLF4J; the tool ships no provider, and says nothing about that
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
         System.exit(run(args, System.out, System.err, System.getenv()));
     }
 

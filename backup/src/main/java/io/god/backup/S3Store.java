@@ -35,9 +35,6 @@ final class S3Store implements BackupStore {
 
     /** How to reach S3: an endpoint override (null: AWS) and the environment to read AWS_* from. */
     record Options(URI endpoint, Map<String, String> env) {
-        static Options aws() {
-            return new Options(null, System.getenv());
-        }
     }
 
     private final S3Client s3;

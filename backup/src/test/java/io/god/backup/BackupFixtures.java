@@ -103,6 +103,15 @@ final class BackupFixtures {
         }
     }
 
+    /**
+     * A key acknowledged with a plain value (no tombstone, no sub tree): what a ring with a short
+     * tombstone window keeps after a restore, where an old tombstone is collected at once.
+     */
+    static String plainValueKey(Map<String, Entry> acked) {
+        return acked.entrySet().stream().filter(e -> !e.getValue().isTombstone() && e.getValue().sub() == null)
+                .map(Map.Entry::getKey).sorted().findFirst().orElseThrow();
+    }
+
     /** The newest version of key among the ring's nodes. */
     static Entry newest(Rings r, byte[] key) {
         Entry best = null;

@@ -11,6 +11,7 @@ import static io.god.backup.BackupFixtures.bytes;
 import static io.god.backup.BackupFixtures.cli;
 import static io.god.backup.BackupFixtures.hashes;
 import static io.god.backup.BackupFixtures.newest;
+import static io.god.backup.BackupFixtures.plainValueKey;
 import static io.god.backup.BackupFixtures.records;
 import static io.god.backup.BackupFixtures.ring;
 import static org.awaitility.Awaitility.await;
@@ -211,7 +212,7 @@ class BackupRestoreTest {
             Cli allowed = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString(),
                     "--allow-resurrection");
             assertThat(allowed.code()).as(allowed.err()).isZero();
-            String someKey = ACKED.keySet().iterator().next();
+            String someKey = plainValueKey(ACKED); // a restored old tombstone is collected at once here
             assertSame(someKey, ACKED.get(someKey), target.nodes.get(0).store().state().entry(HEX.parseHex(someKey)));
         }
     }
