@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
  * storage libraries never burden god-client's users; the connection options are god-cli's.
  */
 @Command(name = "god-backup", mixinStandardHelpOptions = true, version = "god-backup 0.1.0",
-        description = "Backs a god ring up to a directory, verifies a backup, restores one into any ring.",
+        description = "Backs a god ring up to a directory or S3, verifies a backup, restores one into any ring.",
         subcommands = {BackupCli.BackupCommand.class, BackupCli.RestoreCommand.class, CommandLine.HelpCommand.class})
 public final class BackupCli implements Callable<Integer> {
 
@@ -41,10 +41,19 @@ public final class BackupCli implements Callable<Integer> {
     @Option(names = "--token-file", paramLabel = "PATH", description = "read god.auth.token from this file")
     Path tokenFile;
 
+    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "an S3 API server other than AWS (MinIO, "
+            + "s3proxy: http://host:port), addressed path-style; region and credentials still from AWS_REGION, "
+            + "AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the AWS profile")
+    java.net.URI s3Endpoint;
+
     Map<String, String> env = System.getenv();
     PrintStream out = System.out;
 
     public static void main(String[] args) {
+        // the AWS SDK's HTTP client logs through SLF4J; the tool ships no provider, and says nothing about that
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
         System.exit(run(args, System.out, System.err, System.getenv()));
     }
 
@@ -72,20 +81,27 @@ public final class BackupCli implements Callable<Integer> {
         return 2;
     }
 
+    /** The store a LOCATION argument names: {@code s3://bucket/prefix} or a directory. */
+    BackupStore store(String location) {
+        return BackupStore.of(location, new S3Store.Options(s3Endpoint, env));
+    }
+
     GodClient client() {
         return GodClient.builder().endpoints(endpoint).token(GodCli.token(token, tokenFile, env))
                 .attemptTimeout(timeout).deadline(timeout).build();
     }
 
     @Command(name = "backup", mixinStandardHelpOptions = true, subcommands = VerifyCommand.class,
-            description = {"Backs every range of the ring up to LOCATION (a directory): values, sub trees, "
-                    + "configuration, tombstones and timestamps, each range from one tree version of its owner.",
+            description = {"Backs every range of the ring up to LOCATION (a directory or s3://bucket/prefix): "
+                    + "values, sub trees, configuration, tombstones and timestamps, each range from one tree version "
+                    + "of its owner.",
                     "Per range, not a point-in-time cut of the ring."})
     static final class BackupCommand implements Callable<Integer> {
         @ParentCommand
         BackupCli cli;
 
-        @Option(names = "--to", paramLabel = "LOCATION", description = "an empty directory (required)")
+        @Option(names = "--to", paramLabel = "LOCATION",
+                description = "an empty directory or s3://bucket/prefix (required)")
         String to;
 
         @Option(names = "--resume", description = "go on with the interrupted backup in LOCATION after its last "
@@ -101,8 +117,8 @@ public final class BackupCli implements Callable<Integer> {
             if (to == null) {
                 throw new IllegalArgumentException("backup needs --to LOCATION (or: backup verify LOCATION)");
             }
-            try (GodClient client = cli.client()) {
-                Backup b = new Backup(client, cli.timeout, BackupStore.of(to), chunkBytes, cli.out);
+            try (BackupStore store = cli.store(to); GodClient client = cli.client()) {
+                Backup b = new Backup(client, cli.timeout, store, chunkBytes, cli.out);
                 if (resume) {
                     b.resume();
                 } else {
@@ -119,12 +135,14 @@ public final class BackupCli implements Callable<Integer> {
         @ParentCommand
         BackupCommand parent;
 
-        @Parameters(paramLabel = "LOCATION", description = "the backup's directory")
+        @Parameters(paramLabel = "LOCATION", description = "the backup's directory or s3://bucket/prefix")
         String location;
 
         @Override
         public Integer call() {
-            Verify.check(BackupStore.of(location), parent.cli.out);
+            try (BackupStore store = parent.cli.store(location)) {
+                Verify.check(store, parent.cli.out);
+            }
             return 0;
         }
     }
@@ -136,7 +154,8 @@ public final class BackupCli implements Callable<Integer> {
         @ParentCommand
         BackupCli cli;
 
-        @Option(names = "--from", required = true, paramLabel = "LOCATION", description = "the backup's directory")
+        @Option(names = "--from", required = true, paramLabel = "LOCATION",
+                description = "the backup's directory or s3://bucket/prefix")
         String from;
 
         @Option(names = "--allow-resurrection", description = "restore even when the backup is older than the "
@@ -145,8 +164,8 @@ public final class BackupCli implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            try (GodClient client = cli.client()) {
-                new Restore(client, cli.timeout, BackupStore.of(from), cli.out).run(allowResurrection);
+            try (BackupStore store = cli.store(from); GodClient client = cli.client()) {
+                new Restore(client, cli.timeout, store, cli.out).run(allowResurrection);
             }
             return 0;
         }

@@ -10,9 +10,9 @@ import java.util.Optional;
 
 /**
  * Where a backup's files live: named blobs written whole (a partial write never shows under its
- * name). {@link Dir} is a local directory (a PVC, a disk); an object store fits the same two calls.
+ * name). {@link Dir} is a local directory (a PVC, a disk); {@link S3Store} an S3 bucket.
  */
-public interface BackupStore {
+public interface BackupStore extends AutoCloseable {
 
     /** Writes {@code name} whole, replacing it. */
     void put(String name, byte[] bytes);
@@ -23,11 +23,15 @@ public interface BackupStore {
     /** Where the store is, for messages. */
     String describe();
 
-    /** The store named by a {@code --to}/{@code --from} argument: a directory (s3:// is not built yet). */
-    static BackupStore of(String location) {
-        if (location.startsWith("s3://")) {
-            throw new BackupException("s3:// targets are not available in this build (the AWS SDK is not in the "
-                    + "project's Maven mirror); back up to a directory");
+    /** Releases connections (an S3 client); a directory holds none. */
+    @Override
+    default void close() {
+    }
+
+    /** The store named by a {@code --to}/{@code --from} argument: {@code s3://bucket/prefix}, else a directory. */
+    static BackupStore of(String location, S3Store.Options s3) {
+        if (location.startsWith(S3Store.SCHEME)) {
+            return S3Store.open(location, s3);
         }
         return new Dir(Path.of(location));
     }

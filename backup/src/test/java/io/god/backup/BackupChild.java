@@ -3,6 +3,7 @@ package io.god.backup;
 import io.god.client.GodClient;
 import io.god.testing.TimeScale;
 import java.io.IOException;
+import java.net.URI;
 import java.io.PrintStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,12 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A backup in a child JVM that stops after a number of chunks and waits to be killed (SIGKILL):
  * prints {@code STALLED} once that many chunks are recorded in {@code progress.json}. Arguments:
- * endpoint, token, directory, chunk size, chunks before the stall. {@link #start} launches it with
- * output to a file; the caller kills it.
+ * endpoint, token, location (a directory or s3://bucket/prefix), chunk size, chunks before the stall,
+ * and for S3 the --s3-endpoint URL (AWS_* from the environment). {@link #start} launches it with output
+ * to a file; the caller kills it.
  */
 public final class BackupChild {
 
@@ -24,7 +27,8 @@ public final class BackupChild {
 
     public static void main(String[] args) throws Exception {
         try (GodClient client = GodClient.builder().endpoints(args[0]).token(args[1]).build()) {
-            Backup b = new Backup(client, TimeScale.seconds(10), new BackupStore.Dir(Path.of(args[2])),
+            Backup b = new Backup(client, TimeScale.seconds(10), BackupStore.of(args[2], new S3Store.Options(
+                    args.length > 5 ? URI.create(args[5]) : null, System.getenv())),
                     Integer.parseInt(args[3]), new PrintStream(OutputStream.nullOutputStream()));
             int stallAfter = Integer.parseInt(args[4]);
             int[] chunks = {0};
@@ -45,12 +49,19 @@ public final class BackupChild {
     }
 
     static Process start(Path out, String... args) throws IOException {
+        return start(out, Map.of(), args);
+    }
+
+    /** The child with env added to this JVM's environment. */
+    static Process start(Path out, Map<String, String> env, String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-Xmx256m",
                 "-D" + TimeScale.PROPERTY + "=" + TimeScale.factor(),
                 "-cp", System.getProperty("java.class.path"), BackupChild.class.getName()));
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.environment().putAll(env);
+        return pb.start();
     }
 
     static boolean said(Path out, String word) throws IOException {

@@ -2,27 +2,36 @@ package io.god.backup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static io.god.backup.BackupFixtures.HEX;
+import static io.god.backup.BackupFixtures.TOKEN;
+import static io.god.backup.BackupFixtures.ackedWrites;
+import static io.god.backup.BackupFixtures.assertRestored;
+import static io.god.backup.BackupFixtures.assertSame;
+import static io.god.backup.BackupFixtures.bytes;
+import static io.god.backup.BackupFixtures.cli;
+import static io.god.backup.BackupFixtures.hashes;
+import static io.god.backup.BackupFixtures.newest;
+import static io.god.backup.BackupFixtures.plainValueKey;
+import static io.god.backup.BackupFixtures.records;
+import static io.god.backup.BackupFixtures.ring;
 import static org.awaitility.Awaitility.await;
 
+import io.god.backup.BackupFixtures.Cli;
 import io.god.client.GodClient;
 import io.god.cluster.Rings;
-import io.god.node.GodNode;
 import io.god.testing.ScaledTimeout;
 import io.god.testing.TimeScale;
 import io.god.tree.Entry;
 import io.god.tree.Hash128;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,8 +48,6 @@ import org.junit.jupiter.api.io.TempDir;
 @ScaledTimeout(240)
 class BackupRestoreTest {
 
-    private static final String TOKEN = "backup-peer-token";
-    private static final HexFormat HEX = HexFormat.of();
     private static Rings source;
     private static GodClient client;
     /** Every acknowledged key of the source: key hex → the entry the source held when acknowledged. */
@@ -53,29 +60,7 @@ class BackupRestoreTest {
     static void sourceRingWithAcknowledgedWrites() throws Exception {
         source = ring(3, Map.of());
         client = GodClient.builder().endpoints(source.address(0)).token(TOKEN).build();
-        Random random = new Random(38);
-        List<byte[]> keys = new ArrayList<>();
-        for (int i = 0; i < 240; i++) {
-            byte[] key = GodClient.hashed("acked-" + i);
-            keys.add(key);
-            client.put(key, bytes("v" + i + "-" + random.nextInt(1000)), true);
-            if (random.nextInt(4) == 0) {
-                client.del(key, true); // a tombstone
-            }
-        }
-        for (int i = 0; i < 8; i++) { // sub trees, one with a sub-key tombstone
-            byte[] key = GodClient.hashed("tree-" + i);
-            keys.add(key);
-            for (int j = 0; j < 5; j++) {
-                client.subPut(key, bytes("s" + j), bytes("x" + j), true);
-            }
-            client.subDel(key, bytes("s0"), true);
-        }
-        client.subAddConfiguration(GodClient.hashed("tree-0"), "mirrored", "yes");
-        client.addConfiguration("backup-test", "kept");
-        for (byte[] key : keys) {
-            ACKED.put(HEX.formatHex(key), newest(source, key));
-        }
+        ACKED.putAll(ackedWrites(source, client));
     }
 
     @AfterAll
@@ -113,8 +98,8 @@ class BackupRestoreTest {
             await().atMost(TimeScale.seconds(20)).until(() -> written.get() >= 50);
             Cli backup = cli("--endpoint", source.address(1), "--token", TOKEN, "backup", "--to", dir.toString(),
                     "--chunk-size", "4096");
-            assertThat(backup.code).as(backup.err).isZero();
-            assertThat(backup.out).contains("backup: ").contains("ranges").contains("/s").contains("backup complete");
+            assertThat(backup.code()).as(backup.err()).isZero();
+            assertThat(backup.out()).contains("backup: ").contains("ranges").contains("/s").contains("backup complete");
         } finally {
             stop.set(true);
             writer.join();
@@ -126,38 +111,18 @@ class BackupRestoreTest {
         assertThat(m.tombstones).isPositive();
 
         Cli verify = cli("backup", "verify", dir.toString());
-        assertThat(verify.code).as(verify.err).isZero();
-        assertThat(verify.out).contains("verified:");
+        assertThat(verify.code()).as(verify.err()).isZero();
+        assertThat(verify.out()).contains("verified:");
 
         try (Rings target = ring(5, Map.of())) {
             Cli restore = cli("--endpoint", target.address(2), "--token", TOKEN, "restore", "--from", dir.toString());
-            assertThat(restore.code).as(restore.err).isZero();
-            assertThat(restore.out).contains("restore complete");
-            List<GodClient.Member> ring;
-            try (GodClient c = GodClient.builder().endpoints(target.address(0)).token(TOKEN).build()) {
-                ring = c.refreshRing();
-            }
-            for (Map.Entry<String, Entry> acked : ACKED.entrySet()) {
-                byte[] key = HEX.parseHex(acked.getKey());
-                for (GodClient.Member replica : GodClient.replicas(ring, key, 3)) {
-                    Entry e = node(target, replica.address()).store().state().entry(key);
-                    assertThat(e).as("key %s on %s", acked.getKey(), replica.address()).isNotNull();
-                    assertSame(acked.getKey(), acked.getValue(), e);
-                }
-            }
-            // configuration: the sub tree's on its replicas, the tree-level one on every member
-            byte[] tree0 = GodClient.hashed("tree-0");
-            for (GodClient.Member replica : GodClient.replicas(ring, tree0, 3)) {
-                assertThat(node(target, replica.address()).store().state().entry(tree0).sub().configuration())
-                        .containsEntry("mirrored", "yes");
-            }
-            for (GodNode n : target.nodes) {
-                assertThat(n.store().state().configuration()).containsEntry("backup-test", "kept");
-            }
+            assertThat(restore.code()).as(restore.err()).isZero();
+            assertThat(restore.out()).contains("restore complete");
+            assertRestored(target, ACKED);
             // a second restore changes nothing (last-write-wins: every record is already there)
             Map<String, Hash128> before = hashes(target);
             Cli again = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString());
-            assertThat(again.code).as(again.err).isZero();
+            assertThat(again.code()).as(again.err()).isZero();
             assertThat(hashes(target)).isEqualTo(before);
         }
     }
@@ -166,7 +131,7 @@ class BackupRestoreTest {
     void aCorruptedChunkIsDetectedByVerifyAndRefusedByRestore() throws Exception {
         Path dir = tmp.resolve("b2");
         assertThat(cli("--endpoint", source.address(0), "--token", TOKEN, "backup", "--to", dir.toString(),
-                "--chunk-size", "4096").code).isZero();
+                "--chunk-size", "4096").code()).isZero();
         Manifest m = Manifest.parse(Files.readAllBytes(dir.resolve("manifest.json")), "manifest");
         Path chunk = dir.resolve(m.ranges.get(1).chunks.get(0).file);
         byte[] b = Files.readAllBytes(chunk);
@@ -174,12 +139,12 @@ class BackupRestoreTest {
         Files.write(chunk, b);
 
         Cli verify = cli("backup", "verify", dir.toString());
-        assertThat(verify.code).isEqualTo(1);
-        assertThat(verify.err).contains("damaged").contains(m.ranges.get(1).chunks.get(0).file).contains("sha256");
+        assertThat(verify.code()).isEqualTo(1);
+        assertThat(verify.err()).contains("damaged").contains(m.ranges.get(1).chunks.get(0).file).contains("sha256");
         try (Rings target = ring(1, Map.of())) {
             Cli restore = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString());
-            assertThat(restore.code).isEqualTo(1);
-            assertThat(restore.err).contains("damaged");
+            assertThat(restore.code()).isEqualTo(1);
+            assertThat(restore.err()).contains("damaged");
             assertThat(target.nodes.get(0).store().state().size()).isZero(); // nothing half-restored
         }
     }
@@ -209,12 +174,12 @@ class BackupRestoreTest {
         assertThat(partial.ranges.stream().filter(r -> !r.complete)).isNotEmpty();
         assertThatThrownBy(() -> Verify.check(resumed, quiet)).hasMessageContaining("--resume");
         Cli fresh = cli("--endpoint", source.address(1), "--token", TOKEN, "backup", "--to", dir.toString());
-        assertThat(fresh.code).isEqualTo(1);
-        assertThat(fresh.err).contains("--resume");
+        assertThat(fresh.code()).isEqualTo(1);
+        assertThat(fresh.err()).contains("--resume");
 
         Cli resume = cli("--endpoint", source.address(2), "--token", TOKEN, "backup", "--to", dir.toString(), "--resume",
                 "--chunk-size", "4096");
-        assertThat(resume.code).as(resume.err).isZero();
+        assertThat(resume.code()).as(resume.err()).isZero();
         assertThat(records(resumed)).isEqualTo(records(whole)).isNotEmpty();
         Manifest a = Verify.check(whole, quiet);
         Manifest b = Verify.check(resumed, quiet);
@@ -230,7 +195,7 @@ class BackupRestoreTest {
     @Test
     void theResurrectionGuardRefusesAnOlderBackupUnlessAllowed() throws Exception {
         Path dir = tmp.resolve("b4");
-        assertThat(cli("--endpoint", source.address(0), "--token", TOKEN, "backup", "--to", dir.toString()).code)
+        assertThat(cli("--endpoint", source.address(0), "--token", TOKEN, "backup", "--to", dir.toString()).code())
                 .isZero();
         try (Rings target = ring(1, Map.of("god.tombstone-window", "1s", "god.gc.interval", "100ms"))) {
             try (GodClient c = GodClient.builder().endpoints(target.address(0)).token(TOKEN).build()) {
@@ -240,14 +205,14 @@ class BackupRestoreTest {
                 await().atMost(TimeScale.seconds(30)).until(() -> calls.info(target.address(0)).collectedUpTo() > 0);
             }
             Cli refused = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString());
-            assertThat(refused.code).isEqualTo(1);
-            assertThat(refused.err).contains("collectedUpTo").contains("--allow-resurrection");
+            assertThat(refused.code()).isEqualTo(1);
+            assertThat(refused.err()).contains("collectedUpTo").contains("--allow-resurrection");
             assertThat(target.nodes.get(0).store().state().size()).isZero();
 
             Cli allowed = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString(),
                     "--allow-resurrection");
-            assertThat(allowed.code).as(allowed.err).isZero();
-            String someKey = ACKED.keySet().iterator().next();
+            assertThat(allowed.code()).as(allowed.err()).isZero();
+            String someKey = plainValueKey(ACKED); // a restored old tombstone is collected at once here
             assertSame(someKey, ACKED.get(someKey), target.nodes.get(0).store().state().entry(HEX.parseHex(someKey)));
         }
     }
@@ -268,12 +233,12 @@ class BackupRestoreTest {
             byte[] fresh = GodClient.hashed("fresh-after-collection");
             client.put(fresh, bytes("new"), true); // newer than the target's collectedUpTo
             Entry freshEntry = newest(source, fresh);
-            assertThat(cli("--endpoint", source.address(0), "--token", TOKEN, "backup", "--to", dir.toString()).code)
+            assertThat(cli("--endpoint", source.address(0), "--token", TOKEN, "backup", "--to", dir.toString()).code())
                     .isZero();
 
             Cli restore = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString());
-            assertThat(restore.code).as(restore.err).isZero();
-            assertThat(restore.out).containsPattern("skipped [1-9][0-9]* records older than the ring's collectedUpTo");
+            assertThat(restore.code()).as(restore.err()).isZero();
+            assertThat(restore.out()).containsPattern("skipped [1-9][0-9]* records older than the ring's collectedUpTo");
             var state = target.nodes.get(0).store().state();
             assertSame("fresh", freshEntry, state.entry(fresh));
             assertThat(state.entry(notHeld)).isNull();
@@ -281,8 +246,8 @@ class BackupRestoreTest {
 
             Cli allowed = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString(),
                     "--allow-resurrection");
-            assertThat(allowed.code).as(allowed.err).isZero();
-            assertThat(allowed.out).doesNotContain("skipped");
+            assertThat(allowed.code()).as(allowed.err()).isZero();
+            assertThat(allowed.out()).doesNotContain("skipped");
             assertSame(acked.get(1), ACKED.get(acked.get(1)), target.nodes.get(0).store().state().entry(notHeld));
         }
     }
@@ -290,91 +255,13 @@ class BackupRestoreTest {
     @Test
     void backupNeedsThePeerCredential() {
         Cli noToken = cli("--endpoint", source.address(0), "backup", "--to", tmp.resolve("b5").toString());
-        assertThat(noToken.code).isEqualTo(1);
-        assertThat(noToken.err).contains("(401)").contains("god.auth.token");
+        assertThat(noToken.code()).isEqualTo(1);
+        assertThat(noToken.err()).contains("(401)").contains("god.auth.token");
         Cli usage = cli("--endpoint", source.address(0), "--token", TOKEN, "backup");
-        assertThat(usage.code).isEqualTo(2);
-        assertThat(usage.err).contains("--to");
+        assertThat(usage.code()).isEqualTo(2);
+        assertThat(usage.err()).contains("--to");
         Cli wrong = cli("--endpoint", source.address(0), "--token", "wrong-token-x", "restore", "--from",
                 tmp.resolve("b5").toString());
-        assertThat(wrong.code).isEqualTo(1);
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    private static Rings ring(int n, Map<String, String> extra) throws Exception {
-        Rings r = new Rings();
-        r.extra.put("god.auth.token", TOKEN);
-        r.extra.put("god.rpc.timeout", TimeScale.setting("300ms"));
-        r.extra.putAll(extra);
-        for (int i = 0; i < n; i++) {
-            r.start(i, null, r.address(0));
-            await().atMost(TimeScale.seconds(20)).until(r::converged);
-        }
-        return r;
-    }
-
-    /** The newest version of key among the ring's nodes. */
-    private static Entry newest(Rings r, byte[] key) {
-        Entry best = null;
-        for (GodNode n : r.nodes) {
-            Entry e = n.store().state().entry(key);
-            if (e != null && (best == null || e.timestamp() > best.timestamp())) {
-                best = e;
-            }
-        }
-        assertThat(best).as("acknowledged key %s held nowhere", HEX.formatHex(key)).isNotNull();
-        return best;
-    }
-
-    private static void assertSame(String key, Entry expected, Entry actual) {
-        assertThat(actual).as("key %s", key).isNotNull();
-        assertThat(actual.timestamp()).as("timestamp of %s", key).isEqualTo(expected.timestamp());
-        assertThat(actual.isTombstone()).as("tombstone %s", key).isEqualTo(expected.isTombstone());
-        assertThat(actual.value()).as("value of %s", key).isEqualTo(expected.value());
-        if (expected.sub() != null) {
-            assertThat(actual.sub()).as("sub tree of %s", key).isNotNull();
-            assertThat(actual.sub().hash()).as("sub tree of %s", key).isEqualTo(expected.sub().hash());
-        }
-    }
-
-    private static GodNode node(Rings r, String address) {
-        return r.nodes.stream().filter(n -> n.address().equals(address)).findFirst().orElseThrow();
-    }
-
-    private static Map<String, Hash128> hashes(Rings r) {
-        Map<String, Hash128> out = new HashMap<>();
-        for (GodNode n : r.nodes) {
-            out.put(n.address(), n.store().state().hash());
-        }
-        return out;
-    }
-
-    /** Every distinct record of a backup (hex). */
-    private static Set<String> records(BackupStore store) {
-        Manifest m = Manifest.parse(store.get("manifest.json").orElseThrow(), "manifest");
-        Set<String> out = new TreeSet<>();
-        for (Manifest.Range r : m.ranges) {
-            for (Manifest.Chunk c : r.chunks) {
-                for (byte[] b : Chunks.decode(store.get(c.file).orElseThrow(), c.file)) {
-                    out.add(HEX.formatHex(b));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private record Cli(int code, String out, String err) {
-    }
-
-    private static Cli cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = BackupCli.run(args, new PrintStream(out, true), new PrintStream(err, true), Map.of());
-        return new Cli(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        assertThat(wrong.code()).isEqualTo(1);
     }
 }
