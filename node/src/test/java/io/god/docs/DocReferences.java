@@ -46,7 +46,7 @@ final class DocReferences {
     /** Markers that attribute a unit's flags to one of our tools (flags after the marker belong to it). */
     private static final Map<String, String> TOOL_MARKERS = Map.of(
             "god-cli", KnownNames.GOD_CLI, "god-backup", KnownNames.GOD_BACKUP, "LoadGen", KnownNames.LOAD_GEN, "run.sh", KnownNames.BENCH_RUN,
-            "god-k8s-images", KnownNames.K8S_IMAGES);
+            "god-k8s-images", KnownNames.K8S_IMAGES, "resp.sh", KnownNames.BENCH_RESP);
 
     private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*]\\(([^)\\s]+)\\)");
     private static final Pattern LONG_FLAG = Pattern.compile("(?<![\\w-])(--[a-zA-Z][a-zA-Z0-9-]*)");

@@ -35,6 +35,7 @@ record KnownNames(Set<String> configKeys, Set<String> envVars, Map<String, Set<S
     static final String LOAD_GEN = "LoadGen";
     static final String BENCH_RUN = "bench/run.sh";
     static final String K8S_IMAGES = "god-k8s-images";
+    static final String BENCH_RESP = "bench/resp.sh";
 
     /** A whole Java string literal that is a god.* key: "god.sim.seed", @ConfigProperty(name = "god.operator.x"). */
     private static final Pattern KEY_LITERAL = Pattern.compile("\"(god\\.[a-z0-9][a-z0-9.-]*[a-z0-9])\"");
@@ -79,6 +80,7 @@ record KnownNames(Set<String> configKeys, Set<String> envVars, Map<String, Set<S
         flags.put(LOAD_GEN, picocliFlags(read(root.resolve("bench/src/main/java/io/god/bench/load/LoadGen.java"))));
         flags.put(BENCH_RUN, shellFlags(read(root.resolve("bench/run.sh"))));
         flags.put(K8S_IMAGES, shellFlags(read(root.resolve("bin/god-k8s-images"))));
+        flags.put(BENCH_RESP, shellFlags(read(root.resolve("bench/resp.sh"))));
         return new KnownNames(keys, env, flags);
     }
 
