@@ -37,4 +37,25 @@ final class KnownIssues {
         }
         return null;
     }
+
+    /**
+     * Why a violation is not one, or null: <b>a node beyond the skew bound</b> counts as unavailable (issue 27).
+     * A node whose clock is off by more than {@code god.time.max-skew} stamps its writes off by the excess,
+     * so last-write-wins may order them wrongly; every key written (put or delete invoked) while a
+     * {@code skew-beyond} fault was on is excused, with the fault named.
+     */
+    static String beyondSkewBound(Checker.Violation v, List<Campaign.Phase> phases) {
+        for (Campaign.Phase p : phases) {
+            if (!p.nemesis().equals(Nemesis.Skew.BEYOND)) {
+                continue;
+            }
+            for (Op op : v.excerpt()) {
+                if (op.kind() != Op.Kind.GET && op.invoke() >= p.injectedAt() && op.invoke() < p.healedAt()) {
+                    return "written while " + p.action() + ": #" + op.id() + " " + op.kind()
+                            + " (a node beyond the skew bound counts as unavailable)";
+                }
+            }
+        }
+        return null;
+    }
 }

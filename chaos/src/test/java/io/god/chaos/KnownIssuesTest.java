@@ -35,4 +35,17 @@ class KnownIssuesTest {
                 Map.of("a", CheckerTest.ABSENT)).get(0);
         assertThat(KnownIssues.reason(lost, PHASES, 1_000)).as("a lost write").isNull();
     }
+
+    @Test
+    void aKeyWrittenWhileANodeWasBeyondTheSkewBoundCountsAsUnavailable() {
+        List<Campaign.Phase> skewed = List.of(new Campaign.Phase(Nemesis.Skew.BEYOND,
+                "node 1 restarted with its clock -75 s (bound 60 s)", 40_000, 50_000, 2, 2_000L, null));
+        assertThat(KnownIssues.beyondSkewBound(resurrected(44_000, 44_100), skewed)).contains("skew bound");
+        assertThat(KnownIssues.beyondSkewBound(resurrected(38_000, 38_100), skewed))
+                .as("put at 38.0 s, delete at 38.9 s: both before the fault").isNull();
+        assertThat(KnownIssues.beyondSkewBound(resurrected(44_000, 44_100), PHASES)).as("no skew fault").isNull();
+        List<Campaign.Phase> within = List.of(new Campaign.Phase("skew", "node 1 restarted with its clock -25 s",
+                40_000, 50_000, 2, 2_000L, null));
+        assertThat(KnownIssues.beyondSkewBound(resurrected(44_000, 44_100), within)).as("within the bound").isNull();
+    }
 }
