@@ -12,11 +12,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * Client threads, each with its own seeded Random (so a seed replays the workload, not the interleaving):
  * {@code Sync=true} puts of unique keys ({@code t<thread>-<n>}, value {@code v-<key>}), {@code Sync=true}
- * deletes of keys whose put was acknowledged, and reads of any acknowledged key. Every call is recorded.
+ * deletes of keys whose put was acknowledged, reads of any acknowledged key, and {@code Sync=true}
+ * overwrites and reads of a few registers per thread ({@code r<thread>-<j>}, value
+ * {@code r<thread>-<j>#<seq>}: one writer each, its sequence number rising). Every call is recorded.
  */
 final class Workload implements AutoCloseable {
 
     private static final long PACE_MS = 5;
+    /** Registers per thread. */
+    static final int REGISTERS = 3;
 
     private final GodClient client;
     private final History history;
@@ -46,10 +50,18 @@ final class Workload implements AutoCloseable {
         Random r = new Random(seed * 31 + t);
         List<String> mine = new ArrayList<>(); // acknowledged, not deleted yet
         int n = 0;
+        int seq = 0;
         while (!stop) {
             pace();
             int dice = r.nextInt(10);
-            if (dice < 5 || mine.isEmpty()) {
+            if (dice == 8 || dice == 9) {
+                String reg = "r" + t + "-" + r.nextInt(REGISTERS);
+                if (dice == 8) {
+                    call(t, Op.Kind.PUT, reg, reg + "#" + ++seq);
+                } else {
+                    call(t, Op.Kind.GET, reg, null);
+                }
+            } else if (dice < 4 || mine.isEmpty()) {
                 String key = "t" + t + "-" + n++;
                 if (call(t, Op.Kind.PUT, key, "v-" + key) == Op.Outcome.OK) {
                     mine.add(key);
@@ -57,7 +69,7 @@ final class Workload implements AutoCloseable {
                         acked.add(key);
                     }
                 }
-            } else if (dice < 7) {
+            } else if (dice < 6) {
                 String key = mine.remove(r.nextInt(mine.size()));
                 call(t, Op.Kind.DEL, key, null);
             } else {
