@@ -3,7 +3,6 @@ package io.god.chaos;
 import io.god.client.GodClient;
 import io.god.client.GodException;
 import io.god.testing.TimeScale;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -160,8 +159,7 @@ final class Campaign implements AutoCloseable {
 
     private static Checker.Final finalRead(GodClient client, String key) {
         try {
-            GodClient.Value v = client.get(Workload.keyBytes(key));
-            return new Checker.Final(false, v.exists(), v.exists() ? new String(v.value(), StandardCharsets.UTF_8) : null);
+            return Workload.read(client, key);
         } catch (GodException e) {
             return new Checker.Final(true, false, e.getMessage());
         }
