@@ -48,4 +48,18 @@ class KnownIssuesTest {
                 40_000, 50_000, 2, 2_000L, null));
         assertThat(KnownIssues.beyondSkewBound(resurrected(44_000, 44_100), within)).as("within the bound").isNull();
     }
+
+    @Test
+    void aStaleReadBeforeTheRingConvergedAfterAPartitionIsTheKnownIssue() {
+        // seed 27, 2026-11-25: one-way partition of node 2 healed at 78 285 ms, converged 2 195 ms later
+        List<Campaign.Phase> oneWay = List.of(new Campaign.Phase("one-way", "node 2 cannot send to [0, 1]", 72_275,
+                78_285, 1, 2_195L, null));
+        List<Op> h = List.of(CheckerTest.write(12_978, 664, 78_832, 78_931, Op.Outcome.OK),
+                CheckerTest.read(12_984, 640L, 79_157, 79_195), CheckerTest.read(13_500, 640L, 81_000, 81_010));
+        List<Checker.Violation> v = Checker.check(h, Map.of("r0-0", CheckerTest.register(664)));
+        assertThat(v).hasSize(2);
+        assertThat(KnownIssues.reason(v.get(0), oneWay, 1_000)).startsWith("stale read from a returning member");
+        assertThat(KnownIssues.reason(v.get(1), oneWay, 1_000)).as("after the ring converged").isNull();
+        assertThat(KnownIssues.reason(v.get(0), PHASES, 1_000)).as("no partition healed just before").isNull();
+    }
 }
