@@ -121,8 +121,9 @@ final class Workload implements AutoCloseable {
             outcome = kind == Op.Kind.GET ? Op.Outcome.FAIL : Op.Outcome.UNKNOWN; // a read changes nothing
             error = e.getMessage();
         }
+        String after = ownerOf(k); // the view may change during the call (a member back, catching up)
         history.add(new Op(id, t, kind, key, kind == Op.Kind.GET ? read : value, invoke, history.now(), outcome,
-                found, node, error));
+                found, after.equals(node) ? node : node + " → " + after, error));
         return outcome;
     }
 
