@@ -3,7 +3,6 @@ package io.god.chaos;
 import io.god.client.GodClient;
 import io.god.client.GodException;
 import io.god.testing.TimeScale;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +32,8 @@ final class Campaign implements AutoCloseable {
 
     /** Everything the report says. */
     record Result(Config config, List<Phase> phases, List<Op> history, Map<String, Checker.Final> finals,
-                  List<Checker.Violation> violations, List<String> knownIssues, Long finalConvergenceMs,
+                  List<Checker.Violation> violations, List<String> knownIssues, List<String> unavailable,
+                  Long finalConvergenceMs,
                   String finalNotConverged, long wallMs) {
         boolean passed() {
             return violations.isEmpty() && finalNotConverged == null
@@ -55,10 +55,12 @@ final class Campaign implements AutoCloseable {
 
     Result run() throws Exception {
         long start = System.nanoTime();
+        List<String> staleMounts = Disks.unmountUnder(config.out()); // a crashed run's small disks
         deleteTree(config.out()); // a fresh ring each run: no data, logs or report of an earlier one
         Files.createDirectories(config.out());
         List<String> stale = Net.removeStale();
-        log("seed " + config.seed() + (stale.isEmpty() ? "" : "; removed a crashed run's " + stale));
+        log("seed " + config.seed() + (stale.isEmpty() ? "" : "; removed a crashed run's " + stale)
+                + (staleMounts.isEmpty() ? "" : "; unmounted a crashed run's " + staleMounts));
         Runtime.getRuntime().addShutdownHook(hook);
         net = Net.create(config.nodes());
         cluster = new Cluster(net, config.jar(), config.out());
@@ -100,15 +102,19 @@ final class Campaign implements AutoCloseable {
         List<Op> ops = history.ops();
         List<Checker.Violation> violations = new ArrayList<>();
         List<String> known = new ArrayList<>();
+        List<String> unavailable = new ArrayList<>();
         for (Checker.Violation v : Checker.check(ops, finals)) {
+            String skewed = KnownIssues.beyondSkewBound(v, phases);
             String reason = KnownIssues.reason(v, phases, ATTEMPT_TIMEOUT.toMillis());
-            if (reason == null) {
+            if (skewed != null) {
+                unavailable.add(skewed + "\n    " + v.describe());
+            } else if (reason == null) {
                 violations.add(v);
             } else {
                 known.add(reason + "\n    " + v.describe());
             }
         }
-        return new Result(config, phases, ops, finals, violations, known, finalMs, finalMs == null ? why[0] : null,
+        return new Result(config, phases, ops, finals, violations, known, unavailable, finalMs, finalMs == null ? why[0] : null,
                 (System.nanoTime() - start) / 1_000_000);
     }
 
@@ -119,6 +125,10 @@ final class Campaign implements AutoCloseable {
         int smallestRing = watchRing(history.now() + config.faultTime().toMillis(), history);
         long healed = history.now();
         n.heal(cluster);
+        if (n.healNote() != null) {
+            action += "; heal: " + n.healNote();
+            log(n.name() + ": " + n.healNote());
+        }
         String[] why = new String[1];
         Long converged = awaitConverged(why);
         log(n.name() + " healed; " + (converged == null ? "NOT converged: " + why[0] : "converged after " + converged + " ms"));
@@ -149,8 +159,7 @@ final class Campaign implements AutoCloseable {
 
     private static Checker.Final finalRead(GodClient client, String key) {
         try {
-            GodClient.Value v = client.get(Workload.keyBytes(key));
-            return new Checker.Final(false, v.exists(), v.exists() ? new String(v.value(), StandardCharsets.UTF_8) : null);
+            return Workload.read(client, key);
         } catch (GodException e) {
             return new Checker.Final(true, false, e.getMessage());
         }

@@ -17,6 +17,10 @@ import java.util.Map;
  *   before the read began;</li>
  *   <li><b>unreadable</b>: a final read (after convergence) failed.</li>
  * </ul>
+ * Registers ({@code r…} keys: one writer, overwritten with a rising sequence number, never deleted):
+ * <b>stale read</b> when a read that began after a write was acknowledged found nothing or an older
+ * sequence number; <b>lost write</b> when the final read has an older one than the last acknowledged
+ * write. A newer one than acknowledged is fine (a write that failed or timed out may still be applied).
  */
 final class Checker {
 
@@ -51,6 +55,10 @@ final class Checker {
     }
 
     private static void checkKey(String key, List<Op> ops, Final fin, List<Violation> out) {
+        if (key.startsWith("r")) {
+            checkRegister(key, ops, fin, out);
+            return;
+        }
         Op put = null;
         List<Op> dels = new ArrayList<>();
         for (Op op : ops) {
@@ -88,5 +96,49 @@ final class Checker {
                         + " began after the delete was acknowledged and found " + read.value(), ops));
             }
         }
+    }
+
+    /** A register value's sequence number ({@code r0-1#17} → 17), -1 for nothing. */
+    static long seq(String value) {
+        return value == null ? -1 : Long.parseLong(value.substring(value.lastIndexOf('#') + 1));
+    }
+
+    private static void checkRegister(String key, List<Op> ops, Final fin, List<Violation> out) {
+        long lastAcked = -1;
+        for (Op op : ops) {
+            if (op.kind() == Op.Kind.PUT && op.ok()) {
+                lastAcked = Math.max(lastAcked, seq(op.value()));
+            }
+        }
+        if (fin != null && fin.failed() && lastAcked >= 0) {
+            out.add(new Violation("unreadable", key, "the final read after the heal failed", ops));
+        } else if (fin != null && lastAcked >= 0 && seq(fin.found() ? fin.value() : null) < lastAcked) {
+            out.add(new Violation("lost write", key, "write #" + lastAcked + " acknowledged, final read found "
+                    + (fin.found() ? fin.value() : "nothing"), ops));
+        }
+        for (Op read : ops) {
+            if (read.kind() != Op.Kind.GET || !read.ok()) {
+                continue;
+            }
+            long before = -1;
+            for (Op w : ops) {
+                if (w.kind() == Op.Kind.PUT && w.ok() && w.complete() < read.invoke()) {
+                    before = Math.max(before, seq(w.value()));
+                }
+            }
+            long got = seq(read.found() ? read.value() : null);
+            if (got < before) {
+                out.add(new Violation("stale read", key, "read #" + read.id() + " began after write #" + before
+                        + " was acknowledged and found " + (read.found() ? read.value() : "nothing"), excerpt(ops, read)));
+            }
+        }
+    }
+
+    /** A register's history up to the read: its writes and that read (a register has hundreds of ops). */
+    private static List<Op> excerpt(List<Op> ops, Op read) {
+        List<Op> writes = ops.stream().filter(o -> o.kind() == Op.Kind.PUT && o.invoke() <= read.complete()).toList();
+        List<Op> out = new ArrayList<>(writes.subList(Math.max(0, writes.size() - 3), writes.size()));
+        out.add(read);
+        return out;
     }
 }

@@ -83,4 +83,44 @@ class CheckerTest {
         assertThat(Checker.check(h, Map.of("a", new Checker.Final(true, false, "timeout"))))
                 .extracting(Checker.Violation::kind).containsExactly("unreadable");
     }
+
+    static Op write(long id, long seq, long invoke, long complete, Op.Outcome outcome) {
+        return new Op(id, 0, Op.Kind.PUT, "r0-0", "r0-0#" + seq, invoke, complete, outcome, false, "n0", null);
+    }
+
+    static Op read(long id, Long seq, long invoke, long complete) {
+        return new Op(id, 1, Op.Kind.GET, "r0-0", seq == null ? null : "r0-0#" + seq, invoke, complete, Op.Outcome.OK,
+                seq != null, "n0", null);
+    }
+
+    static Checker.Final register(long seq) {
+        return new Checker.Final(false, true, "r0-0#" + seq);
+    }
+
+    @Test
+    void aRegisterReadMaySeeTheLastAcknowledgedWriteOrAnyNewerAttempt() {
+        List<Op> h = List.of(write(1, 1, 0, 10, Op.Outcome.OK), read(2, 1L, 11, 12),
+                write(3, 2, 20, 30, Op.Outcome.OK), read(4, 1L, 25, 26), // concurrent with write 2: either
+                write(5, 3, 40, 3_000, Op.Outcome.UNKNOWN), read(6, 3L, 50, 51), // a newer, unacknowledged one
+                read(7, 2L, 3_100, 3_101), read(8, null, 5, 6)); // before any acknowledged write: nothing
+        assertThat(Checker.check(h, Map.of("r0-0", register(3)))).isEmpty();
+    }
+
+    @Test
+    void aRegisterReadOlderThanTheLastAcknowledgedWriteIsStale() {
+        List<Op> h = List.of(write(1, 1, 0, 10, Op.Outcome.OK), write(2, 2, 20, 30, Op.Outcome.OK), read(3, 1L, 31, 32),
+                read(4, null, 40, 41));
+        assertThat(Checker.check(h, Map.of("r0-0", register(2)))).extracting(Checker.Violation::detail)
+                .containsExactly("read #3 began after write #2 was acknowledged and found r0-0#1",
+                        "read #4 began after write #2 was acknowledged and found nothing");
+    }
+
+    @Test
+    void aRegisterEndingOlderThanItsLastAcknowledgedWriteLostIt() {
+        List<Op> h = List.of(write(1, 1, 0, 10, Op.Outcome.OK), write(2, 2, 20, 30, Op.Outcome.OK));
+        assertThat(Checker.check(h, Map.of("r0-0", register(1)))).extracting(Checker.Violation::kind)
+                .containsExactly("lost write");
+        assertThat(Checker.check(h, Map.of("r0-0", ABSENT))).extracting(Checker.Violation::kind)
+                .containsExactly("lost write");
+    }
 }

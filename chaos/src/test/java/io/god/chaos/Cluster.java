@@ -55,8 +55,10 @@ final class Cluster implements AutoCloseable {
         nodes.get(i).start(seeds);
     }
 
+    /** Mounts each node's small disk ({@link Disks}) and starts every node. */
     void startAll() throws IOException {
         for (int i = 0; i < nodes.size(); i++) {
+            Disks.mount(nodes.get(i).dataDir());
             start(i);
         }
     }
@@ -129,6 +131,11 @@ final class Cluster implements AutoCloseable {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 // keep going: the namespaces are deleted after this
+            }
+            try {
+                Disks.unmountUnder(n.dataDir());
+            } catch (IOException | RuntimeException e) {
+                // the next run unmounts what is left under its output directory
             }
         }
     }

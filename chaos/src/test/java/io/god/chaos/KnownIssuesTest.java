@@ -35,4 +35,31 @@ class KnownIssuesTest {
                 Map.of("a", CheckerTest.ABSENT)).get(0);
         assertThat(KnownIssues.reason(lost, PHASES, 1_000)).as("a lost write").isNull();
     }
+
+    @Test
+    void aKeyWrittenWhileANodeWasBeyondTheSkewBoundCountsAsUnavailable() {
+        List<Campaign.Phase> skewed = List.of(new Campaign.Phase(Nemesis.Skew.BEYOND,
+                "node 1 restarted with its clock -75 s (bound 60 s)", 40_000, 50_000, 2, 2_000L, null));
+        assertThat(KnownIssues.beyondSkewBound(resurrected(44_000, 44_100), skewed)).contains("skew bound");
+        assertThat(KnownIssues.beyondSkewBound(resurrected(38_000, 38_100), skewed))
+                .as("put at 38.0 s, delete at 38.9 s: both before the fault").isNull();
+        assertThat(KnownIssues.beyondSkewBound(resurrected(44_000, 44_100), PHASES)).as("no skew fault").isNull();
+        List<Campaign.Phase> within = List.of(new Campaign.Phase("skew", "node 1 restarted with its clock -25 s",
+                40_000, 50_000, 2, 2_000L, null));
+        assertThat(KnownIssues.beyondSkewBound(resurrected(44_000, 44_100), within)).as("within the bound").isNull();
+    }
+
+    @Test
+    void aStaleReadBeforeTheRingConvergedAfterAPartitionIsTheKnownIssue() {
+        // seed 27, 2026-11-25: one-way partition of node 2 healed at 78 285 ms, converged 2 195 ms later
+        List<Campaign.Phase> oneWay = List.of(new Campaign.Phase("one-way", "node 2 cannot send to [0, 1]", 72_275,
+                78_285, 1, 2_195L, null));
+        List<Op> h = List.of(CheckerTest.write(12_978, 664, 78_832, 78_931, Op.Outcome.OK),
+                CheckerTest.read(12_984, 640L, 79_157, 79_195), CheckerTest.read(13_500, 640L, 81_000, 81_010));
+        List<Checker.Violation> v = Checker.check(h, Map.of("r0-0", CheckerTest.register(664)));
+        assertThat(v).hasSize(2);
+        assertThat(KnownIssues.reason(v.get(0), oneWay, 1_000)).startsWith("stale read from a returning member");
+        assertThat(KnownIssues.reason(v.get(1), oneWay, 1_000)).as("after the ring converged").isNull();
+        assertThat(KnownIssues.reason(v.get(0), PHASES, 1_000)).as("no partition healed just before").isNull();
+    }
 }

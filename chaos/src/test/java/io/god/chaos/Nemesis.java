@@ -18,10 +18,15 @@ interface Nemesis {
 
     void heal(Cluster c) throws Exception;
 
+    /** What the last heal found beyond undoing the fault (e.g. a node that had exited), or null. */
+    default String healNote() {
+        return null;
+    }
+
     /** Every implemented nemesis by name, in a fixed order. */
     static List<Nemesis> all() {
         return List.of(new IsolateOne(), new RandomHalves(), new Bridge(), new OneWay(), new Kill(), new Pause(),
-                new Loss());
+                new Loss(), new Skew(false), new Skew(true), new DiskFull());
     }
 
     /** Every node of {@code a} and every node of {@code b} stop exchanging packets (both directions). */
@@ -206,6 +211,92 @@ interface Nemesis {
         @Override
         public void heal(Cluster c) {
             c.net().heal();
+        }
+    }
+
+    /**
+     * One node restarted with its wall clock off (libfaketime): by 1–30 s, within the nodes' skew bound
+     * ({@code god.time.max-skew}, which the time network absorbs), or — {@code skew-beyond} — by the bound
+     * plus 1–30 s, where the node's stamps stay off by the excess: its writes are then treated as those of
+     * an unavailable node, not as violations ({@link KnownIssues#beyondSkewBound}). Sign and size are seeded.
+     * The heal restarts it on the real clock. Both restarts are a kill -9.
+     */
+    final class Skew implements Nemesis {
+        static final String BEYOND = "skew-beyond";
+        private final boolean beyond;
+        private int victim = -1;
+
+        Skew(boolean beyond) {
+            this.beyond = beyond;
+        }
+
+        @Override
+        public String name() {
+            return beyond ? BEYOND : "skew";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) throws Exception {
+            victim = r.nextInt(c.size());
+            int seconds = (1 + r.nextInt(30)) + (beyond ? NodeProcess.MAX_SKEW_SECONDS : 0);
+            int offset = r.nextBoolean() ? seconds : -seconds;
+            restart(c, victim, offset);
+            return "node " + victim + " restarted with its clock " + (offset > 0 ? "+" : "") + offset + " s (bound "
+                    + NodeProcess.MAX_SKEW_SECONDS + " s)";
+        }
+
+        @Override
+        public void heal(Cluster c) throws Exception {
+            if (victim >= 0) {
+                restart(c, victim, 0);
+                victim = -1;
+            }
+        }
+
+        private static void restart(Cluster c, int i, int offsetSeconds) throws Exception {
+            c.node(i).kill();
+            c.node(i).clockOffset(offsetSeconds);
+            c.start(i);
+        }
+    }
+
+    /**
+     * One node's data directory (its own small tmpfs, {@link Disks}) filled to the last byte: its writes hit
+     * ENOSPC. The heal deletes the filler; a node that exited meanwhile is restarted and the heal says so.
+     */
+    final class DiskFull implements Nemesis {
+        private int victim = -1;
+        private String note;
+
+        @Override
+        public String name() {
+            return "disk-full";
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) throws Exception {
+            victim = r.nextInt(c.size());
+            long bytes = Disks.fill(c.node(victim).dataDir());
+            return "filled node " + victim + "'s " + Disks.SIZE_MIB + " MiB disk (" + bytes / 1024 + " KiB filler)";
+        }
+
+        @Override
+        public void heal(Cluster c) throws Exception {
+            note = null;
+            if (victim >= 0) {
+                Disks.free(c.node(victim).dataDir());
+                Integer exit = c.node(victim).exitCode();
+                if (exit != null) {
+                    note = "node " + victim + " had exited (code " + exit + ") on the full disk; restarted";
+                    c.start(victim);
+                }
+                victim = -1;
+            }
+        }
+
+        @Override
+        public String healNote() {
+            return note;
         }
     }
 }

@@ -19,6 +19,20 @@ final class NodeProcess {
     static final int NODE_PORT = 9191;
     static final int HTTP_PORT = 8080;
     static final int ADMIN_PORT = 9000;
+    /** The nodes' {@code god.time.max-skew} (its default, set explicitly: the skew nemeses depend on it). */
+    static final int MAX_SKEW_SECONDS = 60;
+    /** Debian's libfaketime (package faketime). */
+    static final String FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+    /** Why a node cannot be started under a fake clock here, or null. */
+    static String faketimeUnavailable() {
+        return Files.isReadable(Path.of(FAKETIME_LIB)) ? null : FAKETIME_LIB + " is missing (Debian package faketime)";
+    }
+
+    /** Exit code when the process has ended, else null. */
+    synchronized Integer exitCode() {
+        return process != null && !process.isAlive() ? process.exitValue() : null;
+    }
 
     private final int index;
     private final Net net;
@@ -27,6 +41,8 @@ final class NodeProcess {
     private final Path log;
     private Process process;
     private boolean paused;
+    /** The clock offset (s) the next start runs under (libfaketime), 0 for the real clock. */
+    private int clockOffsetSeconds;
 
     NodeProcess(int index, Net net, Path jar, Path out) {
         this.index = index;
@@ -48,6 +64,15 @@ final class NodeProcess {
         return "http://" + net.ip(index) + ":" + ADMIN_PORT;
     }
 
+    Path dataDir() {
+        return dataDir;
+    }
+
+    /** From the next start on, the node's wall clock runs {@code seconds} off (0: the real clock). */
+    synchronized void clockOffset(int seconds) {
+        clockOffsetSeconds = seconds;
+    }
+
     synchronized boolean running() {
         return process != null && process.isAlive();
     }
@@ -66,11 +91,18 @@ final class NodeProcess {
                 "-Dgod.node.port=" + NODE_PORT, "-Dgod.node.advertise=" + address(),
                 "-Dgod.seeds=" + seeds, "-Dgod.data-dir=" + dataDir, "-Dgod.redundancy=3",
                 "-Dgod.ring.interval=200ms", "-Dgod.rpc.timeout=" + TimeScale.setting("500ms"),
-                "-Dgod.sync.interval=1s", TimeScale.jvmOption(),
+                "-Dgod.sync.interval=1s", "-Dgod.time.max-skew=" + MAX_SKEW_SECONDS + "s", TimeScale.jvmOption(),
                 "-jar", jar.toAbsolutePath().toString());
-        Files.writeString(log, "=== start " + Instant.now() + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        process = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Files.writeString(log, "=== start " + Instant.now()
+                + (clockOffsetSeconds == 0 ? "" : ", clock offset " + clockOffsetSeconds + " s") + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (clockOffsetSeconds != 0) {
+            // libfaketime moves the wall clock only (System.nanoTime stays real); ip netns exec keeps the env
+            pb.environment().put("LD_PRELOAD", FAKETIME_LIB);
+            pb.environment().put("FAKETIME", (clockOffsetSeconds > 0 ? "+" : "") + clockOffsetSeconds + "s");
+            pb.environment().put("DONT_FAKE_MONOTONIC", "1");
+        }
+        process = pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         paused = false;
     }
 

@@ -57,6 +57,7 @@ final class Report {
         m.put("violationsByKind", byKind);
         m.put("violations", r.violations().stream().limit(20).map(Checker.Violation::describe).toList());
         m.put("knownIssues", r.knownIssues());
+        m.put("unavailableBeyondSkewBound", r.unavailable());
         return m;
     }
 
@@ -87,6 +88,11 @@ final class Report {
         if (!r.knownIssues().isEmpty()) {
             b.append("\n## Known issues seen (reported, not failing; KnownIssues)\n\n```\n");
             r.knownIssues().forEach(k -> b.append(k).append('\n'));
+            b.append("```\n");
+        }
+        if (!r.unavailable().isEmpty()) {
+            b.append("\n## Beyond the skew bound (counted as unavailable, not violations)\n\n```\n");
+            r.unavailable().forEach(k -> b.append(k).append('\n'));
             b.append("```\n");
         }
         return b.toString();

@@ -58,6 +58,8 @@ final class DataCalls implements GodNode.DataHandler {
         } catch (io.god.limits.LimitExceededException e) {
             observer.limitRefused(e.limit());
             r = DataCall.Reply.error(400, e.getMessage());
+        } catch (io.god.persist.PersistenceException e) {
+            r = DataCall.Reply.error(500, UnloggedWrites.NODE.refuse("DHash." + c.method() + " (binary)", e));
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "DHash." + c.method() + " (binary) failed", e);
             r = DataCall.Reply.error(500, "internal error: " + e);

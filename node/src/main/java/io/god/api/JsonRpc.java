@@ -195,6 +195,8 @@ public final class JsonRpc {
             r = error(503, e.getMessage());
         } catch (SetOpException e) {
             r = error(400, e.getMessage());
+        } catch (io.god.persist.PersistenceException e) {
+            r = error(500, UnloggedWrites.NODE.refuse(method, e));
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "DHash call " + method + " failed", e);
             r = error(500, "internal error: " + e);

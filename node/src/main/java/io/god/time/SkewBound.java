@@ -1,7 +1,6 @@
 package io.god.time;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How far ahead of this machine's physical clock anything from outside may move its notion of time
@@ -23,9 +22,7 @@ public final class SkewBound {
 
     private final NanoClock physical;
     private final long maxSkew;
-    private final AtomicLong clamps = new AtomicLong();
-    private final AtomicLong loggedAt = new AtomicLong(Long.MIN_VALUE);
-    private final AtomicLong loggedClamps = new AtomicLong();
+    private final LogThrottle clamps;
 
     /** A bound of maxSkew (positive) around the physical clock. */
     public SkewBound(NanoClock physical, Duration maxSkew) {
@@ -34,6 +31,7 @@ public final class SkewBound {
         }
         this.physical = physical;
         this.maxSkew = saturatedNanos(maxSkew);
+        this.clamps = new LogThrottle(physical, LOG_EVERY);
     }
 
     /** No bound at all (unit tests of other logic and tools that replay foreign data as it is). */
@@ -76,18 +74,14 @@ public final class SkewBound {
 
     /** Clamps so far. */
     public long clamps() {
-        return clamps.get();
+        return clamps.total();
     }
 
     private void clamped(String what) {
-        long n = clamps.incrementAndGet();
-        long now = physical.nanos();
-        long last = loggedAt.get();
-        if ((last == Long.MIN_VALUE || now - last >= LOG_EVERY.toNanos() || now < last)
-                && loggedAt.compareAndSet(last, now)) {
-            long since = n - loggedClamps.getAndSet(n);
+        long since = clamps.count();
+        if (since > 0) {
             LOG.log(System.Logger.Level.WARNING, what + " (god.time.max-skew; " + since
-                    + " clamp(s) since the last such message, " + n + " in all)");
+                    + " clamp(s) since the last such message, " + clamps.total() + " in all)");
         }
     }
 
