@@ -29,14 +29,8 @@ OUT=$ROOT/bench/out/resp-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
 JAR=$ROOT/node/target/quarkus-app/quarkus-run.jar
 SINGLE=127.0.0.31; NODES=(127.0.0.32 127.0.0.33 127.0.0.34); REDIS_HOST=127.0.0.35; REDIS_PORT=16379
-PIDS=()
-teardown() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-}
-trap teardown EXIT
-trap 'exit 130' INT TERM
-log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 
 for tool in redis-server redis-benchmark redis-cli curl jq; do
   command -v "$tool" >/dev/null || { echo "bench/resp.sh: $tool missing (Debian: redis-server redis-tools)" >&2; exit 1; }
@@ -129,7 +123,5 @@ row() { # label god-run redis-run test
   echo "<!-- resp.sh:end -->"
 } > "$OUT/section.md"
 
-# shellcheck source=bench/results.sh
-source "$ROOT/bench/results.sh"
 replace_section resp.sh "$OUT/section.md"
 cat "$OUT/section.md"

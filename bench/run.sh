@@ -36,16 +36,8 @@ mkdir -p "$OUT"
 JAR=$ROOT/node/target/quarkus-app/quarkus-run.jar
 BENCH=$ROOT/bench/target/benchmarks.jar
 SINGLE=127.0.0.21; RING=(127.0.0.22 127.0.0.23 127.0.0.24); REDIS_HOST=127.0.0.25; REDIS_PORT=16379
-PIDS=()
-
-teardown() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-}
-trap teardown EXIT
-trap 'exit 130' INT TERM
-
-log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 
 if [ "$BUILD" = 1 ] || [ ! -f "$JAR" ] || [ ! -f "$BENCH" ]; then
   log "building client, node and bench"
@@ -259,8 +251,6 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   echo "<!-- run.sh:end -->"
 } > "$OUT/section.md"
 
-# shellcheck source=bench/results.sh
-source "$ROOT/bench/results.sh"
 replace_section run.sh "$OUT/section.md"
 cat "$OUT/section.md"
 [ "$JFR" = 1 ] && log "flight recording: $OUT/single.jfr (jfr print --events jdk.ExecutionSample ...)"

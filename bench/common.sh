@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Sourced by the bench scripts: replace_section NAME SECTION_FILE puts the file (which begins with
-# "<!-- NAME:begin" and ends with "<!-- NAME:end -->") in place of that section of bench/RESULTS.md, or appends it.
+# Sourced by the bench scripts (run.sh, resp.sh): the processes they start (PIDS, killed by teardown on exit), log,
+# and replace_section NAME SECTION_FILE, which puts the file (beginning with "<!-- NAME:begin" and ending with
+# "<!-- NAME:end -->") in place of that section of bench/RESULTS.md, or appends it.
+
+PIDS=()
+teardown() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+}
+trap teardown EXIT
+trap 'exit 130' INT TERM
+log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 
 replace_section() { # name section-file
   local name=$1 section=$2 results tmp
