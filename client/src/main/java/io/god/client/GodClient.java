@@ -294,18 +294,26 @@ public final class GodClient implements AutoCloseable {
 
     /** The replicas to read from: those not catching up (all of them when every one is). */
     private List<Member> readReplicas(byte[] key) {
-        List<Member> reps = replicas(key);
-        java.util.Set<String> c = catchingUp;
-        if (c.isEmpty()) {
+        return readable(replicas(key), catchingUp);
+    }
+
+    /**
+     * The replicas a read asks: those not catching up, as long as they are a majority of the replica set; else
+     * all of them, and the newest answer wins. Dropping members below a majority would let one replica stand for
+     * the set: a member back from a partition sees the others return and lists them as catching up, and a client
+     * that took its view from it read only it, and got a value older than an acknowledged write (chaos, seed 27).
+     */
+    static List<Member> readable(List<Member> reps, java.util.Set<String> catchingUp) {
+        if (catchingUp.isEmpty()) {
             return reps;
         }
         List<Member> out = new ArrayList<>();
         for (Member m : reps) {
-            if (!c.contains(m.address())) {
+            if (!catchingUp.contains(m.address())) {
                 out.add(m);
             }
         }
-        return out.isEmpty() ? reps : out;
+        return out.size() * 2 > reps.size() ? out : reps;
     }
 
     /** The key's replica set in ring r (sorted by position): owner (first position above key) first. */
