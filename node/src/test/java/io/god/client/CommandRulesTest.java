@@ -10,7 +10,6 @@ import io.god.command.CommandError;
 import io.god.node.GodNode;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
-import io.god.wire.Ops;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
@@ -60,12 +59,6 @@ class CommandRulesTest {
         return new DataCall(kind, k, sub, v, false, null, 0, Call.ROUTE, 0);
     }
 
-    static DataCall.Reply raw(String address, String token, DataCall call) throws Exception {
-        try (NodeConnection c = new NodeConnection(address, token, 2000)) {
-            return DataCall.Reply.decode(c.call(Ops.DATA, call.encode(), TimeUnit.SECONDS.toNanos(5)));
-        }
-    }
-
     /** Runs the command through each codec without a credential; each must answer {@code status} with {@code message}. */
     static void refusedEverywhere(JsonRpc rpc, String address, String token, Command c, String key, int status,
             String message) throws Exception {
@@ -82,7 +75,7 @@ class CommandRulesTest {
 
         DataCall call = binary(c, key);
         if (call != null) {
-            DataCall.Reply r = raw(address, token, call);
+            DataCall.Reply r = GodClientDataOpsTest.raw(address, token, call);
             assertThat(r.status()).as(c + " binary").isEqualTo(status);
             assertThat(r.message()).as(c + " binary").isEqualTo(message);
         }

@@ -35,7 +35,7 @@ class GodClientDataOpsTest {
     }
 
     /** One raw DATA request on its own connection (hello with the token), decoded. */
-    private static DataCall.Reply raw(String address, String token, DataCall call) throws Exception {
+    static DataCall.Reply raw(String address, String token, DataCall call) throws Exception {
         return raw(address, token, call.encode());
     }
 
