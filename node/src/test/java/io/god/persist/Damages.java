@@ -89,6 +89,13 @@ public enum Damages {
         return out;
     }
 
+    /** The logs from the newest snapshot's sequence number on (all logs when there is no snapshot). */
+    public static List<String> logsFromNewestSnapshot(Path dir) throws IOException {
+        TreeMap<String, Path> snaps = files(dir, "snap");
+        String from = snaps.isEmpty() ? "" : snaps.lastKey().replace(".snap", ".log");
+        return files(dir, "log").keySet().stream().filter(n -> n.compareTo(from) >= 0).toList();
+    }
+
     /** Damages dir; returns the names of the files it changed or removed. */
     public List<String> inflict(Path dir, long seed) throws IOException {
         Random rnd = new Random(seed);
@@ -123,8 +130,7 @@ public enum Damages {
                 }
             }
             case DELETE_MIDDLE_LOG -> {
-                String from = snaps.isEmpty() ? "" : snaps.lastKey().replace(".snap", ".log");
-                List<String> after = logs.keySet().stream().filter(n -> n.compareTo(from) >= 0).toList();
+                List<String> after = logsFromNewestSnapshot(dir);
                 require(after.size() >= 3, "three logs from the newest snapshot on: " + snaps.keySet() + " " + logs.keySet());
                 String middle = after.get(after.size() - 2);
                 Files.delete(logs.get(middle));
