@@ -105,7 +105,7 @@ public record AdminStatus(String state, String position, String address, String 
         var q = node.quarantine();
         return new AdminStatus(node.state().name(), position, node.address(), ringHash(ring), ring, replicated,
                 owned, s.realSize(), node.closed() ? 0 : node.store().dataBytes(),
-                ae == null || ae.lastSyncAt() == 0 ? null : JsonRpc.rfc3339(ae.lastSyncAt()),
+                ae == null || ae.lastSyncAt() == 0 ? null : io.god.command.NodeViews.rfc3339(ae.lastSyncAt()),
                 time(q == null ? 0 : q.lastAliveAt()), time(collected), time(q == null ? 0 : q.quarantinedAt()),
                 leave(node), node.uptime().toSeconds(), future(node.futureStamps()),
                 node.timestamps().bound().clamps(), membership == null ? 0 : membership.expected().size(),
@@ -150,7 +150,7 @@ public record AdminStatus(String state, String position, String address, String 
     }
 
     private static String time(long nanos) {
-        return nanos == 0 ? null : JsonRpc.rfc3339(nanos);
+        return nanos == 0 ? null : io.god.command.NodeViews.rfc3339(nanos);
     }
 
     /** murmur3-128 over the members' positions and addresses in ring order (hex). */

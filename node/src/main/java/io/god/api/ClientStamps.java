@@ -29,15 +29,11 @@ final class ClientStamps {
     }
 
     /**
-     * Throws a 400 {@link CommandError} when a client's call carries a stamp: a binary
-     * {@code given} stamp, or a non-zero top-level {@code Timestamp} field in the body of a mutating
-     * method. Malformed JSON is left to the call's own parsing (which answers 400 with its position).
+     * Throws a 400 {@link CommandError} when a client's call carries a non-zero top-level {@code Timestamp} field
+     * in the body of a mutating method (a binary stamp is refused by {@code Admission#refuseClientStamp}).
+     * Malformed JSON is left to the call's own parsing (which answers 400 with its position).
      */
-    static void refuse(String name, byte[] body, long given) {
-        if (given != 0) {
-            throw new CommandError(400, "stamp: a client may not choose the timestamp of DHash." + name
-                    + " (the entry node stamps every write); send the call without a stamp");
-        }
+    static void refuse(String name, byte[] body) {
         if (!mutating(name) || !mentionsTimestamp(body)) {
             return; // the common case costs one byte scan, no second parse
         }

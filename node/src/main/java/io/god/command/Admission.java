@@ -86,6 +86,17 @@ public final class Admission {
     }
 
     /**
+     * Time belongs to the ring (issue 23): the entry node stamps every write; only a forwarding peer (hops > 0) passes
+     * its stamp on, and even that moves this node's clock at most by god.time.max-skew. A client's stamp: 400.
+     */
+    public void refuseClientStamp(Command c, long given) {
+        if (given != 0) {
+            throw new CommandError(400, "stamp: a client may not choose the timestamp of DHash." + c.method()
+                    + " (the entry node stamps every write); send the call without a stamp");
+        }
+    }
+
+    /**
      * The node serves the command in its state: 503 while it is STALE, still joining its ring, or after it left
      * (its data handed over: a write here would be dropped). LOCAL commands are answered, except that one answering
      * with the ring view (RING_VIEW) is refused while the node is stale or joining: "just me" would make a client

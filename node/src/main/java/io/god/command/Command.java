@@ -99,6 +99,9 @@ public enum Command {
         SET_EXPRESSION
     }
 
+    /** The route prefix of every method name of the JSON contract (and of forwarded calls). */
+    public static final String SERVICE = "DHash.";
+
     private static final Map<String, Command> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(Command::method, Function.identity()));
 
@@ -123,6 +126,15 @@ public enum Command {
 
     public Shape shape() {
         return shape;
+    }
+
+    /** The request class of its arguments: {@link Wire.Req}, {@link Wire.ConfReq} or {@link Wire.SetExpressionReq}. */
+    public Class<?> requestType() {
+        return switch (shape) {
+            case CONFIGURATION -> Wire.ConfReq.class;
+            case SET_EXPRESSION -> Wire.SetExpressionReq.class;
+            case KEYED -> Wire.Req.class;
+        };
     }
 
     public boolean is(Flag flag) {

@@ -23,7 +23,7 @@ import java.util.function.ToDoubleFunction;
  * Every metric of one node, in one place (docs/operations.md "Monitoring" lists them): the state the
  * node already keeps (ring, replication, anti-entropy, tree, quarantine, clock) read at scrape time,
  * and the events it is told about as they happen (requests and their refusals through
- * {@link JsonRpc.Observer}, log appends, fsyncs and snapshots through {@link PersistenceObserver},
+ * {@link io.god.command.CommandObserver}, log appends, fsyncs and snapshots through {@link PersistenceObserver},
  * ring changes through the membership's change listener).
  *
  * <p>Request latency: a histogram per method would be ~50 methods × 13 series; instead each method
@@ -31,7 +31,7 @@ import java.util.function.ToDoubleFunction;
  * {@link #LATENCY_SLOS} is per kind of call ({@code god_rpc_latency_seconds{kind}}), so
  * {@code /q/metrics} stays well below 400 series.
  */
-public final class NodeMeters implements JsonRpc.Observer, PersistenceObserver {
+public final class NodeMeters implements io.god.command.CommandObserver, PersistenceObserver {
 
     /** Request latency buckets (plus +Inf): the latency objectives one can alert on. */
     public static final Duration[] LATENCY_SLOS = millis(1, 5, 10, 25, 50, 100, 250, 1000, 5000);

@@ -1,6 +1,6 @@
 package io.god.resp;
 
-import io.god.api.Wire;
+import io.god.command.Wire;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -74,7 +74,7 @@ final class KeyCommands {
             long deleted = 0;
             for (byte[] key : a.subList(1, a.size())) {
                 if (core.get(s, key).exists()) {
-                    core.call(s, "Del", RespCommands.req(key, null));
+                    core.point(s, io.god.wire.DataCall.DEL, key, null);
                     deleted++;
                 }
             }

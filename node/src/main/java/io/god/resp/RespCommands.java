@@ -1,11 +1,13 @@
 package io.god.resp;
 
 import io.god.api.JsonRpc;
-import io.god.api.Wire;
+import io.god.command.Wire;
 import io.god.command.Admission;
 import io.god.command.CommandError;
 import io.god.limits.LimitExceededException;
 import io.god.node.GodNode;
+import io.god.wire.Call;
+import io.god.wire.DataCall;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,14 +119,26 @@ final class RespCommands {
         return rpc.execute(method, request, s.authorization);
     }
 
+    /**
+     * A point command (GET, SET, DEL of a top-level key) in its binary form: routed to the key's owner over the binary
+     * protocol, as the Java client's calls are, not as a JSON body.
+     */
+    DataCall.Reply point(RespSession s, int kind, byte[] key, byte[] value) {
+        DataCall.Reply r = rpc.executor().point(new DataCall(kind, key, null, value, kind != DataCall.GET && sync,
+                s.authorization, 0, Call.ROUTE, 0));
+        if (r.status() != 200) {
+            throw new CommandError(r.status(), r.message());
+        }
+        return r;
+    }
+
     Wire.ValueRes get(RespSession s, byte[] key) {
-        return (Wire.ValueRes) call(s, "Get", req(key, null));
+        DataCall.Reply r = point(s, DataCall.GET, key, null);
+        return new Wire.ValueRes(key, r.exists() ? r.value() : null, r.exists());
     }
 
     void put(RespSession s, byte[] key, byte[] value) {
-        Wire.Req q = req(key, value);
-        q.sync = sync;
-        call(s, "Put", q);
+        point(s, DataCall.PUT, key, value);
     }
 
     long size(RespSession s) {

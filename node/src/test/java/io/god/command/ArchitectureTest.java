@@ -5,13 +5,16 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.base.DescribedPredicate;
+import io.god.cluster.Cluster;
 import io.god.node.GodNode;
 import io.god.node.Timestamps;
 import org.junit.jupiter.api.Test;
 
 /**
  * The rules of the command core live in one place (DESIGN §4): outside {@code io.god.command} no class checks a
- * credential, stamps a write or applies the pause refusal. A front end that did would apply its own copy of a
+ * credential, stamps a write, applies the pause refusal, routes, broadcasts or replicates a command. A front end that did would apply its own copy of a
  * rule — how the JSON contract and the binary data calls came to differ (an oversize key: 400 over one, "not
  * found" over the other; CommandRulesTest).
  */
@@ -41,6 +44,17 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackage("io.god.command..")
                 .should().dependOnClassesThat().haveFullyQualifiedName(Auth.class.getName())
                 .because("Admission applies the credential rule (the admin routes ask it too)")
+                .check(NODE);
+    }
+
+    @Test
+    void onlyTheCommandCoreRoutesAndReplicatesCommands() {
+        DescribedPredicate<JavaMethodCall> routing = DescribedPredicate.describe("Cluster.route/forward/broadcast/"
+                + "replicate/mergeRead", call -> call.getTargetOwner().isEquivalentTo(Cluster.class)
+                && java.util.Set.of("route", "forward", "broadcast", "replicate", "mergeRead").contains(call.getName()));
+        noClasses().that().resideOutsideOfPackages("io.god.command..", "io.god.cluster..")
+                .should().callMethodWhere(routing)
+                .because("Executor and Forwarding route every command to its owner and replicate its writes")
                 .check(NODE);
     }
 }

@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
 public final class NodeChild {
 
     private static final Pattern PORT_LINE = Pattern.compile("PORT (\\d+)");
+    /** Not a node setting: starts a RESP listener too (value: its max-connections) and prints {@code RESP <n>}. */
+    public static final String RESP = "child.resp.max-connections";
 
     /** The child process and the port of its god JSON contract. */
     public record Started(Process process, int port) {
@@ -44,9 +46,14 @@ public final class NodeChild {
             int eq = a.indexOf('=');
             settings.put(a.substring(0, eq), a.substring(eq + 1));
         }
+        String resp = settings.remove(RESP);
         GodNode node = GodNode.start(NodeSettings.of(settings));
         JsonRpc rpc = new JsonRpc(node);
         Vertx vertx = Vertx.vertx();
+        if (resp != null) { // its RESP listener too, with this many connections at most
+            int respPort = new io.god.resp.RespServer(vertx, rpc, true, Integer.parseInt(resp), 4).start("127.0.0.1", 0);
+            System.out.println("RESP " + respPort);
+        }
         Router router = Router.router(vertx);
         RpcRoutes.mount(router, () -> rpc, node.settings().bodySize());
         int port = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").toCompletionStage()
@@ -77,12 +84,21 @@ public final class NodeChild {
         }
     }
 
+    /** The RESP port a child started with {@link #RESP} printed (it prints it before its PORT line). */
+    public static int respPort(Path out) throws IOException {
+        return number(out, Pattern.compile("RESP (\\d+)"));
+    }
+
     private static int port(Path out) throws IOException {
+        return number(out, PORT_LINE);
+    }
+
+    private static int number(Path out, Pattern line) throws IOException {
         if (!Files.exists(out)) {
             return 0;
         }
         for (String l : Files.readAllLines(out, StandardCharsets.UTF_8)) {
-            Matcher m = PORT_LINE.matcher(l);
+            Matcher m = line.matcher(l);
             if (m.matches()) {
                 return Integer.parseInt(m.group(1));
             }

@@ -183,8 +183,8 @@ class GodNodeTest {
             assertThat(after.ring()).singleElement().satisfies(m -> assertThat(m.position()).isEqualTo(after.position()));
             assertThat(after.ringHash()).isEqualTo(before.ringHash());
         }
-        assertThat(JsonRpc.rfc3339(1_500_000_000L)).isEqualTo("1970-01-01T00:00:01.5Z");
-        assertThat(JsonRpc.rfc3339(0)).isEqualTo("1970-01-01T00:00:00Z");
-        assertThat(JsonRpc.rfc3339(123)).isEqualTo("1970-01-01T00:00:00.000000123Z");
+        assertThat(io.god.command.NodeViews.rfc3339(1_500_000_000L)).isEqualTo("1970-01-01T00:00:01.5Z");
+        assertThat(io.god.command.NodeViews.rfc3339(0)).isEqualTo("1970-01-01T00:00:00Z");
+        assertThat(io.god.command.NodeViews.rfc3339(123)).isEqualTo("1970-01-01T00:00:00.000000123Z");
     }
 }

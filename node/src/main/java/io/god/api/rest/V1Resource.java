@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
 import io.god.api.NodeBean;
-import io.god.api.Wire;
+import io.god.command.Wire;
 import io.god.client.ValueEncoding;
 import io.god.setop.SetOpException;
 import io.vertx.core.http.HttpServerRequest;

@@ -3,7 +3,7 @@ package io.god.api.ws;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
-import io.god.api.Wire;
+import io.god.command.Wire;
 import io.god.events.Event;
 import io.god.events.EventBus;
 import io.vertx.core.Vertx;

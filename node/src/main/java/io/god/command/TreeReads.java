@@ -1,4 +1,4 @@
-package io.god.api;
+package io.god.command;
 
 import io.god.limits.CallBudget;
 import io.god.tree.Index;
@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * The read methods of the god JSON contract on one immutable tree version: point reads, neighbours,
  * indexes, counts, slices (the Stamped ones feed the Java client's merged reads) and configuration.
  * Pure functions of a {@link TreeState} and the request, so they run on any thread (and on the event
- * loop for the point reads); {@link JsonRpc} routes, authorises and writes, and calls these for the
+ * loop for the point reads); {@link Executor} routes, authorises and writes, and calls these for the
  * reads it executes itself.
  */
 final class TreeReads {

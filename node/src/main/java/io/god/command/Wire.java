@@ -1,7 +1,15 @@
-package io.god.api;
+package io.god.command;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +21,28 @@ import java.util.Map;
 public final class Wire {
 
     private Wire() {
+    }
+
+    /** The JSON mapper of the contract: Go's encoding/json conventions, strict about types. */
+    public static ObjectMapper mapper() {
+        JsonMapper m = JsonMapper.builder()
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false)
+                .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false)
+                .configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true)
+                .configure(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES, true)
+                .configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false)
+                .configure(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION, false)
+                .build();
+        m.coercionConfigFor(LogicalType.Integer).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
+        m.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
+        m.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+        return m;
+    }
+
+    /** {@link #mapper()} under the node's JSON limits (nesting, string and number lengths). */
+    public static ObjectMapper constrained(io.god.limits.Limits limits) {
+        return limits.constrain(mapper());
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.god.api;
+package io.god.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.god.api;
+package io.god.command;
 
 import io.god.persist.PersistenceException;
 import io.god.time.LogThrottle;

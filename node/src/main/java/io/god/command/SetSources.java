@@ -1,4 +1,4 @@
-package io.god.api;
+package io.god.command;
 
 import io.god.command.CommandError;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -23,12 +23,12 @@ import java.util.Map;
  * Where a set expression's sources live: the JSON form of an operation tree turned into a
  * {@link SetOp} (with the contract's 400s), the resolver that opens each source here or pages it from
  * its owner ({@code SliceLen}), and the largest raw source (so an expression without Dest runs next to
- * most of its data). {@link JsonRpc} evaluates and writes; this class only finds and reads sources.
+ * most of its data). {@link Operations} evaluates and writes; this class only finds and reads sources.
  */
 final class SetSources {
 
     private static final byte[] EMPTY = new byte[0];
-    private static final String SERVICE = JsonRpc.SERVICE;
+    private static final String SERVICE = Command.SERVICE;
 
     private final GodNode node;
     private final ObjectMapper json;

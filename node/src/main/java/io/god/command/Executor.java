@@ -1,0 +1,293 @@
+package io.god.command;
+
+import io.god.cluster.Cluster;
+import io.god.command.Command.Flag;
+import io.god.limits.Bulkhead;
+import io.god.limits.LimitExceededException;
+import io.god.node.GodNode;
+import io.god.persist.PersistenceException;
+import io.god.persist.Record;
+import io.god.setop.SetOpException;
+import io.god.tree.Item;
+import io.god.wire.Call;
+import io.god.wire.DataCall;
+import io.god.wire.Ops;
+
+/**
+ * The node's one execution path (DESIGN §4). Every front end — the god JSON contract, {@code /v1}, the binary data
+ * calls, RESP, the dashboard — decodes its bytes into a {@link Command} with its arguments and hands it here with
+ * where it came from ({@link Origin}); the executor applies every rule in one order: the credential, a client's
+ * stamp, the node's state ({@link Admission}), the write stamp, routing to the key's owner with fail-over
+ * ({@link Forwarding}), a copy that awaits repair, the merged read of a catching-up replica set, the bulkhead of
+ * expensive commands, then runs the command here ({@link Operations}), replicating its writes. A refusal is a
+ * {@link CommandError} with nothing changed; {@link #failure} turns any other exception into one, so every front
+ * end answers the same status and message.
+ */
+public final class Executor {
+
+    /** Where a command came from: a client (hops 0) or a forwarding member, and its stamp (0 = none). */
+    public record Origin(String authorization, int hops, int mode, long stamp, long since) {
+
+        /** A client's command, routed to its key's owner. */
+        public static Origin client(String authorization) {
+            return new Origin(authorization, 0, Call.ROUTE, 0, System.nanoTime());
+        }
+    }
+
+    /** Another member's answer in the forwarding encoding (the JSON contract's bytes), passed on as it came. */
+    public record Relayed(byte[] body) {
+    }
+
+    /** A read that only this node's copy could answer while that copy awaits repair (GodNode.awaitsRepair). */
+    public static final String AWAITS_REPAIR = "this node lost records to damage and is catching up with the ring;"
+            + " it answers no read from its own copy and no other replica answered; retry";
+
+    /** A merged read (every replica catching up) that heard fewer than a majority of the replicas. */
+    public static final String MERGE_UNAVAILABLE =
+            "every replica of this key is catching up and too few of them answered to be sure of the newest value; retry";
+
+    private static final System.Logger LOG = System.getLogger(Executor.class.getName());
+
+    private final GodNode node;
+    private final CommandObserver observer;
+    private final Admission admission;
+    private final Bulkhead bulkhead;
+    private final Forwarding forwarding;
+    private final Operations operations;
+
+    public Executor(GodNode node, CommandObserver observer) {
+        this.node = node;
+        this.observer = observer;
+        this.admission = new Admission(node, observer::limitRefused);
+        this.bulkhead = Bulkhead.of(node.settings().limits());
+        SetSources sources = new SetSources(node, Wire.constrained(node.settings().limits()));
+        this.forwarding = new Forwarding(node, admission, sources, this::runLocally);
+        this.operations = new Operations(node, admission, observer, sources);
+    }
+
+    public GodNode node() {
+        return node;
+    }
+
+    public Admission admission() {
+        return admission;
+    }
+
+    /** The bulkhead of expensive commands (tests fill it). */
+    public Bulkhead bulkhead() {
+        return bulkhead;
+    }
+
+    public CommandObserver observer() {
+        return observer;
+    }
+
+    /**
+     * Whether a command never waits, so it may run on a network event loop: a point read (no routing) on a node alone
+     * in its ring. Writes stay on the workers: measured on the event loops, HTTP Put lost a third of its rate (the
+     * writers then queue for the tree's lock on the loops themselves).
+     */
+    public boolean answersAtOnce(Command c) {
+        Cluster cluster = node.cluster();
+        return c != null && c.is(Flag.POINT_READ) && (cluster == null || cluster.alone());
+    }
+
+    /**
+     * Runs one command on its decoded arguments (an instance of {@link Command#requestType()}): the result object
+     * the JSON contract serialises (a {@link Wire} record, a list, a number, {@code {}} or null), or another member's
+     * answer as {@link Relayed}. Throws {@link CommandError} (or an exception {@link #failure} maps) with nothing
+     * changed.
+     */
+    public Object run(Command command, Object request, Origin o) {
+        if (!command.requestType().isInstance(request)) {
+            throw new IllegalArgumentException(command.method() + " takes a " + command.requestType().getSimpleName());
+        }
+        admission.authorize(command, o.authorization());
+        if (o.hops() == 0) {
+            admission.refuseClientStamp(command, o.stamp());
+        }
+        admission.admit(command);
+        Cluster cluster = node.cluster();
+        long stamp = admission.stamp(command, o.stamp(), o.hops(), o.since());
+        // a node catching up hands reads it was asked to execute to a replica that serves reads (DESIGN §7)
+        boolean handOver = o.mode() == Call.EXECUTE && cluster != null && !cluster.servesReads()
+                && o.hops() < Cluster.MAX_HOPS && !command.is(Flag.MUTATING) && !command.is(Flag.LOCAL)
+                && !command.is(Flag.BROADCAST);
+        if ((o.mode() == Call.ROUTE || handOver) && cluster != null && !cluster.alone()) {
+            Object routed = forwarding.route(cluster, command, request, o.authorization(), o.hops(), stamp);
+            if (routed != null) {
+                return routed;
+            }
+        }
+        if (cluster != null && !cluster.ownCopyComplete() && !cluster.servesReads() && !command.is(Flag.MUTATING)
+                && !command.is(Flag.LOCAL)) { // no read (nor a part of one) from a copy that lost records to damage
+            throw new CommandError(503, AWAITS_REPAIR);
+        }
+        if ((command == Command.GET || command == Command.SUB_GET) && cluster != null && !cluster.servesReads()) {
+            Wire.Req q = (Wire.Req) request; // every replica of the key is catching up: the newest of them
+            mergeRead(cluster, orEmpty(q.key), command == Command.SUB_GET ? orEmpty(q.subKey) : null);
+        }
+        if (command.is(Flag.EXPENSIVE)) {
+            return bulkhead.run(() -> operations.run(command, request, o.authorization(), stamp));
+        }
+        return operations.run(command, request, o.authorization(), stamp);
+    }
+
+    /**
+     * A client's command whose answer is always a result object (another member's answer decoded), for the front
+     * ends that build the arguments themselves (/v1, RESP, the dashboard): counted like every command; any refusal
+     * thrown as the {@link CommandError} {@link #failure} makes of it.
+     */
+    public Object execute(Command command, Object request, String authorization) {
+        long start = System.nanoTime();
+        int status = 200;
+        try {
+            Object r = run(command, request, new Origin(authorization, 0, Call.ROUTE, 0, start));
+            return r instanceof Relayed relayed
+                    ? forwarding.typed(command, relayed, request instanceof Wire.Req q && q.stamped) : r;
+        } catch (RuntimeException e) {
+            CommandError refused = failure(e, Command.SERVICE + command.method());
+            status = refused.status();
+            throw refused;
+        } finally {
+            observer.completed(command.method(), status, System.nanoTime() - start);
+        }
+    }
+
+    /** This member's part of a broadcast command, as a member's reply (the other members' answer the same way). */
+    private Call.Reply runLocally(Command command, Object request, String authorization) {
+        long start = System.nanoTime();
+        int status = 200;
+        try {
+            Object r = run(command, request, new Origin(authorization, Cluster.MAX_HOPS, Call.EXECUTE, 0, start));
+            return new Call.Reply(200, r instanceof Relayed relayed ? relayed.body() : forwarding.encode(r));
+        } catch (RuntimeException e) {
+            CommandError refused = failure(e, Command.SERVICE + command.method());
+            status = refused.status();
+            return new Call.Reply(status, forwarding.encode(refused.getMessage()));
+        } finally {
+            observer.completed(command.method(), status, System.nanoTime() - start);
+        }
+    }
+
+    // ------------------------------------------------------------------ the binary point commands
+
+    /**
+     * Runs a binary data call (Get, Put, Del, SubGet, SubPut, SubDel) with the rules of {@link #run}; forwarding
+     * carries the call in its binary form. Called on the network event loop first ({@code mayBlock} false): it
+     * answers there what needs no waiting — reads this node executes (a tree version is immutable), asynchronous
+     * writes to an in-memory store, and refusals — and returns null for the rest (forwarding, Sync writes, durable
+     * stores whose log may wait for the disk), which the caller runs again on a worker.
+     */
+    public DataCall.Reply point(DataCall c, boolean mayBlock, long since) {
+        admission.checkKey(c.key(), "Key");
+        admission.checkKey(c.subKey(), "SubKey");
+        admission.checkValue(c.value(), "Value");
+        Command command = Command.named(c.method());
+        admission.authorize(command, c.authorization());
+        if (c.hops() == 0) {
+            admission.refuseClientStamp(command, c.stamp());
+        }
+        admission.admit(command);
+        Cluster cluster = node.cluster();
+        boolean read = !c.writes();
+        boolean local = cluster == null || (c.mode() == Call.EXECUTE
+                ? !(read && c.hops() < Cluster.MAX_HOPS && cluster.readBelongsElsewhere(c.key())) // catching up, older view
+                : cluster.executesHere(c.key(), c.hops(), read));
+        if (!mayBlock && (!local || c.writes() && (c.sync() || node.store().durable())
+                || read && cluster != null && !cluster.servesReads())) {
+            return null;
+        }
+        long stamp = admission.stamp(command, c.stamp(), c.hops(), since);
+        if (!local) {
+            Cluster.Forwarded f = cluster.forward(c.key(), c.hops(), Ops.DATA, mode -> c.forwarded(mode, stamp).encode(),
+                    read);
+            if (f != null) {
+                return f.reply() != null ? DataCall.Reply.decode(f.reply()) : DataCall.Reply.error(f.status(), f.message());
+            }
+        }
+        if (read && cluster != null && !cluster.servesReads()) {
+            if (c.hops() >= Cluster.MAX_HOPS) {
+                if (!cluster.ownCopyComplete()) { // e.g. another node's merged read: not from this copy
+                    throw new CommandError(503, AWAITS_REPAIR);
+                }
+            } else {
+                mergeRead(cluster, c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null);
+            }
+        }
+        return switch (c.kind()) {
+            case DataCall.GET -> found(node.store().state().get(c.key()));
+            case DataCall.SUB_GET -> found(node.store().state().sub(c.key()).get(c.subKey()));
+            case DataCall.PUT -> written(Record.put(c.key(), c.value(), stamp), c.sync());
+            case DataCall.DEL -> written(Record.delete(c.key(), stamp), c.sync());
+            case DataCall.SUB_PUT -> written(Record.subPut(c.key(), c.subKey(), c.value(), stamp), c.sync());
+            default -> written(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
+        };
+    }
+
+    /**
+     * A point command from a front end that may block (RESP): {@link #point(DataCall, boolean, long)} on this
+     * thread, counted like every command, a refusal as an error reply.
+     */
+    public DataCall.Reply point(DataCall c) {
+        long start = System.nanoTime();
+        DataCall.Reply r;
+        try {
+            r = point(c, true, start);
+        } catch (RuntimeException e) {
+            CommandError refused = failure(e, Command.SERVICE + c.method());
+            r = DataCall.Reply.error(refused.status(), refused.getMessage());
+        }
+        observer.completed(c.method(), r.status(), System.nanoTime() - start);
+        return r;
+    }
+
+    private static DataCall.Reply found(Item i) {
+        return DataCall.Reply.found(i.exists(), i.timestamp(), i.exists() ? i.value() : new byte[0]);
+    }
+
+    private DataCall.Reply written(Record r, boolean sync) {
+        operations.write(r, sync);
+        return DataCall.Reply.ok();
+    }
+
+    // ------------------------------------------------------------------ shared rules
+
+    /** Every replica of the key catches up: the newest of a majority of them, else no answer rather than a stale one. */
+    private static void mergeRead(Cluster cluster, byte[] key, byte[] subKey) {
+        if (!cluster.mergeRead(key, subKey)) {
+            throw new CommandError(503, MERGE_UNAVAILABLE);
+        }
+    }
+
+    private static byte[] orEmpty(byte[] b) {
+        return b == null ? new byte[0] : b;
+    }
+
+    /**
+     * The refusal any front end answers for an exception a command threw (method: e.g. {@code DHash.Put}): a
+     * CommandError as it is; a size or cost limit 400 and a full bulkhead 503 (both counted); a bad set expression
+     * 400; a write the node could not log 500 naming the cause; anything else 500, logged with its stack trace.
+     */
+    public CommandError failure(RuntimeException e, String method) {
+        if (e instanceof CommandError refused) {
+            return refused;
+        }
+        if (e instanceof LimitExceededException limit) {
+            observer.limitRefused(limit.limit());
+            return new CommandError(400, limit.getMessage());
+        }
+        if (e instanceof Bulkhead.Full full) {
+            observer.bulkheadRejected();
+            return new CommandError(503, full.getMessage());
+        }
+        if (e instanceof SetOpException bad) {
+            return new CommandError(400, bad.getMessage());
+        }
+        if (e instanceof PersistenceException unlogged) {
+            return new CommandError(500, UnloggedWrites.NODE.refuse(method, unlogged));
+        }
+        LOG.log(System.Logger.Level.ERROR, method + " failed", e);
+        return new CommandError(500, "internal error: " + e);
+    }
+}

@@ -1,0 +1,185 @@
+package io.god.command;
+
+import io.god.cluster.Cluster;
+import io.god.limits.CallBudget;
+import io.god.limits.Limits;
+import io.god.node.GodNode;
+import io.god.node.NodeSettings;
+import io.god.node.Store;
+import io.god.persist.Record;
+import io.god.setop.SetEntry;
+import io.god.setop.SetExpression;
+import io.god.setop.SetOp;
+import io.god.setop.SetOps;
+import io.god.tree.TreeState;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What each command does on the node that executes it, once {@link Executor} has admitted, stamped and routed it:
+ * writes to the store and their replication (with Sync), configuration, set expressions, the tree reads
+ * ({@link TreeReads}) and the node's own views ({@link NodeViews}).
+ */
+final class Operations {
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private final GodNode node;
+    private final Admission admission;
+    private final CommandObserver observer;
+    private final SetSources sources;
+    private final Limits limits;
+    private final NodeViews views;
+
+    Operations(GodNode node, Admission admission, CommandObserver observer, SetSources sources) {
+        this.node = node;
+        this.admission = admission;
+        this.observer = observer;
+        this.sources = sources;
+        this.limits = node.settings().limits();
+        this.views = new NodeViews(node);
+    }
+
+    /** Runs a command here; {@code stamp} is the write timestamp of a STAMPED one ({@link Admission#stamp}). */
+    Object run(Command command, Object request, String authorization, long stamp) {
+        return switch (command.shape()) {
+            case CONFIGURATION -> configure(command, (Wire.ConfReq) request);
+            case SET_EXPRESSION -> setExpression((Wire.SetExpressionReq) request, authorization);
+            case KEYED -> keyed(command, (Wire.Req) request, stamp);
+        };
+    }
+
+    private Object keyed(Command command, Wire.Req q, long stamp) {
+        byte[] key = key(q.key, "Key"); // reads too: one size rule for every command and codec
+        byte[] subKey = key(q.subKey, "SubKey");
+        TreeState s = store().state();
+        return switch (command) {
+            case PUT -> write(Record.put(key, value(q.value, "Value"), stamp), q.sync);
+            case DEL -> write(Record.delete(key, stamp), q.sync);
+            case SUB_PUT -> write(Record.subPut(key, subKey, value(q.value, "Value"), stamp), q.sync);
+            case SUB_DEL -> write(Record.subDelete(key, subKey, stamp), q.sync);
+            case SUB_CLEAR -> write(Record.subClear(key, stamp), q.sync);
+            case CLEAR -> {
+                store().apply(Record.clear(node.timestamps().next()));
+                yield Forwarding.NOTHING;
+            }
+            case SIZE -> views.owned(s, false);
+            case OWNED -> views.owned(s, true);
+            case DESCRIBE -> views.describe(s);
+            case DESCRIBE_TREE -> NodeViews.describeTree(s);
+            case NODES -> views.nodes();
+            default -> {
+                Object read = TreeReads.read(command.method(), s, q, limits.budget(node.clock()));
+                if (read == null) {
+                    throw new IllegalStateException("unhandled method " + command.method());
+                }
+                yield read;
+            }
+        };
+    }
+
+    /** Applies a write here and replicates it (Sync: confirmed by every live replica, else 503). */
+    Object write(Record r, boolean sync) {
+        store().apply(r);
+        replicate(List.of(r), r.key(), sync);
+        return Forwarding.NOTHING;
+    }
+
+    private void replicate(List<Record> records, byte[] key, boolean sync) {
+        Cluster cluster = node.cluster();
+        if (cluster == null) { // also when alone in the view: Sync counts over the expected membership
+            return;
+        }
+        try {
+            cluster.replicate(records, key, sync);
+        } catch (Cluster.ReplicationException e) {
+            throw new CommandError(503, e.getMessage());
+        }
+    }
+
+    private Object configure(Command command, Wire.ConfReq q) {
+        String k = q.key == null ? "" : q.key;
+        String v = q.value == null ? "" : q.value;
+        if (k.getBytes(StandardCharsets.UTF_8).length > node.settings().keySize()) {
+            observer.limitRefused(NodeSettings.KEY_SIZE);
+            throw new CommandError(400, "configuration Key exceeds god.limits.key-size");
+        }
+        if (v.getBytes(StandardCharsets.UTF_8).length > node.settings().valueSize()) {
+            observer.limitRefused(NodeSettings.VALUE_SIZE);
+            throw new CommandError(400, "configuration Value exceeds god.limits.value-size");
+        }
+        if (command == Command.ADD_CONFIGURATION) {
+            store().configure(k, v, node.timestamps().next());
+        } else {
+            byte[] treeKey = key(q.treeKey, "TreeKey");
+            store().subConfigure(treeKey, k, v, node.timestamps().next());
+            TreeState sub = store().state().sub(treeKey);
+            replicate(List.of(Record.subSetConfiguration(treeKey, sub.configuration(), sub.configurationTimestamp())),
+                    treeKey, true);
+        }
+        return Forwarding.NOTHING;
+    }
+
+    private Object setExpression(Wire.SetExpressionReq q, String authorization) {
+        if (q.dest != null) {
+            admission.authorizeWrite("SetExpression with Dest", authorization);
+        }
+        if (q.op == null && q.code == null) {
+            throw new CommandError(400, "SetExpression needs Code or Op");
+        }
+        SetOp op = q.op != null ? SetSources.op(q.op, 1, limits) : limits.parse(q.code);
+        int len = (int) Math.max(Math.min(q.len, Integer.MAX_VALUE), Integer.MIN_VALUE);
+        SetExpression expr = SetExpression.of(null, op, q.min, q.max, q.minInc, q.maxInc, len, q.dest);
+        if (q.exactNumbers) {
+            expr = expr.withExactNumbers();
+        }
+        TreeState s = store().state();
+        CallBudget budget = limits.budget(node.clock());
+        if (q.dest == null) {
+            List<Wire.SetOpResult> out = new ArrayList<>();
+            SetOps.each(expr, sources.resolver(s, authorization), budget, e -> {
+                budget.row(rowSize(e));
+                out.add(new Wire.SetOpResult(e.key(), e.values()));
+            });
+            return out;
+        }
+        byte[] dest = key(q.dest, "Dest");
+        SetOps.checkStorable(expr);
+        List<SetEntry> results = SetOps.evaluate(expr, sources.resolver(s, authorization), budget,
+                e -> budget.row(rowSize(e)));
+        List<Record> writes = new ArrayList<>(results.size());
+        for (SetEntry e : results) {
+            writes.add(Record.subPut(dest, key(e.key(), "result key"), value(e.firstValue(), "result value"),
+                    node.timestamps().next()));
+        }
+        if (!writes.isEmpty()) {
+            store().applyAll(writes);
+            replicate(writes, dest, false);
+        }
+        return null;
+    }
+
+    /** Bytes of a set-expression result: its key and every value. */
+    private static long rowSize(SetEntry e) {
+        long n = e.key().length;
+        for (byte[] v : e.values()) {
+            n += v == null ? 0 : v.length;
+        }
+        return n;
+    }
+
+    private byte[] key(byte[] k, String field) {
+        admission.checkKey(k, field);
+        return k == null ? EMPTY : k;
+    }
+
+    private byte[] value(byte[] v, String field) {
+        admission.checkValue(v, field);
+        return v == null ? EMPTY : v;
+    }
+
+    private Store store() {
+        return node.store();
+    }
+}
