@@ -123,4 +123,12 @@ class CheckerTest {
         assertThat(Checker.check(h, Map.of("r0-0", ABSENT))).extracting(Checker.Violation::kind)
                 .containsExactly("lost write");
     }
+
+    @Test
+    void anAsyncPutMissingAtTheEndIsReportedAsSuchAndItsReadsAreNotCheckedForStaleness() {
+        List<Op> h = List.of(put(1, "u0-1", 0, 10, Op.Outcome.OK), get(2, "u0-1", 11, 12, false));
+        assertThat(Checker.check(h, Map.of("u0-1", ABSENT))).extracting(Checker.Violation::kind)
+                .containsExactly(Checker.ASYNC_LOST);
+        assertThat(Checker.check(h, Map.of("u0-1", new Checker.Final(false, true, "v-u0-1")))).isEmpty();
+    }
 }

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Client threads, each with its own seeded Random (so a seed replays the workload, not the interleaving):
  * {@code Sync=true} puts of unique keys ({@code t<thread>-<n>}, value {@code v-<key>}; a quarter of them
- * {@code s<thread>-<n>}: entries of a few sub trees, {@link #keyBytes}), {@code Sync=true}
+ * {@code s<thread>-<n>}: entries of a few sub trees, {@link #keyBytes}; an eighth {@code u<thread>-<n>}: written
+ * without Sync, {@link #isAsync}), {@code Sync=true}
  * deletes of keys whose put was acknowledged, reads of any acknowledged key, and {@code Sync=true}
  * overwrites and reads of a few registers per thread ({@code r<thread>-<j>}, value
  * {@code r<thread>-<j>#<seq>}: one writer each, its sequence number rising). Every call is recorded.
@@ -63,7 +64,8 @@ final class Workload implements AutoCloseable {
                     call(t, Op.Kind.GET, reg, null);
                 }
             } else if (dice < 4 || mine.isEmpty()) {
-                String key = (r.nextInt(4) == 0 ? "s" : "t") + t + "-" + n++;
+                int kind = r.nextInt(8);
+                String key = (kind < 2 ? "s" : kind == 2 ? "u" : "t") + t + "-" + n++;
                 if (call(t, Op.Kind.PUT, key, "v-" + key) == Op.Outcome.OK) {
                     mine.add(key);
                     synchronized (acked) {
@@ -148,6 +150,11 @@ final class Workload implements AutoCloseable {
         return name.startsWith("s");
     }
 
+    /** {@code u<thread>-<n>}: a top-level key put without Sync (acknowledged once its owner applied it). */
+    static boolean isAsync(String name) {
+        return name.startsWith("u");
+    }
+
     private static byte[] subKey(String name) {
         return name.getBytes(StandardCharsets.UTF_8);
     }
@@ -157,7 +164,7 @@ final class Workload implements AutoCloseable {
         if (isSubTreeEntry(name)) {
             c.subPut(keyBytes(name), subKey(name), v, true);
         } else {
-            c.put(keyBytes(name), v, true);
+            c.put(keyBytes(name), v, !isAsync(name));
         }
     }
 
