@@ -138,12 +138,92 @@ final class ConnectionCommands {
                 }
                 w.simple("OK");
             }
-            case "INFO" -> w.bulk("id=" + s.id + " addr=" + s.address + " name=" + (s.name == null ? "" : s.name)
-                    + " db=0 resp=" + s.protocol + " lib-name=" + (s.libName == null ? "" : s.libName) + " lib-ver="
-                    + (s.libVersion == null ? "" : s.libVersion) + "\n");
+            case "INFO" -> w.bulk(s.describe(System.currentTimeMillis()));
+            case "LIST" -> w.bulk(list(a));
+            case "KILL" -> kill(s, a, w);
             default -> throw new IllegalArgumentException("unknown subcommand '" + RespCommands.text(a.get(1))
                     + "'. Try CLIENT HELP.");
         }
+    }
+
+    /** CLIENT LIST [TYPE normal|pubsub|...] [ID id ...]: every connection open now, one line each. */
+    private String list(List<byte[]> a) {
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        boolean none = false;
+        for (int i = 2; i < a.size(); i++) {
+            String option = RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT);
+            if (option.equals("TYPE") && i + 1 < a.size()) {
+                String type = RespCommands.text(a.get(++i)).toLowerCase(Locale.ROOT);
+                if (!List.of("normal", "master", "replica", "pubsub").contains(type)) {
+                    throw new IllegalArgumentException("Unknown client type '" + type + "'");
+                }
+                none |= !type.equals("normal"); // god's RESP clients are all normal ones
+            } else if (option.equals("ID") && i + 1 < a.size()) {
+                while (i + 1 < a.size()) {
+                    ids.add(RespCommands.number(a.get(++i)));
+                }
+            } else {
+                throw new IllegalArgumentException("syntax error");
+            }
+        }
+        long now = System.currentTimeMillis();
+        StringBuilder b = new StringBuilder();
+        for (RespSession c : core.clients.get()) {
+            if (!none && (ids.isEmpty() || ids.contains(c.id))) {
+                b.append(c.describe(now));
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * CLIENT KILL ip:port (old form: +OK or an error) or CLIENT KILL [ID id] [ADDR ip:port] [SKIPME yes|no] (the number
+     * of connections closed). Closing others' connections needs the credential when the node asks for one.
+     */
+    private void kill(RespSession s, List<byte[]> a, RespWriter w) {
+        if (core.admission.enabled() && !core.admission.allows(s.authorization)) {
+            throw new io.god.command.CommandError(401, "CLIENT KILL needs AUTH with the node's token");
+        }
+        if (a.size() < 3 || a.size() > 3 && a.size() % 2 == 1) {
+            throw new IllegalArgumentException("wrong number of arguments for 'client|kill' command");
+        }
+        if (a.size() == 3) {
+            String addr = RespCommands.text(a.get(2));
+            RespSession victim = core.clients.get().stream().filter(c -> c.address.equals(addr)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("No such client"));
+            victim.kill.run();
+            w.simple("OK");
+            return;
+        }
+        Long id = null;
+        String addr = null;
+        boolean skipMe = true;
+        for (int i = 2; i < a.size(); i++) {
+            String option = RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT);
+            if (i + 1 >= a.size()) {
+                throw new IllegalArgumentException("syntax error");
+            }
+            String value = RespCommands.text(a.get(++i));
+            switch (option) {
+                case "ID" -> id = RespCommands.number(a.get(i));
+                case "ADDR" -> addr = value;
+                case "SKIPME" -> {
+                    if (!value.equalsIgnoreCase("yes") && !value.equalsIgnoreCase("no")) {
+                        throw new IllegalArgumentException("syntax error");
+                    }
+                    skipMe = value.equalsIgnoreCase("yes");
+                }
+                default -> throw new IllegalArgumentException("syntax error");
+            }
+        }
+        long killed = 0;
+        for (RespSession c : core.clients.get()) {
+            if ((id == null || c.id == id) && (addr == null || c.address.equals(addr)) && !(skipMe && c == s)) {
+                c.kill.run();
+                killed++;
+            }
+        }
+        w.integer(killed);
     }
 
     private void command(RespSession s, List<byte[]> a, RespWriter w) {
@@ -178,7 +258,7 @@ final class ConnectionCommands {
         int members = core.node.cluster() == null ? 1 : core.node.cluster().ring().size();
         long keys = core.size(null);
         return "# Server\r\nredis_version:" + RespCommands.VERSION + "\r\ngod_version:0.1.0\r\nredis_mode:standalone\r\ntcp_port:"
-                + core.port + "\r\n\r\n# Clients\r\nconnected_clients:" + core.clients.getAsInt() + "\r\n\r\n# Memory\r\nused_memory:"
+                + core.port + "\r\n\r\n# Clients\r\nconnected_clients:" + core.clients.get().size() + "\r\n\r\n# Memory\r\nused_memory:"
                 + (rt.totalMemory() - rt.freeMemory()) + "\r\nmaxmemory:" + rt.maxMemory() + "\r\n\r\n# Replication\r\n"
                 + "role:master\r\nconnected_slaves:0\r\ngod_ring_members:" + members + "\r\ngod_redundancy:"
                 + core.node.settings().redundancy() + "\r\n\r\n# Keyspace\r\ndb0:keys=" + keys + ",expires=0,avg_ttl=0\r\n";

@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.IntSupplier;
 
 /**
  * The RESP command table: each Redis command a thin codec over the node's one executor ({@link JsonRpc#execute}),
@@ -44,15 +43,15 @@ final class RespCommands {
     final GodNode node;
     final Admission admission;
     final boolean sync;
-    final IntSupplier clients;
+    final java.util.function.Supplier<List<RespSession>> clients;
     final int port;
     final ScanCursors cursors = new ScanCursors();
 
     /**
      * @param sync whether writes wait for every live replica (Sync), so {@code OK} means what docs/durability.md says
-     * @param clients the connections open now (INFO)
+     * @param clients the sessions of the connections open now, by id (INFO, CLIENT LIST/KILL)
      */
-    RespCommands(JsonRpc rpc, boolean sync, IntSupplier clients, int port) {
+    RespCommands(JsonRpc rpc, boolean sync, java.util.function.Supplier<List<RespSession>> clients, int port) {
         this.rpc = rpc;
         this.node = rpc.node();
         this.admission = new Admission(node);
@@ -78,6 +77,8 @@ final class RespCommands {
             w.error("ERR wrong number of arguments for '" + name.toLowerCase(Locale.ROOT) + "' command");
             return;
         }
+        s.lastCommand = name;
+        s.lastCommandAtMillis = System.currentTimeMillis();
         try {
             spec.handler().run(s, args, w);
         } catch (CommandError e) {

@@ -33,6 +33,8 @@ public final class RespServer implements AutoCloseable {
     private final int maxConnections;
     private final ExecutorService workers;
     private final AtomicInteger connections = new AtomicInteger();
+    /** The sessions of the connections open now (CLIENT LIST, CLIENT KILL). */
+    private final java.util.Map<Long, RespSession> sessions = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private NetServer server;
     private RespCommands commands;
@@ -69,7 +71,8 @@ public final class RespServer implements AutoCloseable {
                     + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
         }
         server = s;
-        commands = new RespCommands(rpc, sync, connections::get, s.actualPort());
+        commands = new RespCommands(rpc, sync, () -> sessions.values().stream()
+                .sorted(java.util.Comparator.comparingLong(x -> x.id)).toList(), s.actualPort());
         LOG.log(System.Logger.Level.INFO, "Redis protocol (RESP2/RESP3) on " + host + ":" + s.actualPort()
                 + (sync ? ", writes Sync" : ", writes asynchronous"));
         return s.actualPort();
@@ -100,9 +103,14 @@ public final class RespServer implements AutoCloseable {
             var settings = rpc.node().settings();
             this.reader = new RespReader(1024 * 1024, Math.max(settings.keySize(), settings.valueSize()),
                     settings.bodySize());
-            this.session = new RespSession(ids.incrementAndGet(), String.valueOf(socket.remoteAddress()));
+            this.session = new RespSession(ids.incrementAndGet(), String.valueOf(socket.remoteAddress()),
+                    () -> socket.close());
+            sessions.put(session.id, session);
             socket.handler(this::received);
-            socket.closeHandler(v -> connections.decrementAndGet());
+            socket.closeHandler(v -> {
+                connections.decrementAndGet();
+                sessions.remove(session.id);
+            });
             socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "RESP client " + session.address + ": " + e));
         }
 

@@ -2,6 +2,7 @@ package io.god.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import io.god.testing.TimeScale;
+import redis.clients.jedis.params.ClientKillParams;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -26,6 +30,31 @@ public class RespTest {
 
     static Jedis jedis(RespNodes n, int i) {
         return new Jedis("127.0.0.1", n.port(i));
+    }
+
+    @Test
+    void clientListShowsEveryConnectionAndClientKillClosesThem() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1); Jedis me = jedis(n, 0); Jedis other = jedis(n, 0);
+             Jedis third = jedis(n, 0)) {
+            other.clientSetname("victim");
+            third.ping();
+            String list = me.clientList();
+            assertThat(list.lines()).as(list).hasSize(3);
+            String victimLine = list.lines().filter(l -> l.contains(" name=victim ")).findFirst().orElseThrow();
+            assertThat(victimLine).contains("cmd=client", "db=0", "resp=2");
+            String victimAddr = victimLine.replaceAll(".* addr=(\\S+) .*", "$1");
+            long thirdId = third.clientId();
+            assertThat(me.clientList(thirdId)).contains("id=" + thirdId + " ").doesNotContain("name=victim");
+            assertThat(me.clientKill(victimAddr)).isEqualTo("OK");
+            assertThatThrownBy(other::ping).as("its connection is closed").isInstanceOf(JedisConnectionException.class);
+            assertThat(me.clientKill(new ClientKillParams().id(Long.toString(thirdId)))).isEqualTo(1);
+            assertThatThrownBy(third::ping).isInstanceOf(JedisConnectionException.class);
+            assertThat(me.clientKill(new ClientKillParams().id("999999"))).isZero();
+            assertThatThrownBy(() -> me.clientKill("10.9.9.9:1")).hasMessageContaining("No such client");
+            assertThat(me.clientKill(new ClientKillParams().skipMe(ClientKillParams.SkipMe.YES))).isZero();
+            await().atMost(TimeScale.seconds(10)).until(() -> me.clientList().lines().count() == 1);
+            assertThat(me.ping()).isEqualTo("PONG");
+        }
     }
 
     @Test
