@@ -250,7 +250,9 @@ class FloodTest {
                         peak >> 20, HEAP_GROWTH_BOUND >> 20);
                 System.out.println("FloodTest: " + figures + "; loop beats " + beatsBefore + " -> " + beatsAfter);
                 assertThat(failures).as(figures).isEmpty();
-                assertThat(answered.get()).as(figures).isPositive();
+                // admitted expressions ran: answered whole, or, on a starved machine (CI with load 14 once answered
+                // none in 6 s), stopped by their time budget naming god.limits.eval-time — both bounded, as designed
+                assertThat(answered.get() + overTime.get()).as(figures).isPositive();
                 assertThat(busy.get()).as("the flood exceeds the bulkhead: " + figures).isPositive();
                 assertThat(gets.get()).as(figures).isPositive();
                 assertThat(slowestGet.get()).as(figures).isLessThanOrEqualTo(GET_DEADLINE.toNanos());
