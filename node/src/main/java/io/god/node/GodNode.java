@@ -368,8 +368,9 @@ public final class GodNode implements AutoCloseable {
             if (state == State.JOINING && !quarantine.check(membership.probers())) {
                 return; // stale-data check first: no member answered yet
             }
-            // a monotonic reading, not the (injected, steppable) clock: a clock step is no pause
-            long now = System.nanoTime();
+            // the runtime's monotonic reading, not the (injected, steppable) clock: a clock step is no pause; the
+            // simulation has none (its time is its own: a descheduled test thread is no pause of its nodes)
+            long now = monotonicNow();
             long last = lastTickAt;
             lastTickAt = now;
             membership.tick();
@@ -531,7 +532,12 @@ public final class GodNode implements AutoCloseable {
             return state == State.LEAVING;
         }
         long last = lastTickAt;
-        return last == 0 || System.nanoTime() - last <= pauseLimit();
+        return last == 0 || monotonicNow() - last <= pauseLimit();
+    }
+
+    /** The runtime's monotonic clock (ns), 0 where pauses are not watched ({@link NodeRuntime#monotonic}). */
+    private long monotonicNow() {
+        return runtime.monotonic() == null ? 0 : runtime.monotonic().getAsLong();
     }
 
     /** Push-pull of member states with one random member per tick (DESIGN §7: spread with membership). */

@@ -57,4 +57,13 @@ class ArchitectureTest {
                 .because("Executor and Forwarding route every command to its owner and replicate its writes")
                 .check(NODE);
     }
+
+    @Test
+    void ringAndClusterLogicReadsNoWallClock() {
+        noClasses().that().resideInAnyPackage("io.god.ring..", "io.god.cluster..")
+                .should().callMethod(System.class, "nanoTime").orShould().callMethod(System.class, "currentTimeMillis")
+                .because("DESIGN §4: the clock is injected, so the simulation's time is its own (a test thread "
+                        + "descheduled under load once made simulated nodes see a pause: BigRingTest, CI)")
+                .check(NODE);
+    }
 }
