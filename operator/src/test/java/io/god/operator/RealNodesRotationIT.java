@@ -79,7 +79,7 @@ class RealNodesRotationIT extends RealNodesSupport {
         settled(3, START_BOUND, "start 3");
         refusesAWrite(null);
 
-        try (GodClient client = client(OLD, "demo-0", "demo-1", "demo-2")) {
+        try (GodClient client = clientWithToken(OLD, "demo-0", "demo-1", "demo-2")) {
             Thread thread = startWorkload(client, "rot-");
             try {
                 await().atMost(TimeScale.seconds(10)).until(() -> workload.acked.size() >= 20);
@@ -102,7 +102,7 @@ class RealNodesRotationIT extends RealNodesSupport {
             assertThat(workload.failures).as("failed client calls").isEmpty();
             assertThat(unreadable).as("acknowledged writes not readable at the end").isEmpty();
         }
-        try (GodClient rotated = client(NEW, "demo-0", "demo-1", "demo-2")) {
+        try (GodClient rotated = clientWithToken(NEW, "demo-0", "demo-1", "demo-2")) {
             rotated.put(GodClient.utf8("after-rotation"), GodClient.utf8("v"), true);
             assertThat(new String(rotated.get(GodClient.utf8("after-rotation")).value(), StandardCharsets.UTF_8))
                     .isEqualTo("v");
@@ -113,7 +113,7 @@ class RealNodesRotationIT extends RealNodesSupport {
 
     /** A client with this token (null: none) cannot write. */
     private void refusesAWrite(String token) {
-        try (GodClient client = client(token, "demo-0")) {
+        try (GodClient client = clientWithToken(token, "demo-0")) {
             assertThatThrownBy(() -> client.put(GodClient.utf8("refused"), GodClient.utf8("v"), true))
                     .as("a write with token " + token).isInstanceOf(RuntimeException.class);
         }

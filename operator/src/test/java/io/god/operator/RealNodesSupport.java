@@ -121,11 +121,11 @@ abstract class RealNodesSupport extends ScenarioSupport {
 
     /** A client of the given pods with explicit, scaled call bounds (the nodes' god.rpc.timeout is scaled too). */
     GodClient client(String... pods) {
-        return client(null, pods);
+        return clientWithToken(null, pods);
     }
 
     /** The same with a token (null: none). */
-    GodClient client(String token, String... pods) {
+    GodClient clientWithToken(String token, String... pods) {
         // a call must outlast one replica timeout; ring refreshed every 5 s and after failures
         return GodClient.builder().endpoints(Stream.of(pods).map(nodes::binaryAddress).toArray(String[]::new))
                 .token(token).attemptTimeout(TimeScale.seconds(1)).deadline(TimeScale.seconds(5)).build();
