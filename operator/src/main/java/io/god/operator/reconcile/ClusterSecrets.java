@@ -97,7 +97,10 @@ public final class ClusterSecrets {
         return client.secrets().inNamespace(ns).withName(name).get();
     }
 
-    /** A Secret of one random token: 32 bytes from SecureRandom, base64url (43 characters). */
+    /**
+     * A Secret of one random token: 32 bytes from SecureRandom, base64url (43 characters), no line break, so the value
+     * also serves as is where one bearer token is expected (spec.monitoring.bearerTokenSecret).
+     */
     static Secret generated(GodCluster cluster, String name) {
         byte[] bytes = new byte[GENERATED_BYTES];
         RANDOM.nextBytes(bytes);
@@ -107,7 +110,7 @@ public final class ClusterSecrets {
                 .endMetadata()
                 .withType("Opaque")
                 .withData(Map.of(NodeSecrets.TOKEN_KEY,
-                        Base64.getEncoder().encodeToString((token + "\n").getBytes(StandardCharsets.UTF_8))))
+                        Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8))))
                 .build();
     }
 

@@ -136,9 +136,10 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
         Map<String, Path> mounts = new HashMap<>();
         try {
             for (var mount : container.getVolumeMounts()) {
+                // the data volume comes from the claim template, not from the pod's volumes
                 var volume = template.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
-                        .orElseThrow();
-                if (volume.getSecret() == null) {
+                        .orElse(null);
+                if (volume == null || volume.getSecret() == null) {
                     continue;
                 }
                 var secret = k8s.secrets().inNamespace(namespace).withName(volume.getSecret().getSecretName()).get();
