@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
 class CrdCelRulesTest {
 
     static final CustomResourceDefinition CRD = load();
+    /** With the standard macros (has(), all(), exists()...), as the API server compiles rules. */
     static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
+            .setStandardMacros(dev.cel.parser.CelStandardMacro.STANDARD_MACROS)
             .addVar("self", SimpleType.DYN).addVar("oldSelf", SimpleType.DYN).build();
     static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
 
@@ -104,5 +106,22 @@ class CrdCelRulesTest {
     void podTemplateLabelsCannotTakeTheSelectorsKeys() throws Exception {
         assertThat(admits("spec.podTemplate.labels", Map.of("team", "a"), null)).isTrue();
         assertThat(admits("spec.podTemplate.labels", Map.of("app.kubernetes.io/instance", "x"), null)).isFalse();
+    }
+
+    @Test
+    void tlsIsAddedOrRemovedOnlyWhileHibernated() throws Exception {
+        Map<String, Object> plain = Map.of("replicas", 3L);
+        Map<String, Object> tls = Map.of("replicas", 3L, "tls", Map.of("secretName", "demo-tls"));
+        assertThat(admits("spec", tls, null)).as("TLS from the start").isTrue();
+        assertThat(admits("spec", tls, tls)).as("unchanged").isTrue();
+        assertThat(admits("spec", Map.of("replicas", 5L, "tls", Map.of("secretName", "other")), tls))
+                .as("another Secret, a scale: TLS stays on").isTrue();
+        assertThat(admits("spec", tls, plain)).as("TLS added to a running ring").isFalse();
+        assertThat(admits("spec", plain, tls)).as("TLS removed from a running ring").isFalse();
+        assertThat(admits("spec", Map.of("replicas", 0L, "tls", Map.of("secretName", "t")), Map.of("replicas", 0L)))
+                .as("added while hibernated").isTrue();
+        assertThat(admits("spec", Map.of("replicas", 0L), Map.of("replicas", 3L, "tls", Map.of("secretName", "t"))))
+                .as("removed in the same edit that hibernates").isFalse();
+        assertThat(rules("spec").get(0).getMessage()).contains("hibernated");
     }
 }

@@ -74,6 +74,11 @@ abstract class RealNodesSupport extends ScenarioSupport {
     /** The last byte of demo-0's loopback address: each test class its own addresses. */
     abstract int firstHost();
 
+    /** Whether the nodes get their pods' Secret files (credentials, TLS): off, they run without auth. */
+    boolean mountSecrets() {
+        return false;
+    }
+
     static Path nodeJar() {
         return Path.of(System.getProperty("god.node.jar", "../node/target/quarkus-app/quarkus-run.jar"));
     }
@@ -94,6 +99,9 @@ abstract class RealNodesSupport extends ScenarioSupport {
                     "-Dgod.ring.interval=" + RING_INTERVAL.toMillis() + "ms", "-Dgod.ring.failures=" + RING_FAILURES,
                     "-Dgod.rpc.timeout=" + RPC_TIMEOUT.toMillis() + "ms", "-Dgod.sync.interval=300ms",
                     "-Dgod.gc.interval=1s", TimeScale.jvmOption()));
+            if (mountSecrets()) {
+                nodes.withSecrets();
+            }
             return new FakeStatefulSetController(client, nodes);
         });
         nodeAdmin.realNodes(new HttpNodeAdmin(TimeScale.seconds(1), Ports.MANAGEMENT, Optional.empty()));
@@ -113,9 +121,14 @@ abstract class RealNodesSupport extends ScenarioSupport {
 
     /** A client of the given pods with explicit, scaled call bounds (the nodes' god.rpc.timeout is scaled too). */
     GodClient client(String... pods) {
+        return clientWithToken(null, pods);
+    }
+
+    /** The same with a token (null: none). */
+    GodClient clientWithToken(String token, String... pods) {
         // a call must outlast one replica timeout; ring refreshed every 5 s and after failures
         return GodClient.builder().endpoints(Stream.of(pods).map(nodes::binaryAddress).toArray(String[]::new))
-                .attemptTimeout(TimeScale.seconds(1)).deadline(TimeScale.seconds(5)).build();
+                .token(token).attemptTimeout(TimeScale.seconds(1)).deadline(TimeScale.seconds(5)).build();
     }
 
     /** Starts the workload on its own daemon thread. */

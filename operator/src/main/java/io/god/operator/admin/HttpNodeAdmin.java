@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.operator.resources.Ports;
 import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,13 +29,30 @@ public class HttpNodeAdmin implements NodeAdmin {
     private final int port;
     private final Optional<String> token;
 
+    /** Without a token: each cluster's calls take theirs through {@link #withToken}. */
+    @Inject
     public HttpNodeAdmin(@ConfigProperty(name = "god.operator.admin-timeout", defaultValue = "2s") Duration timeout,
-            @ConfigProperty(name = "god.operator.admin-port", defaultValue = "" + Ports.MANAGEMENT) int port,
-            @ConfigProperty(name = "god.operator.node-auth-token") Optional<String> token) {
+            @ConfigProperty(name = "god.operator.admin-port", defaultValue = "" + Ports.MANAGEMENT) int port) {
+        this(HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build(), timeout, port,
+                Optional.empty());
+    }
+
+    public HttpNodeAdmin(Duration timeout, int port, Optional<String> token) {
+        this(HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build(), timeout, port,
+                token);
+    }
+
+    private HttpNodeAdmin(HttpClient http, Duration timeout, int port, Optional<String> token) {
+        this.http = http;
         this.timeout = timeout;
         this.port = port;
         this.token = token.filter(t -> !t.isBlank());
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** Shares this one's HTTP client (its connection pool). */
+    @Override
+    public NodeAdmin withToken(String token) {
+        return new HttpNodeAdmin(http, timeout, port, Optional.ofNullable(token));
     }
 
     @Override

@@ -9,6 +9,12 @@ import java.util.concurrent.CompletionStage;
  */
 public interface NodeAdmin {
 
+    /**
+     * This NodeAdmin with every call carrying {@code Authorization: Bearer <token>} (null: no header): one cluster's
+     * admin credential, read from its admin Secret at each reconcile pass.
+     */
+    NodeAdmin withToken(String token);
+
     /** GET /admin/status. */
     CompletionStage<NodeStatus> status(String host);
 

@@ -9,6 +9,10 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 
 /** Desired state of a god ring. Field defaults mirror {@link Defaults}, which the operator applies to unset fields. */
+@ValidationRule(value = "has(self.tls) == has(oldSelf.tls) || (has(self.replicas) && self.replicas == 0"
+        + " && has(oldSelf.replicas) && oldSelf.replicas == 0)", message = "spec.tls is added or removed only while"
+        + " the ring is hibernated (replicas 0 before and after): members with and without TLS cannot talk to each"
+        + " other during a roll")
 public class GodClusterSpec {
 
     /** Go-style duration as the node and CEL's duration() accept it: 90m, 24h, 1h30m. */
@@ -69,6 +73,16 @@ public class GodClusterSpec {
     @JsonPropertyDescription("Prometheus Operator integration (a ServiceMonitor or PodMonitor for the members' metrics).")
     private MonitoringSpec monitoring;
 
+    @JsonPropertyDescription("The nodes' credentials (client, peer, admin), each from a Secret; made by the operator"
+            + " with random values for every Secret not named here.")
+    private AuthSpec auth;
+
+    @JsonPropertyDescription("TLS of the members from a Secret (cert-manager layout); plain TCP when absent.")
+    private TlsSpec tls;
+
+    @JsonPropertyDescription("The NetworkPolicy fencing the members' ports (on unless enabled is false).")
+    private NetworkPolicySpec networkPolicy;
+
     public Integer getReplicas() { return replicas; }
     public void setReplicas(Integer replicas) { this.replicas = replicas; }
     public String getImage() { return image; }
@@ -93,6 +107,12 @@ public class GodClusterSpec {
     public void setPodTemplate(PodTemplateOverrides podTemplate) { this.podTemplate = podTemplate; }
     public ServiceSettings getService() { return service; }
     public void setService(ServiceSettings service) { this.service = service; }
+    public AuthSpec getAuth() { return auth; }
+    public void setAuth(AuthSpec auth) { this.auth = auth; }
+    public TlsSpec getTls() { return tls; }
+    public void setTls(TlsSpec tls) { this.tls = tls; }
+    public NetworkPolicySpec getNetworkPolicy() { return networkPolicy; }
+    public void setNetworkPolicy(NetworkPolicySpec networkPolicy) { this.networkPolicy = networkPolicy; }
     public MonitoringSpec getMonitoring() { return monitoring; }
     public void setMonitoring(MonitoringSpec monitoring) { this.monitoring = monitoring; }
 }

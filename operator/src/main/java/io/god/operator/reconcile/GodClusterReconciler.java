@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.god.operator.admin.NodeAdmin;
@@ -71,6 +72,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     private final Clock clock;
     private final Silence.Bounds silenceBounds;
     private final io.god.operator.metrics.OperatorMeters metrics;
+    private final String operatorNamespace;
 
     public GodClusterReconciler(KubernetesClient client, NodeAdmin nodeAdmin, MeterRegistry meters, Clock clock,
             @ConfigProperty(name = "god.operator.default-image") String defaultImage,
@@ -78,7 +80,8 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             @ConfigProperty(name = "god.operator.poll-interval", defaultValue = "5s") Duration pollInterval,
             @ConfigProperty(name = "god.operator.resync-interval", defaultValue = "60s") Duration resyncInterval,
             @ConfigProperty(name = "god.operator.unanswered-polls", defaultValue = "3") int unansweredPolls,
-            @ConfigProperty(name = "god.operator.unanswered-after", defaultValue = "30s") Duration unansweredAfter) {
+            @ConfigProperty(name = "god.operator.unanswered-after", defaultValue = "30s") Duration unansweredAfter,
+            @ConfigProperty(name = "god.operator.namespace", defaultValue = "god-system") String operatorNamespace) {
         this.client = client;
         this.nodeAdmin = nodeAdmin;
         this.meters = meters;
@@ -89,6 +92,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         this.clock = clock;
         this.silenceBounds = new Silence.Bounds(unansweredPolls, unansweredAfter);
         this.metrics = new io.god.operator.metrics.OperatorMeters(meters);
+        this.operatorNamespace = operatorNamespace;
     }
 
     /** Owned objects trigger a reconcile when they change (drift repair); pods are mapped back by label. */
@@ -99,6 +103,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                 owned(Service.class, context),
                 owned(StatefulSet.class, context),
                 owned(PodDisruptionBudget.class, context),
+                owned(NetworkPolicy.class, context),
                 new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, GodCluster.class)
                         .withLabelSelector(Labels.MANAGED_SELECTOR)
                         .withSecondaryToPrimaryMapper(pod -> {
@@ -138,12 +143,19 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         if (!problems.isEmpty()) {
             return rejectInvalid(cluster, context, status, problems);
         }
-        List<String> conflicts = applyOwnedObjects(cluster, settings);
-        if (!conflicts.isEmpty()) {
-            return rejectConflicts(cluster, context, status, conflicts);
+        ClusterSecrets.Loaded secrets = loadSecrets(cluster);
+        if (!secrets.problems().isEmpty()) {
+            return reject(cluster, context, status.secretsUnavailable(secrets.problems()), StatusWriter.REASON_SECRETS,
+                    secrets.problems());
         }
+        List<String> conflicts = applyOwnedObjects(cluster, settings,
+                new DesiredObjects.Secured(secrets.hash(), operatorNamespace));
+        if (!conflicts.isEmpty()) {
+            return reject(cluster, context, status.blocked(conflicts), StatusWriter.REASON_CONFLICT, conflicts);
+        }
+        NodeAdmin nodeAdmin = this.nodeAdmin.withToken(secrets.adminToken());
         ServiceMonitors.Verdict monitoring = applyMonitoring(cluster);
-        Observation observation = observe(cluster);
+        Observation observation = new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
         List<Member> members = cluster.getStatus() == null ? List.of() : cluster.getStatus().getMembers();
         Map<Integer, String> positions = new HashMap<>();
         Optional.ofNullable(members).orElse(List.of()).stream().filter(m -> m.getPosition() != null)
@@ -255,18 +267,29 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     }
 
     /**
-     * An object with one of our names belongs to someone else: it is never adopted, and nothing is planned while the
-     * operator cannot own what the ring needs. Rechecked every resync (deleting the other object fires no event here).
+     * Blocked: an object with one of our names belongs to someone else (never adopted), or a Secret the members need
+     * is missing or incomplete; nothing is planned while the operator cannot make what the ring needs. Rechecked every
+     * resync (deleting the other object or creating the Secret fires no event here).
      */
-    private UpdateControl<GodCluster> rejectConflicts(GodCluster cluster, Context<GodCluster> context,
-            StatusWriter status, List<String> conflicts) {
-        String message = String.join("; ", conflicts);
+    private UpdateControl<GodCluster> reject(GodCluster cluster, Context<GodCluster> context,
+            GodClusterStatus blocked, String reason, List<String> problems) {
+        String message = String.join("; ", problems);
         if (!StatusWriter.PHASE_BLOCKED.equals(phaseOf(cluster)) || !Objects.equals(degradedMessage(cluster), message)) {
-            events().record(cluster, EventRecorder.WARNING, StatusWriter.REASON_CONFLICT, message);
+            events().record(cluster, EventRecorder.WARNING, reason, message);
         }
         meters.counter("god.operator.reconciles", "result", "conflict").increment();
-        writeStatus(cluster, context, status.blocked(conflicts));
+        writeStatus(cluster, context, blocked);
         return UpdateControl.<GodCluster>noUpdate().rescheduleAfter(resyncInterval);
+    }
+
+    /** The Secrets the members mount, made where the operator generates them (an event names each new one). */
+    private ClusterSecrets.Loaded loadSecrets(GodCluster cluster) {
+        ClusterSecrets.Loaded loaded = new ClusterSecrets(client).load(cluster);
+        for (String name : loaded.created()) {
+            events().record(cluster, EventRecorder.NORMAL, "SecretGenerated", "created Secret " + name
+                    + " with a random token (owned by this GodCluster)");
+        }
+        return loaded;
     }
 
     /**
@@ -286,8 +309,9 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     }
 
     /** @return the objects of our names that another owner has (left alone; nothing else happens in this pass) */
-    private List<String> applyOwnedObjects(GodCluster cluster, Settings settings) {
-        OwnedObjects.Result result = new OwnedObjects(client).apply(cluster, new DesiredObjects(cluster, settings));
+    private List<String> applyOwnedObjects(GodCluster cluster, Settings settings, DesiredObjects.Secured secured) {
+        OwnedObjects.Result result = new OwnedObjects(client).apply(cluster, new DesiredObjects(cluster, settings,
+                secured));
         List<String> changes = result.changes();
         boolean created = phaseOf(cluster) == null;
         // the spec is the one already acted on: a difference is someone else's edit (drift), not a spec change
@@ -321,10 +345,6 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             events().record(cluster, EventRecorder.NORMAL, "MonitoringUpdated", verdict.change());
         }
         return verdict;
-    }
-
-    private Observation observe(GodCluster cluster) {
-        return new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
     }
 
     private UpdateControl<GodCluster> reportStatus(GodCluster cluster, Context<GodCluster> context,

@@ -52,6 +52,10 @@ public final class SpecValidator {
             problems.add("spec.service.type must be one of ClusterIP, NodePort, LoadBalancer; got '" + s.serviceType() + "'");
         }
         checkPodLabels(s.podTemplate(), problems);
+        if (spec != null && spec.getTls() != null
+                && (spec.getTls().getSecretName() == null || spec.getTls().getSecretName().isBlank())) {
+            problems.add("spec.tls.secretName is required with spec.tls (the Secret with tls.crt, tls.key and ca.crt)");
+        }
         return problems;
     }
 

@@ -34,6 +34,7 @@ public final class StatusWriter {
     /** An object with one of the cluster's names belongs to someone else. */
     public static final String PHASE_BLOCKED = "Blocked";
     public static final String REASON_CONFLICT = "OwnedObjectConflict";
+    public static final String REASON_SECRETS = "SecretUnavailable";
 
     private final GodCluster cluster;
     private final GodClusterStatus previous;
@@ -80,6 +81,11 @@ public final class StatusWriter {
     public GodClusterStatus blocked(List<String> conflicts) {
         return refused(PHASE_BLOCKED, REASON_CONFLICT, "nothing changes while another owner has one of the cluster's"
                 + " object names", conflicts);
+    }
+
+    public GodClusterStatus secretsUnavailable(List<String> problems) {
+        return refused(PHASE_BLOCKED, REASON_SECRETS, "nothing changes until the Secrets the members mount are"
+                + " complete", problems);
     }
 
     private GodClusterStatus refused(String phase, String reason, String progressing, List<String> problems) {

@@ -29,6 +29,7 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -54,16 +55,35 @@ public final class DesiredObjects {
 
     /** On the StatefulSet and its pod template: hash of everything that needs a restart to take effect. */
     public static final String SPEC_HASH = "god.io/spec-hash";
+    /**
+     * On the pod template: hash of the contents of the Secrets the members read (credentials, TLS). Nodes read them at
+     * start, so a changed Secret (a rotation, a renewed certificate) changes the spec hash and rolls the members.
+     */
+    public static final String SECRETS_HASH = "god.io/secrets-hash";
     public static final String DATA_VOLUME = "data";
     static final String CONTAINER = "node";
     static final long RUN_AS_USER = 1001L;
 
     private final GodCluster cluster;
     private final Settings settings;
+    private final Secured secured;
+
+    /**
+     * What the objects need besides the spec: the hash of the Secrets' contents (null: not read, no annotation) and the
+     * operator's namespace (the NetworkPolicy lets it reach the management port).
+     */
+    public record Secured(String secretsHash, String operatorNamespace) {
+        public static final Secured UNREAD = new Secured(null, "god-system");
+    }
 
     public DesiredObjects(GodCluster cluster, Settings settings) {
+        this(cluster, settings, Secured.UNREAD);
+    }
+
+    public DesiredObjects(GodCluster cluster, Settings settings, Secured secured) {
         this.cluster = cluster;
         this.settings = settings;
+        this.secured = secured;
     }
 
     /** GOD_SEEDS: read only while bootstrapping, so a scale-up changes it without making members outdated. */
@@ -188,6 +208,9 @@ public final class DesiredObjects {
         labels.putAll(Labels.common(cluster)); // ours win
         Map<String, String> annotations = new LinkedHashMap<>();
         Optional.ofNullable(overrides.getAnnotations()).ifPresent(annotations::putAll);
+        if (secured.secretsHash() != null) {
+            annotations.put(SECRETS_HASH, secured.secretsHash());
+        }
         return new PodTemplateSpecBuilder()
                 .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
                 .withNewSpec()
@@ -204,6 +227,7 @@ public final class DesiredObjects {
                 .withTopologySpreadConstraints(overrides.getTopologySpreadConstraints())
                 .withContainers(container(Optional.ofNullable(overrides.getProbes()).orElseGet(ProbeOverrides::new)))
                 .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
+                .addAllToVolumes(NodeSecrets.volumes(cluster))
                 .endSpec().build();
     }
 
@@ -230,11 +254,12 @@ public final class DesiredObjects {
                 .endSecurityContext()
                 .addNewVolumeMount().withName(DATA_VOLUME).withMountPath(NodeEnv.DATA_PATH).endVolumeMount()
                 .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                .addAllToVolumeMounts(NodeSecrets.mounts(cluster))
                 .build();
     }
 
     private List<EnvVar> env() {
-        return List.of(
+        List<EnvVar> env = new java.util.ArrayList<>(List.of(
                 fieldEnv("POD_NAME", "metadata.name"),
                 fieldEnv("POD_NAMESPACE", "metadata.namespace"),
                 new EnvVarBuilder().withName(NodeEnv.ADVERTISE)
@@ -245,7 +270,9 @@ public final class DesiredObjects {
                 // the native node exits by itself on OOM (io.god.node.OomExit)
                 // heap at 70 % of the container's memory leaves room for direct buffers, metaspace and threads
                 new EnvVarBuilder().withName("JAVA_OPTS_APPEND")
-                        .withValue("-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=70").build());
+                        .withValue("-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=70").build()));
+        env.addAll(NodeSecrets.env(cluster));
+        return env;
     }
 
     private static EnvVar fieldEnv(String name, String path) {
@@ -307,7 +334,7 @@ public final class DesiredObjects {
     }
 
     /** 16 hex digits of the text's SHA-256. */
-    private static String hash(String text) {
+    public static String hash(String text) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 8);
@@ -326,6 +353,12 @@ public final class DesiredObjects {
                 .withMaxUnavailable(new IntOrString(1))
                 .withNewSelector().withMatchLabels(Labels.selector(cluster)).endSelector()
                 .endSpec().build());
+    }
+
+    /** Present unless spec.networkPolicy.enabled is false. */
+    public Optional<NetworkPolicy> networkPolicy() {
+        return NetworkPolicies.enabled(cluster) ? Optional.of(NetworkPolicies.desired(cluster,
+                meta(Labels.networkPolicy(cluster)), secured.operatorNamespace())) : Optional.empty();
     }
 
     private ObjectMeta meta(String name) {

@@ -78,6 +78,10 @@ public final class Labels {
         return cluster.getMetadata().getName();
     }
 
+    public static String networkPolicy(GodCluster cluster) {
+        return cluster.getMetadata().getName();
+    }
+
     public static String pod(GodCluster cluster, int ordinal) {
         return statefulSet(cluster) + "-" + ordinal;
     }

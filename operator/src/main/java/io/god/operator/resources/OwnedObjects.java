@@ -8,8 +8,10 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServiceSpec;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.god.operator.model.GodCluster;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,6 +59,9 @@ public final class OwnedObjects {
         Optional<PodDisruptionBudget> pdb = desired.podDisruptionBudget();
         pdb.ifPresent(p -> owned.add(new Owned<>(p, PodDisruptionBudget.class, OwnedObjects::pdbInSync,
                 OwnedObjects::copyPdb)));
+        Optional<NetworkPolicy> policy = desired.networkPolicy();
+        policy.ifPresent(p -> owned.add(new Owned<>(p, NetworkPolicy.class, OwnedObjects::networkPolicyInSync,
+                OwnedObjects::copyNetworkPolicy)));
         Result result = new Result(new ArrayList<>(), new ArrayList<>());
         List<HasMetadata> actual = new ArrayList<>();
         for (Owned<?> o : owned) { // all checked before anything is made: a blocked cluster gets no half of its objects
@@ -73,7 +78,10 @@ public final class OwnedObjects {
             owned.get(i).ensure(client, actual.get(i), result.changes());
         }
         if (pdb.isEmpty()) {
-            deletePdb(cluster, result);
+            deleteOwned(cluster, PodDisruptionBudget.class, Labels.podDisruptionBudget(cluster), result);
+        }
+        if (policy.isEmpty()) {
+            deleteOwned(cluster, NetworkPolicy.class, Labels.networkPolicy(cluster), result);
         }
         pruneRevisions(cluster, desired.revisionConfigMap().getMetadata().getName(), result);
         return result;
@@ -125,13 +133,13 @@ public final class OwnedObjects {
         }
     }
 
-    private void deletePdb(GodCluster cluster, Result result) {
-        var pdb = client.resources(PodDisruptionBudget.class).inNamespace(cluster.getMetadata().getNamespace())
-                .withName(Labels.podDisruptionBudget(cluster));
-        PodDisruptionBudget actual = pdb.get();
+    /** Deletes an object the spec no longer asks for, when it is this GodCluster's (someone else's stays). */
+    private <T extends HasMetadata> void deleteOwned(GodCluster cluster, Class<T> type, String name, Result result) {
+        var resource = client.resources(type).inNamespace(cluster.getMetadata().getNamespace()).withName(name);
+        T actual = resource.get();
         if (actual != null && ownerUids(actual).contains(cluster.getMetadata().getUid())) {
-            pdb.delete();
-            result.changes().add("deleted PodDisruptionBudget " + Labels.podDisruptionBudget(cluster));
+            resource.delete();
+            result.changes().add("deleted " + type.getSimpleName() + " " + name);
         }
     }
 
@@ -248,6 +256,16 @@ public final class OwnedObjects {
     }
 
     static void copyPdb(PodDisruptionBudget current, PodDisruptionBudget desired) {
+        current.setSpec(desired.getSpec());
+    }
+
+    /** The whole spec is ours; compared as JSON, where an empty list or selector and an absent one are alike. */
+    static boolean networkPolicyInSync(NetworkPolicy actual, NetworkPolicy desired) {
+        return Serialization.jsonMapper().valueToTree(actual.getSpec())
+                .equals(Serialization.jsonMapper().valueToTree(desired.getSpec()));
+    }
+
+    static void copyNetworkPolicy(NetworkPolicy current, NetworkPolicy desired) {
         current.setSpec(desired.getSpec());
     }
 }

@@ -132,6 +132,20 @@ class HttpNodeAdminTest {
         assertThat(authorization.get()).isEqualTo("Bearer s3cret");
     }
 
+    /** Each cluster's calls carry its own admin token; the shared admin itself sends none. */
+    @Test
+    void withTokenSendsThatClustersToken() {
+        HttpNodeAdmin shared = new HttpNodeAdmin(Duration.ofSeconds(2), server.getAddress().getPort());
+        shared.withToken("cluster-a-admin").status("127.0.0.1").toCompletableFuture().join();
+        assertThat(authorization.get()).isEqualTo("Bearer cluster-a-admin");
+        shared.withToken("cluster-b-admin").status("127.0.0.1").toCompletableFuture().join();
+        assertThat(authorization.get()).isEqualTo("Bearer cluster-b-admin");
+        shared.status("127.0.0.1").toCompletableFuture().join();
+        assertThat(authorization.get()).isNull();
+        shared.withToken(null).status("127.0.0.1").toCompletableFuture().join();
+        assertThat(authorization.get()).isNull();
+    }
+
     @Test
     void failsOnErrorStatusAndOnJunk() {
         code.set(503);

@@ -109,6 +109,38 @@ class DeployManifestsTest {
         }
     }
 
+    /**
+     * The cert-manager example makes the Secret the TLS example's GodCluster names, in cert-manager's layout with a
+     * PKCS#8 key, for every name a client or a peer dials (the client Service, each pod of the headless Service).
+     */
+    @Test
+    void theCertManagerExampleCoversTheTlsGodCluster() throws IOException {
+        GodCluster gc;
+        try (InputStream in = Files.newInputStream(Rbac.deployDir().resolve("examples/godcluster-tls.yaml"))) {
+            gc = Serialization.unmarshal(in, GodCluster.class);
+        }
+        String name = gc.getMetadata().getName();
+        String ns = gc.getMetadata().getNamespace();
+        List<io.fabric8.kubernetes.api.model.GenericKubernetesResource> objects = java.util.Arrays.stream(Files
+                .readString(Rbac.deployDir().resolve("examples/cert-manager/demo-tls.yaml")).split("(?m)^---$"))
+                .map(doc -> Serialization.unmarshal(doc, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class))
+                .toList();
+        var certificate = objects.stream().filter(o -> o.getKind().equals("Certificate"))
+                .filter(o -> gc.getSpec().getTls().getSecretName().equals(o.get("spec", "secretName"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no Certificate makes Secret " + gc.getSpec().getTls().getSecretName()));
+        assertThat(certificate.getMetadata().getNamespace()).isEqualTo(ns);
+        assertThat((String) certificate.get("spec", "privateKey", "encoding")).isEqualTo("PKCS8");
+        assertThat((List<String>) certificate.get("spec", "dnsNames")).contains(name + "." + ns + ".svc",
+                "*." + name + "-peers." + ns + ".svc");
+        assertThat((List<String>) certificate.get("spec", "usages")).contains("server auth", "client auth");
+        String issuer = certificate.get("spec", "issuerRef", "name");
+        assertThat(objects).as("its Issuer is in the example").anySatisfy(o -> {
+            assertThat(o.getKind()).isEqualTo("Issuer");
+            assertThat(o.getMetadata().getName()).isEqualTo(issuer);
+            assertThat(o.getMetadata().getNamespace()).isEqualTo(ns);
+        });
+    }
+
     private static <T> T one(List<HasMetadata> objects, Class<T> type) {
         List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
         assertThat(found).as(type.getSimpleName() + " in deploy/").hasSize(1);

@@ -47,6 +47,8 @@ public class FakeNodeAdmin implements NodeAdmin {
     public final List<String> calls = new CopyOnWriteArrayList<>();
     /** namespace → run on each leave call to one of its pods, before the node answers (with the pod's name). */
     private final Map<String, java.util.function.Consumer<String>> onLeave = new ConcurrentHashMap<>();
+    /** "namespace/pod" → the bearer token of the last call made to it through {@link #withToken} ("null": none). */
+    private final Map<String, String> tokens = new ConcurrentHashMap<>();
     /** The production NodeAdmin for real node processes, or null. */
     private volatile NodeAdmin realNodes;
 
@@ -118,6 +120,66 @@ public class FakeNodeAdmin implements NodeAdmin {
         }
         leaving.remove(host);
         return CompletableFuture.completedFuture(LeaveAnswer.accepted(current(host, pod)));
+    }
+
+    /** Answers like this fake, recording the token each made-up pod was sent; real nodes get it in their header. */
+    @Override
+    public NodeAdmin withToken(String token) {
+        return new Authorized(token);
+    }
+
+    /** The bearer token of the last call the operator made to the pod ("null" when it sent none, null when none). */
+    public String lastToken(String namespace, String pod) {
+        return tokens.get(namespace + "/" + pod);
+    }
+
+    /** The production NodeAdmin with the token for a real node at this host; null (the token recorded) otherwise. */
+    private NodeAdmin sent(String host, String token) {
+        NodeAdmin real = real(host);
+        if (real != null) {
+            return real.withToken(token);
+        }
+        FakeStatefulSetController.podAt(host).ifPresent(p -> tokens.put(p, String.valueOf(token)));
+        return null;
+    }
+
+    private final class Authorized implements NodeAdmin {
+        private final String token;
+
+        Authorized(String token) {
+            this.token = token;
+        }
+
+        @Override
+        public NodeAdmin withToken(String other) {
+            return FakeNodeAdmin.this.withToken(other);
+        }
+
+        @Override
+        public CompletionStage<NodeStatus> status(String host) {
+            NodeAdmin real = sent(host, token);
+            return real != null ? real.status(host) : FakeNodeAdmin.this.status(host);
+        }
+
+        @Override
+        public CompletionStage<LeaveAnswer> leave(String host) {
+            NodeAdmin real = sent(host, token);
+            return real != null ? real.leave(host) : FakeNodeAdmin.this.leave(host);
+        }
+
+        @Override
+        public CompletionStage<LeaveAnswer> cancelLeave(String host) {
+            NodeAdmin real = sent(host, token);
+            return real != null ? real.cancelLeave(host) : FakeNodeAdmin.this.cancelLeave(host);
+        }
+
+        @Override
+        public CompletionStage<io.god.operator.admin.RemoveAnswer> removeMember(String host, String address,
+                String position) {
+            NodeAdmin real = sent(host, token);
+            return real != null ? real.removeMember(host, address, position)
+                    : FakeNodeAdmin.this.removeMember(host, address, position);
+        }
     }
 
     /** Records "namespace/pod remove <address>"; answers like a node without the call (404), as main's nodes do. */

@@ -44,6 +44,8 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
     private final Path out;
     private final int firstHost;
     private final List<String> extraArgs;
+    /** Whether the pods' Secret volumes reach the nodes ({@link #withSecrets}); off: the nodes run without auth. */
+    private volatile boolean secrets;
     private final Map<String, Process> processes = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TimeScale.millis(500))
             .version(HttpClient.Version.HTTP_1_1).build();
@@ -54,6 +56,17 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
         this.out = out.toAbsolutePath();
         this.firstHost = firstHost;
         this.extraArgs = List.copyOf(extraArgs);
+    }
+
+    /**
+     * From now on a node also gets the files of its pod's Secret volumes (credentials, TLS), as the kubelet would mount
+     * them: each Secret's items written under {@code <out>/secrets/<namespace>/<pod>/} when the node starts, and each
+     * environment value naming a file under a Secret's mount path (GOD_AUTH_TOKEN_FILE=/etc/god/auth/client/token)
+     * pointed at the copy.
+     */
+    public NodeProcesses withSecrets() {
+        this.secrets = true;
+        return this;
     }
 
     /** The loopback address of pod {@code <sts>-<ordinal>}. */
@@ -73,6 +86,9 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
         env.put(NodeEnv.SEEDS, mapSeeds(env.getOrDefault(NodeEnv.SEEDS, "")));
         env.put(NodeEnv.ADVERTISE, binaryAddress(pod));
         env.put(NodeEnv.DATA_DIR, dataDir(namespace, claim).toString());
+        if (secrets) {
+            env.putAll(secretFiles(namespace, pod));
+        }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx160m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Dquarkus.http.host=" + ip, "-Dquarkus.http.port=" + Ports.HTTP,
@@ -107,6 +123,47 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
                 throw new IllegalStateException("no ConfigMap " + from.getConfigMapRef().getName() + " for " + pod);
             }
             env.putAll(map.getData());
+        }
+        return env;
+    }
+
+    /** The env values naming files of Secret volumes, pointed at copies of those files written now. */
+    private Map<String, String> secretFiles(String namespace, String pod) {
+        var template = k8s.apps().statefulSets().inNamespace(namespace).withName(pod.substring(0, pod.lastIndexOf('-')))
+                .get().getSpec().getTemplate().getSpec();
+        var container = template.getContainers().get(0);
+        Path root = out.resolve("secrets").resolve(namespace).resolve(pod);
+        Map<String, Path> mounts = new HashMap<>();
+        try {
+            for (var mount : container.getVolumeMounts()) {
+                // the data volume comes from the claim template, not from the pod's volumes
+                var volume = template.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                        .orElse(null);
+                if (volume == null || volume.getSecret() == null) {
+                    continue;
+                }
+                var secret = k8s.secrets().inNamespace(namespace).withName(volume.getSecret().getSecretName()).get();
+                if (secret == null) {
+                    throw new IllegalStateException("no Secret " + volume.getSecret().getSecretName() + " for " + pod);
+                }
+                Path dir = root.resolve(mount.getName());
+                Files.createDirectories(dir);
+                for (var item : volume.getSecret().getItems()) {
+                    Files.write(dir.resolve(item.getPath()),
+                            java.util.Base64.getDecoder().decode(secret.getData().get(item.getKey())));
+                }
+                mounts.put(mount.getMountPath() + "/", dir);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing the Secret files of " + pod, e);
+        }
+        Map<String, String> env = new HashMap<>();
+        for (var e : container.getEnv()) {
+            mounts.forEach((path, dir) -> {
+                if (e.getValue() != null && e.getValue().startsWith(path)) {
+                    env.put(e.getName(), dir.resolve(e.getValue().substring(path.length())).toString());
+                }
+            });
         }
         return env;
     }

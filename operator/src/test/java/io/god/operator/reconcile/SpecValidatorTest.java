@@ -74,4 +74,13 @@ class SpecValidatorTest {
         spec.setTombstoneWindow("1h");
         assertThat(problems(spec, "img:1")).isEmpty();
     }
+
+    @Test
+    void tlsNeedsItsSecretName() {
+        GodClusterSpec spec = new GodClusterSpec();
+        spec.setTls(new io.god.operator.model.TlsSpec());
+        assertThat(problems(spec, "img:1")).singleElement().asString().contains("spec.tls.secretName is required");
+        spec.getTls().setSecretName("demo-tls");
+        assertThat(problems(spec, "img:1")).isEmpty();
+    }
 }
