@@ -100,6 +100,7 @@ public final class JsonRpc {
     private final io.god.limits.Bulkhead bulkhead;
     private final Observer observer;
     private final SetSources setSources;
+    private final io.god.command.SubUpdates subUpdates;
 
     public JsonRpc(GodNode node) {
         this(node, (m, s, n) -> { });
@@ -113,6 +114,7 @@ public final class JsonRpc {
         this.json = limits.constrain(mapper());
         this.bulkhead = io.god.limits.Bulkhead.of(limits);
         this.setSources = new SetSources(node, json);
+        this.subUpdates = new io.god.command.SubUpdates(node, admission);
         node.installCallHandler(c -> {
             Response r = handle(c.method(), c.body(), c.authorization(), c.hops(), c.mode(), c.stamp());
             return new Call.Reply(r.status(), r.body());
@@ -324,6 +326,7 @@ public final class JsonRpc {
                 case "IndexOf", "ReverseIndexOf", "MirrorIndexOf", "MirrorReverseIndexOf" ->
                         types.constructType(Wire.IndexRes.class);
                 case "Count", "MirrorCount", "Size", "SubSize", "Owned" -> types.constructType(Long.class);
+                case "SubUpdate" -> types.constructType(Wire.UpdateRes.class);
                 case "SetExpression" -> types.constructCollectionType(List.class, Wire.SetOpResult.class);
                 case "SubConfiguration", "Configuration" -> types.constructType(Wire.Conf.class);
                 default -> name.contains("Slice") ? types.constructCollectionType(List.class, Wire.ValueRes.class)
@@ -565,6 +568,13 @@ public final class JsonRpc {
                     stamp), q.sync);
             case "SubDel" -> write(Record.subDelete(key(q.key, "Key"), key(q.subKey, "SubKey"), stamp), q.sync);
             case "SubClear" -> write(Record.subClear(key(q.key, "Key"), stamp), q.sync);
+            case "SubUpdate" -> {
+                io.god.command.SubUpdates.Outcome o = subUpdates.run(store(), key(q.key, "Key"), q.value);
+                if (!o.records().isEmpty()) {
+                    replicate(o.records(), q.key, q.sync);
+                }
+                yield new Wire.UpdateRes(o.n(), o.values());
+            }
             case "Clear" -> {
                 store().apply(Record.clear(stamp()));
                 yield NOTHING;
