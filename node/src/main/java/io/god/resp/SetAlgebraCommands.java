@@ -15,12 +15,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The sorted-set algebra of the RESP table: ZUNION, ZINTER, ZDIFF and their STORE forms, compiled to one god set
- * expression over the sources' sub trees with the Append merge (each member with its sources' scores, in source
- * order). WEIGHTS and AGGREGATE SUM|MIN|MAX are applied here, on the decoded scores, as Redis does (a weighted
- * ∞·0 and ∞−∞ count 0): god's numeric merges read raw IEEE bytes, not {@link ScoreCodec}'s order-preserving ones,
- * and would not know which source a value of a union came from. A union with unequal weights therefore evaluates
- * one expression per source. The STORE forms replace the destination at its owner in one {@code SubUpdate}.
+ * The sorted-set algebra of the RESP table: ZUNION, ZINTER, ZDIFF and their STORE forms. An intersection or a
+ * difference is one god set expression over the sources' sub trees with the Append merge (each member with its
+ * sources' scores, in source order); a union is one expression per source, because a union's Append values do not
+ * say which source (and so which weight) each came from. WEIGHTS and AGGREGATE SUM|MIN|MAX are applied here, on the
+ * decoded scores, as Redis does: god's numeric merges read raw IEEE bytes, not {@link ScoreCodec}'s order-preserving
+ * ones. The STORE forms replace the destination at its owner in one {@code SubUpdate}.
  */
 final class SetAlgebraCommands {
 
@@ -113,13 +113,25 @@ final class SetAlgebraCommands {
         return new Call(type, keys, weights, aggregate, withScores);
     }
 
-    /** Every member of the result with its score, in member order. */
+    /**
+     * Every member of the result with its score, in member order, computed as Redis does: the sources of a union or
+     * an intersection taken from the smallest to the largest (a stable sort, as glibc's qsort is for so few), a
+     * weighted score that is NaN (∞·0) counting 0 for a union's every source but only for an intersection's first,
+     * and a SUM that comes to NaN (∞−∞) counting 0. The order matters only for such infinities and for rounding.
+     */
     private Map<byte[], Double> evaluate(RespSession s, Call c) {
+        int n = c.keys().size();
+        Integer[] order = new Integer[n];
+        long[] sizes = new long[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+            sizes[i] = c.type() == SetOpType.DIFFERENCE ? 0 : core.subSize(s, c.keys().get(i));
+        }
+        Arrays.sort(order, Comparator.comparingLong(i -> sizes[i]));
         Map<byte[], Double> out = new LinkedHashMap<>();
-        boolean sameWeights = Arrays.stream(c.weights()).allMatch(x -> Double.compare(x, c.weights()[0]) == 0);
-        if (c.type() == SetOpType.UNION && !sameWeights) {
+        if (c.type() == SetOpType.UNION) { // which source a value came from decides its weight: one read each
             Map<ByteKey, Double> merged = new java.util.TreeMap<>();
-            for (int i = 0; i < c.keys().size(); i++) {
+            for (int i : order) {
                 for (Wire.SetOpResult r : expression(s, SetOpType.UNION, List.of(c.keys().get(i)))) {
                     double v = weighted(ScoreCodec.decode(r.values().get(0)), c.weights()[i]);
                     merged.merge(new ByteKey(r.key()), v, (x, y) -> aggregate(c.aggregate(), x, y));
@@ -129,12 +141,15 @@ final class SetAlgebraCommands {
             return out;
         }
         for (Wire.SetOpResult r : expression(s, c.type(), c.keys())) {
-            List<byte[]> values = c.type() == SetOpType.DIFFERENCE ? r.values().subList(0, 1) : r.values();
-            Double acc = null;
-            for (int i = 0; i < values.size(); i++) {
-                // an intersection has every source's score, in order; a union's all weigh the same
-                double v = weighted(ScoreCodec.decode(values.get(i)), c.weights()[i < c.weights().length ? i : 0]);
-                acc = acc == null ? v : aggregate(c.aggregate(), acc, v);
+            if (c.type() == SetOpType.DIFFERENCE) {
+                out.put(r.key(), ScoreCodec.decode(r.values().get(0)));
+                continue;
+            }
+            // an intersection's Append merge holds every source's score, in source order
+            double acc = weighted(ScoreCodec.decode(r.values().get(order[0])), c.weights()[order[0]]);
+            for (int j = 1; j < n; j++) {
+                int i = order[j];
+                acc = aggregate(c.aggregate(), acc, ScoreCodec.decode(r.values().get(i)) * c.weights()[i]);
             }
             out.put(r.key(), acc);
         }
@@ -157,7 +172,7 @@ final class SetAlgebraCommands {
         return (List<Wire.SetOpResult>) core.call(s, "SetExpression", q);
     }
 
-    /** Redis' weighting: a NaN (∞·0) counts 0. */
+    /** Redis' weighting of a first score: a NaN (∞·0) counts 0. */
     private static double weighted(double score, double weight) {
         double v = score * weight;
         return Double.isNaN(v) ? 0 : v;
@@ -169,8 +184,8 @@ final class SetAlgebraCommands {
                 double v = x + y;
                 yield Double.isNaN(v) ? 0 : v;
             }
-            case MIN -> Math.min(x, y);
-            case MAX -> Math.max(x, y);
+            case MIN -> y < x ? y : x; // a NaN never replaces the accumulated score
+            case MAX -> y > x ? y : x;
         };
     }
 
