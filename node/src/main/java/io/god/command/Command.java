@@ -19,6 +19,8 @@ public enum Command {
     SUB_PUT("SubPut", Flag.MUTATING, Flag.STAMPED),
     SUB_DEL("SubDel", Flag.MUTATING, Flag.STAMPED),
     SUB_CLEAR("SubClear", Flag.MUTATING, Flag.STAMPED),
+    // a read-modify-write of a key's sub tree at its owner (hashes and sorted sets over RESP): SubUpdates
+    SUB_UPDATE("SubUpdate", Flag.MUTATING),
     CLEAR("Clear", Flag.MUTATING, Flag.BROADCAST),
     ADD_CONFIGURATION("AddConfiguration", Shape.CONFIGURATION, Flag.MUTATING, Flag.BROADCAST),
     SUB_ADD_CONFIGURATION("SubAddConfiguration", Shape.CONFIGURATION, Flag.MUTATING),

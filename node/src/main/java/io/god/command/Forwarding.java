@@ -155,6 +155,7 @@ final class Forwarding {
             case INDEX_OF, REVERSE_INDEX_OF, MIRROR_INDEX_OF, MIRROR_REVERSE_INDEX_OF ->
                     types.constructType(Wire.IndexRes.class);
             case COUNT, MIRROR_COUNT, SIZE, SUB_SIZE, OWNED -> types.constructType(Long.class);
+            case SUB_UPDATE -> types.constructType(Wire.UpdateRes.class);
             case SET_EXPRESSION -> types.constructCollectionType(List.class, Wire.SetOpResult.class);
             case SUB_CONFIGURATION, CONFIGURATION -> types.constructType(Wire.Conf.class);
             default -> command.method().contains("Slice") ? types.constructCollectionType(List.class, Wire.ValueRes.class)

@@ -31,6 +31,7 @@ final class Operations {
     private final SetSources sources;
     private final Limits limits;
     private final NodeViews views;
+    private final SubUpdates subUpdates;
 
     Operations(GodNode node, Admission admission, CommandObserver observer, SetSources sources) {
         this.node = node;
@@ -39,6 +40,7 @@ final class Operations {
         this.sources = sources;
         this.limits = node.settings().limits();
         this.views = new NodeViews(node);
+        this.subUpdates = new SubUpdates(node, admission);
     }
 
     /** Runs a command here; {@code stamp} is the write timestamp of a STAMPED one ({@link Admission#stamp}). */
@@ -60,6 +62,13 @@ final class Operations {
             case SUB_PUT -> write(Record.subPut(key, subKey, value(q.value, "Value"), stamp), q.sync);
             case SUB_DEL -> write(Record.subDelete(key, subKey, stamp), q.sync);
             case SUB_CLEAR -> write(Record.subClear(key, stamp), q.sync);
+            case SUB_UPDATE -> { // a read-modify-write of a hash or sorted set (RESP), at the owner
+                SubUpdates.Outcome o = subUpdates.run(store(), key, q.value);
+                if (!o.records().isEmpty()) {
+                    replicate(o.records(), key, q.sync);
+                }
+                yield new Wire.UpdateRes(o.n(), o.values());
+            }
             case CLEAR -> {
                 store().apply(Record.clear(node.timestamps().next()));
                 yield Forwarding.NOTHING;

@@ -129,6 +129,11 @@ public final class Wire {
     public record IndexRes(@JsonProperty("N") long n, @JsonProperty("Existed") boolean existed) {
     }
 
+    /** SubUpdate's answer: a number and values (null: a nil answer), as {@link io.god.command.SubUpdates} says. */
+    @JsonPropertyOrder({"N", "Values"})
+    public record UpdateRes(@JsonProperty("N") long n, @JsonProperty("Values") List<byte[]> values) {
+    }
+
     @JsonPropertyOrder({"Key", "Values"})
     public record SetOpResult(@JsonProperty("Key") byte[] key, @JsonProperty("Values") List<byte[]> values) {
     }

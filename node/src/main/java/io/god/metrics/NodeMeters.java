@@ -42,7 +42,7 @@ public final class NodeMeters implements io.god.command.CommandObserver, Persist
     /** Records made durable by one fsync (group commit). */
     static final double[] RECORDS_PER_FSYNC = {1, 2, 5, 10, 50, 100, 1000, 10_000};
 
-    static final Set<String> WRITES = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear", "Clear",
+    static final Set<String> WRITES = Set.of("Put", "Del", "SubPut", "SubDel", "SubClear", "SubUpdate", "Clear",
             "AddConfiguration", "SubAddConfiguration");
 
     private final GodNode node;

@@ -24,10 +24,7 @@ final class KeyCommands {
     }
 
     private void strings() {
-        core.add("GET", 2, (s, a, w) -> {
-            Wire.ValueRes v = core.get(s, a.get(1));
-            w.bulk(v.exists() ? v.value() : null);
-        });
+        core.add("GET", 2, (s, a, w) -> w.bulk(string(s, a.get(1))));
         core.add("SET", -3, (s, a, w) -> {
             for (int i = 3; i < a.size(); i++) {
                 String option = RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT);
@@ -70,24 +67,34 @@ final class KeyCommands {
             }
             w.simple("OK");
         });
-        RespCommands.Handler del = (s, a, w) -> {
+        RespCommands.Handler del = (s, a, w) -> { // each key whatever its type, at its owner
             long deleted = 0;
             for (byte[] key : a.subList(1, a.size())) {
-                if (core.get(s, key).exists()) {
-                    core.point(s, io.god.wire.DataCall.DEL, key, null);
-                    deleted++;
-                }
+                deleted += core.update(s, key, "del", List.of()).n();
             }
             w.integer(deleted);
         };
         core.add("DEL", -2, del);
         core.add("UNLINK", -2, del);
-        core.add("EXISTS", -2, (s, a, w) -> w.integer(a.stream().skip(1).filter(k -> core.get(s, k).exists()).count()));
+        core.add("EXISTS", -2, (s, a, w) -> w.integer(a.stream().skip(1)
+                .filter(k -> core.get(s, k).exists() || core.subSize(s, k) > 0).count()));
         core.add("STRLEN", 2, (s, a, w) -> {
-            Wire.ValueRes v = core.get(s, a.get(1));
-            w.integer(v.exists() ? v.value().length : 0);
+            byte[] v = string(s, a.get(1));
+            w.integer(v == null ? 0 : v.length);
         });
-        core.add("TYPE", 2, (s, a, w) -> w.simple(core.get(s, a.get(1)).exists() ? "string" : "none"));
+        core.add("TYPE", 2, (s, a, w) -> w.simple(core.kind(s, a.get(1)).name().toLowerCase(Locale.ROOT)));
+    }
+
+    /** A string's value, null when absent; WRONGTYPE for a hash or sorted set (a miss asks for the sub tree's size). */
+    private byte[] string(RespSession s, byte[] key) {
+        Wire.ValueRes v = core.get(s, key);
+        if (v.exists()) {
+            return v.value();
+        }
+        if (core.subSize(s, key) > 0) {
+            throw new io.god.command.CommandError(400, io.god.command.SubUpdates.WRONGTYPE);
+        }
+        return null;
     }
 
     private void keySpace() {

@@ -4,6 +4,7 @@ import io.god.api.JsonRpc;
 import io.god.command.Wire;
 import io.god.command.Admission;
 import io.god.command.CommandError;
+import io.god.command.SubUpdates;
 import io.god.limits.LimitExceededException;
 import io.god.node.GodNode;
 import io.god.wire.Call;
@@ -60,6 +61,9 @@ final class RespCommands {
         this.port = port;
         new ConnectionCommands(this).register();
         new KeyCommands(this).register();
+        new HashCommands(this).register();
+        new SortedSetCommands(this).register();
+        new SetAlgebraCommands(this).register();
     }
 
     /** Runs one command and writes its reply (an error reply for any refusal). */
@@ -85,6 +89,7 @@ final class RespCommands {
             w.error(switch (e.status()) {
                 case 401 -> "NOAUTH Authentication required. " + e.getMessage();
                 case 503 -> "TRYAGAIN " + e.getMessage();
+                case 400 -> e.getMessage().startsWith("WRONGTYPE ") ? e.getMessage() : "ERR " + e.getMessage();
                 default -> "ERR " + e.getMessage();
             });
         } catch (LimitExceededException | IllegalArgumentException e) {
@@ -144,6 +149,48 @@ final class RespCommands {
 
     long size(RespSession s) {
         return ((Number) rpc.execute("Size", new Wire.Req(), s == null ? null : s.authorization)).longValue();
+    }
+
+    /** A read-modify-write of the key at its owner ({@link SubUpdates}). */
+    Wire.UpdateRes update(RespSession s, byte[] key, String op, List<byte[]> args) {
+        Wire.Req q = req(key, SubUpdates.encode(op, args));
+        q.sync = sync;
+        return (Wire.UpdateRes) call(s, "SubUpdate", q);
+    }
+
+    /** A Req naming a sub-tree entry. */
+    static Wire.Req sub(byte[] key, byte[] subKey) {
+        Wire.Req q = req(key, null);
+        q.subKey = subKey;
+        return q;
+    }
+
+    long subSize(RespSession s, byte[] key) {
+        return ((Number) call(s, "SubSize", req(key, null))).longValue();
+    }
+
+    /** The type of a key, as three reads tell it (the owner decides it again for a write). */
+    SubUpdates.Kind kind(RespSession s, byte[] key) {
+        if (get(s, key).exists()) {
+            return SubUpdates.Kind.STRING;
+        }
+        if (subSize(s, key) == 0) {
+            return SubUpdates.Kind.NONE;
+        }
+        return mirrored(s, key) ? SubUpdates.Kind.ZSET : SubUpdates.Kind.HASH;
+    }
+
+    private boolean mirrored(RespSession s, byte[] key) {
+        Wire.Conf c = (Wire.Conf) call(s, "SubConfiguration", req(key, null));
+        return "yes".equals(c.data().get(io.god.tree.TreeState.MIRRORED));
+    }
+
+    /** Refuses (WRONGTYPE) a key of another type than {@code kind}; absent keys pass. */
+    void expect(RespSession s, byte[] key, SubUpdates.Kind kind) {
+        boolean wrong = get(s, key).exists() || mirrored(s, key) != (kind == SubUpdates.Kind.ZSET) && subSize(s, key) > 0;
+        if (wrong) {
+            throw new CommandError(400, SubUpdates.WRONGTYPE);
+        }
     }
 
     static Wire.Req req(byte[] key, byte[] value) {

@@ -96,7 +96,7 @@ class CommandRulesTest {
                             "DHash." + c.method() + " needs Authorization: Bearer <god.auth.token>");
                 }
             }
-            assertThat(mutating).isEqualTo(8);
+            assertThat(mutating).isEqualTo(9);
             assertThat(node.store().state().size()).as("nothing changed").isZero();
         }
     }

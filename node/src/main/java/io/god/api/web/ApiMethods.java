@@ -42,6 +42,7 @@ public final class ApiMethods {
         add(List.of("SubPut"), "Key", B, "SubKey", B, "Value", B, "Sync", Z);
         add(List.of("SubDel"), "Key", B, "SubKey", B, "Sync", Z);
         add(List.of("SubClear"), "Key", B, "Sync", Z);
+        add(List.of("SubUpdate"), "Key", B, "Value", B, "Sync", Z);
         add(List.of("Get", "Next", "Prev", "First", "Last", "MirrorFirst", "MirrorLast", "SubSize",
                 "SubConfiguration"), "Key", B);
         add(List.of("SubGet", "SubNext", "SubPrev", "SubMirrorNext", "SubMirrorPrev", "IndexOf", "ReverseIndexOf",

@@ -1,0 +1,306 @@
+package io.god.command;
+
+import io.god.node.GodNode;
+import io.god.node.Store;
+import io.god.persist.Record;
+import io.god.setop.Encodings;
+import io.god.tree.Item;
+import io.god.tree.TreeState;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The read-modify-write commands on a key's sub tree ({@link Command#SUB_UPDATE}), run at the key's owner: hashes
+ * (a plain sub tree) and sorted sets (a mirrored one, {@link ScoreCodec} values). Given the tree and the request,
+ * the records to write and the answer, computed and applied while no other update of this node runs, so ZADD
+ * NX/XX/GT/LT/CH/INCR, HSETNX and ZPOPMIN see the value they change. Also where the type of a key is decided for a
+ * write: a top-level value is a string, a mirrored non-empty sub tree a zset, any other non-empty one a hash;
+ * mixing them is WRONGTYPE. Plain SubPut/SubDel calls of the JSON contract do not take part in that exclusion.
+ *
+ * <p>The request's Value is {@link #encode}d: the operation's name and its arguments.
+ */
+public final class SubUpdates {
+
+    /** Redis' message for a command on a key of another type. */
+    public static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+
+    /** The types of a key. */
+    public enum Kind { NONE, STRING, HASH, ZSET }
+
+    /**
+     * What an update wrote (to replicate) and answers: a number and, for some, values (null: a nil answer). Scores
+     * travel as setop's float64 (IEEE-754 bytes) in arguments and in ZADD INCR's answer (a −0.0 answers -0 though it
+     * is stored as 0, as in Redis); ZPOPMIN/MAX answer the stored {@link ScoreCodec} bytes.
+     */
+    public record Outcome(List<Record> records, long n, List<byte[]> values) {
+    }
+
+    /** ZADD's options, as {@link #encode}d flags. */
+    public static final Set<String> ZADD_FLAGS = Set.of("NX", "XX", "GT", "LT", "CH", "INCR");
+
+    private static final Map<String, String> ZSET_CONF = Map.of(TreeState.MIRRORED, "yes");
+
+    private final GodNode node;
+    private final Admission admission;
+
+    public SubUpdates(GodNode node, Admission admission) {
+        this.node = node;
+        this.admission = admission;
+    }
+
+    /** The Value of a SubUpdate request: the operation and its arguments, each length-prefixed. */
+    public static byte[] encode(String op, List<byte[]> args) {
+        byte[] name = op.getBytes(StandardCharsets.US_ASCII);
+        int size = 4 + 4 + name.length;
+        for (byte[] a : args) {
+            size += 4 + a.length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(size).putInt(args.size() + 1).putInt(name.length).put(name);
+        args.forEach(a -> b.putInt(a.length).put(a));
+        return b.array();
+    }
+
+    static List<byte[]> decode(byte[] value) {
+        try {
+            ByteBuffer b = ByteBuffer.wrap(value == null ? new byte[0] : value);
+            int n = b.getInt();
+            if (n < 1 || n > b.remaining() / 4) {
+                throw new IllegalArgumentException();
+            }
+            List<byte[]> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                byte[] a = new byte[b.getInt()];
+                b.get(a);
+                out.add(a);
+            }
+            if (b.hasRemaining()) {
+                throw new IllegalArgumentException();
+            }
+            return out;
+        } catch (RuntimeException e) {
+            throw new CommandError(400, "SubUpdate: Value is not an encoded update (SubUpdates#encode)");
+        }
+    }
+
+    /** The type of {@code key} in {@code s}. */
+    public static Kind kind(TreeState s, byte[] key) {
+        if (s.get(key).exists()) {
+            return Kind.STRING;
+        }
+        TreeState sub = s.sub(key);
+        if (sub.values().size() == 0) {
+            return Kind.NONE;
+        }
+        return sub.isMirrored() ? Kind.ZSET : Kind.HASH;
+    }
+
+    /** Runs one update on {@code store} and applies its records; the caller replicates them. */
+    public Outcome run(Store store, byte[] key, byte[] value) {
+        List<byte[]> args = decode(value);
+        String op = new String(args.get(0), StandardCharsets.US_ASCII);
+        List<byte[]> rest = args.subList(1, args.size());
+        synchronized (store) { // node-wide: read, decide and apply as one step against every other update
+            Update u = new Update(store.state(), key);
+            Outcome o = switch (op) {
+                case "hset" -> u.hset(rest, false);
+                case "hsetnx" -> u.hset(rest, true);
+                case "hdel" -> u.remove(rest, Kind.HASH);
+                case "zrem" -> u.remove(rest, Kind.ZSET);
+                case "zadd" -> u.zadd(rest);
+                case "zpop" -> u.zpop(rest);
+                case "zstore" -> u.zstore(rest);
+                case "del" -> u.del();
+                default -> throw new CommandError(400, "SubUpdate: unknown update " + op);
+            };
+            if (!o.records().isEmpty()) {
+                store.applyAll(o.records());
+            }
+            return o;
+        }
+    }
+
+    /** One update: the tree as its records so far leave it. */
+    private final class Update {
+        private TreeState s;
+        private final byte[] key;
+        private final List<Record> records = new ArrayList<>();
+
+        Update(TreeState s, byte[] key) {
+            this.s = s;
+            this.key = key;
+        }
+
+        private void write(Record r) {
+            records.add(r);
+            s = r.applyTo(s);
+        }
+
+        private long ts() {
+            return node.timestamps().next();
+        }
+
+        private TreeState sub() {
+            return s.sub(key);
+        }
+
+        /** Refuses another type; an absent key becomes one of {@code kind} (its sub tree configured so). */
+        private void become(Kind kind) {
+            Kind k = kind(s, key);
+            if (k != Kind.NONE && k != kind) {
+                throw new CommandError(400, WRONGTYPE);
+            }
+            if (k == Kind.NONE && sub().isMirrored() != (kind == Kind.ZSET)) {
+                write(Record.subSetConfiguration(key, kind == Kind.ZSET ? ZSET_CONF : Map.of(), ts()));
+            }
+        }
+
+        private Outcome done(long n, List<byte[]> values) {
+            return new Outcome(records, n, values);
+        }
+
+        Outcome hset(List<byte[]> pairs, boolean onlyNew) {
+            for (int i = 0; i < pairs.size(); i += 2) {
+                admission.checkKey(pairs.get(i), "SubKey");
+                admission.checkValue(pairs.get(i + 1), "Value");
+            }
+            become(Kind.HASH);
+            long added = 0;
+            for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                boolean exists = sub().get(pairs.get(i)).exists();
+                if (!exists || !onlyNew) {
+                    write(Record.subPut(key, pairs.get(i), pairs.get(i + 1), ts()));
+                }
+                added += exists ? 0 : 1;
+            }
+            return done(added, List.of());
+        }
+
+        Outcome remove(List<byte[]> members, Kind kind) {
+            Kind k = kind(s, key);
+            if (k != Kind.NONE && k != kind) {
+                throw new CommandError(400, WRONGTYPE);
+            }
+            long removed = 0;
+            for (byte[] m : members) {
+                if (sub().get(m).exists()) {
+                    write(Record.subDelete(key, m, ts()));
+                    removed++;
+                }
+            }
+            return done(removed, List.of());
+        }
+
+        /** flags, then score (float64) and member pairs. */
+        Outcome zadd(List<byte[]> args) {
+            Set<String> flags = Set.of(new String(args.get(0), StandardCharsets.US_ASCII).split(","));
+            List<byte[]> pairs = args.subList(1, args.size());
+            check(pairs);
+            become(Kind.ZSET);
+            boolean incr = flags.contains("INCR");
+            long added = 0;
+            long changed = 0;
+            Double answer = null; // INCR's: the score computed (a −0.0 answers -0 though it is stored as 0, as in Redis)
+            for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                byte[] member = pairs.get(i + 1);
+                double score = Encodings.decodeFloat64(pairs.get(i));
+                Item old = sub().get(member);
+                answer = null;
+                if (old.exists() ? flags.contains("NX") : flags.contains("XX")) {
+                    continue;
+                }
+                double now = score;
+                if (old.exists()) {
+                    double was = ScoreCodec.decode(old.value());
+                    now = incr ? was + score : score;
+                    if (Double.isNaN(now)) {
+                        throw new CommandError(400, "resulting score is not a number (NaN)");
+                    }
+                    if (flags.contains("GT") && !(now > was) || flags.contains("LT") && !(now < was)) {
+                        continue;
+                    }
+                }
+                answer = now;
+                byte[] stored = ScoreCodec.encode(now);
+                if (!old.exists()) {
+                    added++;
+                } else if (Arrays.equals(stored, old.value())) {
+                    continue;
+                } else {
+                    changed++;
+                }
+                write(Record.subPut(key, member, stored, ts()));
+            }
+            if (incr) {
+                return done(0, answer == null ? null : List.of(Encodings.encodeFloat64(answer)));
+            }
+            return done(flags.contains("CH") ? added + changed : added, List.of());
+        }
+
+        /** "min" or "max", then the count: the members and scores taken, in order. */
+        Outcome zpop(List<byte[]> args) {
+            boolean max = "max".equals(new String(args.get(0), StandardCharsets.US_ASCII));
+            long count = Long.parseLong(new String(args.get(1), StandardCharsets.US_ASCII));
+            Kind k = kind(s, key);
+            if (k != Kind.NONE && k != Kind.ZSET) {
+                throw new CommandError(400, WRONGTYPE);
+            }
+            List<byte[]> out = new ArrayList<>();
+            long size = sub().mirror().size();
+            long take = Math.min(count, Math.min(size, node.settings().limits().resultRows()));
+            if (take > 0) {
+                for (Item i : sub().mirror().sliceIndex(0, take - 1, max)) {
+                    out.add(i.value());
+                    out.add(i.key());
+                }
+            }
+            for (int i = 0; i < out.size(); i += 2) {
+                write(Record.subDelete(key, out.get(i), ts()));
+            }
+            return done(out.size() / 2, out);
+        }
+
+        /** Replaces the key, whatever its type, with the sorted set of these score (float64) and member pairs. */
+        Outcome zstore(List<byte[]> pairs) {
+            check(pairs);
+            del();
+            if (!pairs.isEmpty()) {
+                write(Record.subSetConfiguration(key, ZSET_CONF, ts()));
+            }
+            for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                write(Record.subPut(key, pairs.get(i + 1),
+                        ScoreCodec.encode(Encodings.decodeFloat64(pairs.get(i))), ts()));
+            }
+            return done(pairs.size() / 2, List.of());
+        }
+
+        /** Score and member pairs: 8-byte non-NaN scores, members within god.limits.key-size. */
+        private void check(List<byte[]> pairs) {
+            if (pairs.size() % 2 != 0) {
+                throw new CommandError(400, "SubUpdate: scores and members come in pairs");
+            }
+            for (int i = 0; i < pairs.size(); i += 2) {
+                if (pairs.get(i).length != 8 || Double.isNaN(Encodings.decodeFloat64(pairs.get(i)))) {
+                    throw new CommandError(400, "SubUpdate: a score is not an 8-byte float64 number");
+                }
+                admission.checkKey(pairs.get(i + 1), "SubKey");
+            }
+        }
+
+        /** Deletes the key whatever its type: 1 when it existed. */
+        Outcome del() {
+            Kind k = kind(s, key);
+            if (k == Kind.STRING) {
+                write(Record.delete(key, ts()));
+            }
+            if (sub().values().size() > 0) {
+                write(Record.subClear(key, ts()));
+            }
+            return done(k == Kind.NONE ? 0 : 1, List.of());
+        }
+    }
+}

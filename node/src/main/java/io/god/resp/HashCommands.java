@@ -1,0 +1,131 @@
+package io.god.resp;
+
+import io.god.command.Wire;
+import io.god.command.SubUpdates.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Hashes of the RESP table: a hash is the key's (unmirrored) sub tree, a field its sub key. Writes run at the key's
+ * owner ({@code SubUpdate}: the type check and HSETNX's test with the write); reads check the type, then read the
+ * sub tree, so fields come back in byte order (Redis: its own order).
+ */
+final class HashCommands {
+
+    private final RespCommands core;
+
+    HashCommands(RespCommands core) {
+        this.core = core;
+    }
+
+    void register() {
+        core.add("HSET", -4, (s, a, w) -> w.integer(set(s, a, "hset")));
+        core.add("HMSET", -4, (s, a, w) -> {
+            set(s, a, "hset");
+            w.simple("OK");
+        });
+        core.add("HSETNX", 4, (s, a, w) -> w.integer(core.update(s, a.get(1), "hsetnx", a.subList(2, 4)).n()));
+        core.add("HDEL", -3, (s, a, w) -> w.integer(core.update(s, a.get(1), "hdel", a.subList(2, a.size())).n()));
+        core.add("HGET", 3, (s, a, w) -> {
+            read(s, a.get(1));
+            w.bulk(field(s, a.get(1), a.get(2)));
+        });
+        core.add("HMGET", -3, (s, a, w) -> {
+            read(s, a.get(1));
+            w.array(a.size() - 2);
+            for (byte[] f : a.subList(2, a.size())) {
+                w.bulk(field(s, a.get(1), f));
+            }
+        });
+        core.add("HEXISTS", 3, (s, a, w) -> {
+            read(s, a.get(1));
+            w.integer(field(s, a.get(1), a.get(2)) == null ? 0 : 1);
+        });
+        core.add("HSTRLEN", 3, (s, a, w) -> {
+            read(s, a.get(1));
+            byte[] v = field(s, a.get(1), a.get(2));
+            w.integer(v == null ? 0 : v.length);
+        });
+        core.add("HLEN", 2, (s, a, w) -> {
+            read(s, a.get(1));
+            w.integer(core.subSize(s, a.get(1)));
+        });
+        core.add("HKEYS", 2, (s, a, w) -> w.bulks(all(s, a.get(1), true, false)));
+        core.add("HVALS", 2, (s, a, w) -> w.bulks(all(s, a.get(1), false, true)));
+        core.add("HGETALL", 2, (s, a, w) -> w.bulks(all(s, a.get(1), true, true)));
+        core.add("HSCAN", -3, this::scan);
+    }
+
+    private long set(RespSession s, List<byte[]> a, String op) {
+        if (a.size() % 2 != 0) {
+            throw new IllegalArgumentException("wrong number of arguments for '"
+                    + RespCommands.text(a.get(0)).toLowerCase(Locale.ROOT) + "' command");
+        }
+        return core.update(s, a.get(1), op, a.subList(2, a.size())).n();
+    }
+
+    private void read(RespSession s, byte[] key) {
+        core.expect(s, key, Kind.HASH);
+    }
+
+    private byte[] field(RespSession s, byte[] key, byte[] field) {
+        Wire.SubValueRes v = (Wire.SubValueRes) core.call(s, "SubGet", RespCommands.sub(key, field));
+        return v.exists() ? v.value() : null;
+    }
+
+    /** Every field (bounded by god.limits.result-rows: an error over it, never a truncated answer). */
+    @SuppressWarnings("unchecked")
+    private List<byte[]> all(RespSession s, byte[] key, boolean fields, boolean values) {
+        read(s, key);
+        List<byte[]> out = new ArrayList<>();
+        for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, "Slice", RespCommands.req(key, null))) {
+            if (fields) {
+                out.add(v.key());
+            }
+            if (values) {
+                out.add(v.value());
+            }
+        }
+        return out;
+    }
+
+    /** HSCAN key cursor [MATCH p] [COUNT n]: fields in byte order after the cursor's, COUNT at most per call. */
+    @SuppressWarnings("unchecked")
+    private void scan(RespSession s, List<byte[]> a, RespWriter w) {
+        byte[] key = a.get(1);
+        byte[] after = core.cursors.find(RespCommands.text(a.get(2)));
+        Glob glob = null;
+        long count = 10;
+        for (int i = 3; i < a.size(); i += 2) {
+            if (i + 1 >= a.size()) {
+                throw new IllegalArgumentException("syntax error");
+            }
+            switch (RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT)) {
+                case "MATCH" -> glob = new Glob(a.get(i + 1));
+                case "COUNT" -> {
+                    count = RespCommands.number(a.get(i + 1));
+                    if (count < 1) {
+                        throw new IllegalArgumentException("syntax error");
+                    }
+                }
+                default -> throw new IllegalArgumentException("syntax error");
+            }
+        }
+        read(s, key);
+        Wire.Req q = RespCommands.req(key, null);
+        q.from = after.length == 0 ? null : after;
+        q.fromInc = false;
+        q.len = Math.min(count, RespCommands.SCAN_MAX);
+        List<Wire.ValueRes> page = (List<Wire.ValueRes>) core.call(s, "SliceLen", q);
+        List<byte[]> out = new ArrayList<>();
+        for (Wire.ValueRes v : page) {
+            if (glob == null || glob.all() || glob.matches(v.key())) {
+                out.add(v.key());
+                out.add(v.value());
+            }
+        }
+        boolean end = page.size() < q.len;
+        w.array(2).bulk(end ? "0" : core.cursors.save(page.get(page.size() - 1).key())).bulks(out);
+    }
+}

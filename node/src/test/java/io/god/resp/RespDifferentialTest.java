@@ -1,0 +1,300 @@
+package io.god.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * The same seeded random sequence of string, hash and sorted-set commands against a real redis-server and a god node
+ * over RESP must give the same replies: scores (Redis 7.0's %.17g, ±inf, −0), ranks, score and lex ranges with REV
+ * and LIMIT, ZADD's options, pops, the set algebra with WEIGHTS and AGGREGATE, and the errors (WRONGTYPE, NaN, bad
+ * floats and ranges, syntax). Only the order of HKEYS/HVALS/HGETALL is compared as a set: Redis answers in its hash's
+ * order, god in field order (docs/resp.md).
+ */
+class RespDifferentialTest {
+
+    static final long SEED = Long.getLong("resp.seed", 31);
+    static final int COMMANDS = 3_000;
+
+    private static final String[] KEYS = {"s1", "h1", "h2", "z1", "z2", "z3"};
+    private static final String[] MEMBERS = {"a", "b", "c", "d", "e", "f"};
+    private static final String[] FIELDS = {"f1", "f2", "f3", "f4"};
+    /** Dyadic scores, so sums are exact whatever order the servers add them in. */
+    private static final String[] SCORES = {"1", "2", "-1", "0", "-0", "1.5", "-2.5", "0.25", "3", "+inf", "-inf", "7"};
+    private static final String[] ODD_SCORES = {"1.1", "0.1", "1e300", "-1e-7", "123456789012345678", "nan", "abc",
+            "1e", "(1", "inf", "-inf", ""};
+    private static final String[] BOUNDS = {"-inf", "+inf", "0", "(0", "1", "(1.5", "2", "(3", "-1", "(-inf", "x"};
+    private static final String[] LEX = {"-", "+", "[a", "(a", "[c", "(c", "[e", "(f", "[b", "a", "[", "(" };
+    private static final Set<String> UNORDERED = Set.of("HKEYS", "HVALS");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aSeededRandomSequenceAnswersAsRedisDoes() throws Exception {
+        try (RedisServer redis = RedisServer.start(tmp); RespNodes n = new RespNodes(Map.of()).start(1);
+                Jedis r = new Jedis("127.0.0.1", redis.port); Jedis g = new Jedis("127.0.0.1", n.port(0))) {
+            r.flushAll();
+            Random random = new Random(SEED);
+            List<String> log = new ArrayList<>();
+            int errors = 0;
+            int lists = 0;
+            Map<String, Integer> kinds = new java.util.TreeMap<>();
+            for (int i = 0; i < COMMANDS; i++) {
+                List<String> command = next(random);
+                log.add(String.join(" ", command));
+                Object expected = send(r, command);
+                Object actual = send(g, command);
+                if (expected instanceof String e && e.startsWith("(error) ")) {
+                    errors++;
+                    kinds.merge(e.length() > 48 ? e.substring(0, 48) : e, 1, Integer::sum);
+                }
+                if (expected instanceof List<?> l && !l.isEmpty()) {
+                    lists++;
+                }
+                assertThat(actual).as("command %d: %s (the last ones: %s)", i, String.join(" ", command),
+                        log.subList(Math.max(0, log.size() - 12), log.size())).isEqualTo(expected);
+            }
+            assertThat(errors).as("the sequence checks errors too").isGreaterThan(50);
+            assertThat(lists).as("and ranges with members in them").isGreaterThan(300);
+            System.out.printf("RespDifferentialTest: %d commands, %d errors, %d non-empty arrays%n", COMMANDS, errors,
+                    lists);
+            System.out.println("RespDifferentialTest errors: " + kinds);
+            for (String key : KEYS) {
+                assertThat(send(g, List.of("TYPE", key))).as("the end state of " + key)
+                        .isEqualTo(send(r, List.of("TYPE", key)));
+            }
+        }
+    }
+
+    /** The reply as comparable values: strings, numbers, lists; an error as "(error) " and its message. */
+    static Object send(Jedis j, List<String> command) {
+        ProtocolCommand c = () -> command.get(0).getBytes(StandardCharsets.UTF_8);
+        try {
+            Object reply = j.sendCommand(c, command.subList(1, command.size()).toArray(new String[0]));
+            Object v = plain(reply);
+            String name = command.get(0);
+            if (UNORDERED.contains(name) && v instanceof List<?> l) {
+                List<String> sorted = new ArrayList<>(l.stream().map(String::valueOf).toList());
+                sorted.sort(null);
+                return sorted;
+            }
+            if (name.equals("HGETALL") && v instanceof List<?> l) {
+                List<List<?>> pairs = new ArrayList<>();
+                for (int i = 0; i < l.size(); i += 2) {
+                    pairs.add(List.of(l.get(i), l.get(i + 1)));
+                }
+                pairs.sort(Comparator.comparing(p -> String.valueOf(p.get(0))));
+                return pairs;
+            }
+            return v;
+        } catch (JedisDataException e) {
+            return "(error) " + e.getMessage();
+        }
+    }
+
+    static Object plain(Object reply) {
+        if (reply instanceof byte[] b) {
+            return new String(b, StandardCharsets.UTF_8);
+        }
+        if (reply instanceof List<?> l) {
+            return l.stream().map(RespDifferentialTest::plain).toList();
+        }
+        return reply;
+    }
+
+    // ---- the generator ------------------------------------------------------------------------------------------
+
+    static List<String> next(Random r) {
+        int kind = r.nextInt(100);
+        if (kind < 3) {
+            return pick(r, List.of(List.of("SET", pick(r, KEYS), "v" + r.nextInt(3)), List.of("GET", pick(r, KEYS)),
+                    List.of("STRLEN", pick(r, KEYS))));
+        }
+        if (kind < 8) { // keys of the wrong type go again, so most commands meet the type they expect
+            return List.of("DEL", pick(r, KEYS), pick(r, KEYS));
+        }
+        if (kind < 10) {
+            return List.of(r.nextBoolean() ? "TYPE" : "EXISTS", pick(r, KEYS));
+        }
+        if (kind < 30) {
+            return hash(r);
+        }
+        if (kind < 45) {
+            return zwrite(r);
+        }
+        if (kind < 75) {
+            return zread(r);
+        }
+        if (kind < 85) {
+            return lex(r);
+        }
+        return algebra(r);
+    }
+
+    static List<String> hash(Random r) {
+        String key = r.nextInt(25) == 0 ? pick(r, KEYS) : "h" + (1 + r.nextInt(2));
+        String f = pick(r, FIELDS);
+        return switch (r.nextInt(13)) {
+            case 0, 1 -> List.of("HSET", key, f, "v" + r.nextInt(100));
+            case 2 -> List.of("HSET", key, f, "x", pick(r, FIELDS), "yy");
+            case 3 -> List.of("HGET", key, f);
+            case 4 -> List.of("HMGET", key, f, pick(r, FIELDS));
+            case 5 -> List.of("HDEL", key, f, pick(r, FIELDS));
+            case 6 -> List.of("HLEN", key);
+            case 7 -> List.of("HEXISTS", key, f);
+            case 8 -> List.of(pick(r, new String[] {"HKEYS", "HVALS", "HGETALL"}), key);
+            case 9 -> List.of("HSETNX", key, f, "n" + r.nextInt(10));
+            case 10 -> List.of("HSTRLEN", key, f);
+            case 11 -> List.of("HSET", key, f); // arity
+            default -> List.of("HMSET", key, f, "m");
+        };
+    }
+
+    static String zkey(Random r) {
+        return r.nextInt(30) == 0 ? pick(r, KEYS) : "z" + (1 + r.nextInt(3));
+    }
+
+    static String score(Random r) {
+        return r.nextInt(15) == 0 ? pick(r, ODD_SCORES) : pick(r, SCORES);
+    }
+
+    static List<String> zwrite(Random r) {
+        String key = zkey(r);
+        return switch (r.nextInt(9)) {
+            case 0, 1, 2 -> {
+                List<String> c = new ArrayList<>(List.of("ZADD", key));
+                for (String option : new String[] {"NX", "XX", "GT", "LT", "CH", "INCR"}) {
+                    if (r.nextInt(6) == 0) {
+                        c.add(option);
+                    }
+                }
+                int pairs = r.nextInt(8) == 0 ? 2 : 1;
+                for (int i = 0; i < pairs; i++) {
+                    c.add(score(r));
+                    c.add(pick(r, MEMBERS));
+                }
+                if (r.nextInt(30) == 0) {
+                    c.add("dangling");
+                }
+                yield c;
+            }
+            case 3 -> List.of("ZADD", key, score(r), pick(r, MEMBERS), score(r), pick(r, MEMBERS));
+            case 4 -> List.of("ZINCRBY", key, score(r), pick(r, MEMBERS));
+            case 5 -> List.of("ZREM", key, pick(r, MEMBERS), pick(r, MEMBERS));
+            case 6 -> r.nextBoolean() ? List.of("ZPOPMIN", key) : List.of("ZPOPMAX", key, String.valueOf(r.nextInt(4) - 1));
+            case 7 -> List.of("ZADD", "zf", pick(r, ODD_SCORES), pick(r, MEMBERS));
+            default -> List.of("ZRANGE", "zf", "0", "-1", "WITHSCORES");
+        };
+    }
+
+    static List<String> zread(Random r) {
+        String key = zkey(r);
+        String start = String.valueOf(r.nextInt(9) - 4);
+        String stop = String.valueOf(r.nextInt(9) - 4);
+        String min = pick(r, BOUNDS);
+        String max = pick(r, BOUNDS);
+        return switch (r.nextInt(14)) {
+            case 0 -> List.of("ZSCORE", key, pick(r, MEMBERS));
+            case 1 -> List.of("ZMSCORE", key, pick(r, MEMBERS), pick(r, MEMBERS));
+            case 2 -> List.of("ZCARD", key);
+            case 3 -> List.of("ZCOUNT", key, min, max);
+            case 4 -> List.of(r.nextBoolean() ? "ZRANK" : "ZREVRANK", key, pick(r, MEMBERS));
+            case 5, 6 -> withOptions(r, new ArrayList<>(List.of("ZRANGE", key, start, stop)), false);
+            case 7 -> withOptions(r, new ArrayList<>(List.of("ZRANGE", key, min, max, "BYSCORE")), true);
+            case 8 -> withOptions(r, new ArrayList<>(List.of("ZRANGE", key, max, min, "BYSCORE", "REV")), true);
+            case 9 -> withOptions(r, new ArrayList<>(List.of("ZREVRANGE", key, start, stop)), false);
+            case 10 -> withOptions(r, new ArrayList<>(List.of("ZRANGEBYSCORE", key, min, max)), true);
+            case 11 -> withOptions(r, new ArrayList<>(List.of("ZREVRANGEBYSCORE", key, max, min)), true);
+            case 12 -> List.of("ZRANGE", key, start, stop, "LIMIT", "0", "1");
+            default -> List.of("ZRANGE", key, start, "x");
+        };
+    }
+
+    static List<String> withOptions(Random r, List<String> c, boolean limit) {
+        if (r.nextBoolean()) {
+            c.add("WITHSCORES");
+        }
+        if (limit && r.nextInt(3) == 0) {
+            c.addAll(List.of("LIMIT", String.valueOf(r.nextInt(4) - (r.nextInt(8) == 0 ? 2 : 0)),
+                    String.valueOf(r.nextInt(5) - 1)));
+        }
+        return c;
+    }
+
+    static List<String> lex(Random r) {
+        String key = r.nextInt(25) == 0 ? pick(r, KEYS) : "zl";
+        String min = pick(r, LEX);
+        String max = pick(r, LEX);
+        List<String> c = switch (r.nextInt(7)) {
+            case 0, 1 -> List.of("ZADD", key, "0", pick(r, MEMBERS));
+            case 2 -> List.of("ZLEXCOUNT", key, min, max);
+            case 3 -> new ArrayList<>(List.of("ZRANGEBYLEX", key, min, max));
+            case 4 -> new ArrayList<>(List.of("ZREVRANGEBYLEX", key, max, min));
+            case 5 -> new ArrayList<>(List.of("ZRANGE", key, min, max, "BYLEX"));
+            default -> new ArrayList<>(List.of("ZRANGE", key, max, min, "BYLEX", "REV"));
+        };
+        if (c instanceof ArrayList<String> l && r.nextInt(3) == 0) {
+            l.addAll(List.of("LIMIT", String.valueOf(r.nextInt(3)), String.valueOf(r.nextInt(4) - 1)));
+        }
+        if (c instanceof ArrayList<String> l && r.nextInt(12) == 0) {
+            l.add("WITHSCORES");
+        }
+        return c;
+    }
+
+    static List<String> algebra(Random r) {
+        String name = pick(r, new String[] {"ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZUNION", "ZINTER", "ZDIFF"});
+        boolean store = name.endsWith("STORE");
+        List<String> c = new ArrayList<>(List.of(name));
+        if (store) {
+            c.add(r.nextBoolean() ? "z3" : "zd");
+        }
+        int n = 1 + r.nextInt(3);
+        c.add(r.nextInt(25) == 0 ? "0" : String.valueOf(n));
+        for (int i = 0; i < n; i++) {
+            c.add(r.nextInt(30) == 0 ? pick(r, KEYS) : "z" + (1 + r.nextInt(2)));
+        }
+        if (!name.startsWith("ZDIFF") && r.nextBoolean()) {
+            c.add("WEIGHTS");
+            for (int i = 0; i < n; i++) {
+                c.add(pick(r, new String[] {"1", "2", "0.5", "-1", "0", "3"}));
+            }
+        }
+        if (!name.startsWith("ZDIFF") && r.nextBoolean()) {
+            c.addAll(List.of("AGGREGATE", pick(r, new String[] {"SUM", "MIN", "MAX", "AVG"})));
+        }
+        if (!store && r.nextBoolean()) {
+            c.add("WITHSCORES");
+        }
+        if (r.nextInt(8) == 0) {
+            c.add(r.nextInt(3) == 0 ? "WITHSCORES" : "z1");
+        }
+        return c;
+    }
+
+    static <T> T pick(Random r, T[] from) {
+        return from[r.nextInt(from.length)];
+    }
+
+    static <T> T pick(Random r, List<T> from) {
+        return from.get(r.nextInt(from.size()));
+    }
+
+    static List<String> list(String... s) {
+        return Arrays.asList(s);
+    }
+}

@@ -1,0 +1,170 @@
+package io.god.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.params.ZAddParams;
+import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.resps.Tuple;
+
+/**
+ * Hashes and sorted sets through Jedis: the type model, scores at the edges (negative, −0, ±inf, ties), LIMIT
+ * paging, HSCAN, refusals that change nothing, and a 3-node ring where a write through one node is read through the
+ * others and concurrent ZINCRBYs through every node all count (they run at the key's owner).
+ */
+class RespHashZsetTest {
+
+    @Test
+    void scoresAtTheEdgesOrderAsRedisOrdersThem() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1); Jedis j = RespTest.jedis(n, 0)) {
+            assertThat(j.zadd("z", Map.of("m", 1.0, "a", 1.0, "neg", -2.5, "zero", -0.0, "top", Double.POSITIVE_INFINITY,
+                    "bottom", Double.NEGATIVE_INFINITY, "tiny", -1e-300))).isEqualTo(7);
+            assertThat(j.zrange("z", 0, -1)).containsExactly("bottom", "neg", "tiny", "zero", "a", "m", "top");
+            assertThat(j.zscore("z", "zero")).isEqualTo(0.0);
+            assertThat(j.zrank("z", "a")).isEqualTo(4);
+            assertThat(j.zrevrank("z", "a")).isEqualTo(2);
+            assertThat(j.zcount("z", "-inf", "(0")).isEqualTo(3);
+            assertThat(j.zrangeByScore("z", "(-inf", "+inf")).containsExactly("neg", "tiny", "zero", "a", "m", "top");
+            List<String> paged = new ArrayList<>();
+            for (int offset = 0; offset < 7; offset += 2) {
+                paged.addAll(j.zrangeByScore("z", "-inf", "+inf", offset, 2));
+            }
+            assertThat(paged).as("LIMIT pages the whole range once").containsExactlyElementsOf(j.zrange("z", 0, -1));
+            assertThat(j.zrevrangeByScoreWithScores("z", "1", "-1", 0, 2)).containsExactly(new Tuple("m", 1.0),
+                    new Tuple("a", 1.0));
+            assertThat(j.sendCommand(() -> "ZSCORE".getBytes(), "z", "top")).isEqualTo("inf".getBytes());
+            assertThat(j.zincrby("z", 0.1, "m")).isEqualTo(1.1);
+            assertThat(new String((byte[]) j.sendCommand(() -> "ZSCORE".getBytes(), "z", "m")))
+                    .as("Redis 7.0's %.17g").isEqualTo("1.1000000000000001");
+            assertThat(j.zadd("z", 5, "m", ZAddParams.zAddParams().lt())).isZero();
+            assertThat(j.zadd("z", 0.5, "m", ZAddParams.zAddParams().lt().ch())).isEqualTo(1);
+            assertThat(j.zpopmin("z")).isEqualTo(new Tuple("bottom", Double.NEGATIVE_INFINITY));
+            assertThat(j.zpopmax("z", 2)).containsExactly(new Tuple("top", Double.POSITIVE_INFINITY),
+                    new Tuple("a", 1.0));
+            assertThat(j.zcard("z")).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void refusalsNameTheProblemAndChangeNothing() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1); Jedis j = RespTest.jedis(n, 0)) {
+            j.zadd("z", 1, "a");
+            j.hset("h", "f", "v");
+            j.set("s", "x");
+            assertThat(List.of(j.type("z"), j.type("h"), j.type("s"), j.type("none"))).containsExactly("zset", "hash",
+                    "string", "none");
+            assertThatThrownBy(() -> j.sendCommand(() -> "ZADD".getBytes(), "z", "nan", "b"))
+                    .hasMessage("ERR value is not a valid float");
+            assertThatThrownBy(() -> j.sendCommand(() -> "ZADD".getBytes(), "z", "1", "b", "x", "c"))
+                    .hasMessage("ERR value is not a valid float");
+            j.zadd("z", Double.POSITIVE_INFINITY, "i");
+            assertThatThrownBy(() -> j.zincrby("z", Double.NEGATIVE_INFINITY, "i"))
+                    .hasMessage("ERR resulting score is not a number (NaN)");
+            assertThat(j.zrangeWithScores("z", 0, -1)).as("nothing changed").containsExactly(new Tuple("a", 1.0),
+                    new Tuple("i", Double.POSITIVE_INFINITY));
+            assertThatThrownBy(() -> j.hset("z", "f", "v")).hasMessageStartingWith("WRONGTYPE");
+            assertThatThrownBy(() -> j.zadd("h", 1, "m")).hasMessageStartingWith("WRONGTYPE");
+            assertThatThrownBy(() -> j.zadd("s", 1, "m")).hasMessageStartingWith("WRONGTYPE");
+            assertThatThrownBy(() -> j.get("h")).hasMessageStartingWith("WRONGTYPE");
+            assertThatThrownBy(() -> j.hget("s", "f")).hasMessageStartingWith("WRONGTYPE");
+            assertThatThrownBy(() -> j.zunionstore("d", "z", "h")).hasMessageStartingWith("WRONGTYPE");
+            assertThat(List.of(j.type("z"), j.type("h"), j.type("s"), j.type("d"))).as("nothing changed")
+                    .containsExactly("zset", "hash", "string", "none");
+            assertThatThrownBy(() -> j.sendCommand(() -> "ZRANGE".getBytes(), "z", "0", "-1", "LIMIT", "0",
+                    "99999999999999999999")).hasMessage("ERR value is not an integer or out of range");
+            assertThatThrownBy(() -> j.sendCommand(() -> "ZADD".getBytes(), "z")).hasMessage(
+                    "ERR wrong number of arguments for 'zadd' command");
+            assertThat(j.del("z", "h", "s")).isEqualTo(3);
+            assertThat(j.exists("z", "h", "s")).isZero();
+            assertThat(j.zadd("h", 1, "now a zset")).as("a deleted hash's key takes another type").isEqualTo(1);
+            assertThat(j.type("h")).isEqualTo("zset");
+        }
+    }
+
+    @Test
+    void hashesAndHscanPaging() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(1); Jedis j = RespTest.jedis(n, 0)) {
+            for (int i = 0; i < 25; i++) {
+                j.hset("h", String.format("f%02d", i), "v" + i);
+            }
+            assertThat(j.hsetnx("h", "f00", "other")).isZero();
+            assertThat(j.hsetnx("h", "new", "n")).isEqualTo(1);
+            assertThat(j.hget("h", "f00")).isEqualTo("v0");
+            assertThat(j.hlen("h")).isEqualTo(26);
+            assertThat(j.hstrlen("h", "f10")).isEqualTo(3);
+            assertThat(j.hkeys("h")).hasSize(26);
+            List<String> fields = new ArrayList<>();
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<Map.Entry<String, String>> page = j.hscan("h", cursor, new ScanParams().match("f*").count(7));
+                page.getResult().forEach(e -> fields.add(e.getKey()));
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            assertThat(fields).as("every field once, in byte order").hasSize(25).isSorted().doesNotHaveDuplicates();
+            assertThat(j.hdel("h", "f00", "missing")).isEqualTo(1);
+            assertThat(j.hmget("h", "f00", "f01")).containsExactly(null, "v1");
+        }
+    }
+
+    @Test
+    void aRingServesEveryKeyThroughEveryNodeAndCountsEveryConcurrentIncrement() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(3)) {
+            try (Jedis j0 = RespTest.jedis(n, 0)) {
+                for (int k = 0; k < 12; k++) { // keys spread over the owners
+                    j0.zadd("board" + k, Map.of("ann", (double) k, "bob", (double) -k, "cy", 0.5));
+                    j0.hset("user" + k, Map.of("name", "n" + k, "age", String.valueOf(k)));
+                }
+                j0.zunionstore("all", "board3", "board4");
+            }
+            for (int i = 1; i < 3; i++) {
+                try (Jedis j = RespTest.jedis(n, i)) {
+                    for (int k = 0; k < 12; k++) {
+                        assertThat(j.zrangeWithScores("board" + k, 0, -1)).as("board%d through node %d", k, i)
+                                .containsExactlyInAnyOrder(new Tuple("ann", (double) k), new Tuple("bob", (double) -k),
+                                        new Tuple("cy", 0.5));
+                        assertThat(j.zscore("board" + k, "ann")).isEqualTo(k);
+                        assertThat(j.hget("user" + k, "name")).isEqualTo("n" + k);
+                        assertThat(j.type("board" + k)).isEqualTo("zset");
+                    }
+                    assertThat(j.zrangeWithScores("all", 0, -1)).containsExactly(new Tuple("bob", -7.0),
+                            new Tuple("cy", 1.0), new Tuple("ann", 7.0));
+                }
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    int node = i;
+                    done.add(pool.submit(() -> {
+                        try (Jedis j = RespTest.jedis(n, node)) {
+                            for (int x = 0; x < 100; x++) {
+                                j.zincrby("counter", 1, "hits");
+                                j.hsetnx("claims", "f" + x, "node" + node);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(120, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            try (Jedis j = RespTest.jedis(n, 2)) {
+                assertThat(j.zscore("counter", "hits")).as("no increment lost").isEqualTo(300.0);
+                assertThat(j.hlen("claims")).as("each field claimed once").isEqualTo(100);
+            }
+        }
+    }
+}
