@@ -35,7 +35,7 @@ public class AdminRoutes {
     }
 
     /** Mounts the routes for the node {@code nodes} gives (also used on a plain Vert.x router in tests). */
-    static void mount(Router router, java.util.function.Supplier<GodNode> nodes) {
+    public static void mount(Router router, java.util.function.Supplier<GodNode> nodes) {
         io.god.command.Admission auth = new io.god.command.Admission(nodes.get());
         if (nodes.get().settings().adminTokens().set()) {
             router.route().order(Integer.MIN_VALUE).handler(ctx -> {

@@ -81,6 +81,7 @@ final class RespCommands {
         } catch (CommandError e) {
             w.error(switch (e.status()) {
                 case 401 -> "NOAUTH Authentication required. " + e.getMessage();
+                case 403 -> "NOPERM " + e.getMessage(); // a credential of another kind (Redis: an ACL refusal)
                 case 503 -> "TRYAGAIN " + e.getMessage();
                 default -> "ERR " + e.getMessage();
             });
