@@ -289,7 +289,7 @@ class CommandRulesTest {
                     .build(); GodClient peer = GodClient.builder().endpoints(rings.address(0)).token(PEER)
                     .gateway(true).build()) {
                 for (int i = 0; i < 20; i++) {
-                    byte[] key = GodClient.utf8("fwd-" + i);
+                    byte[] key = {(byte) (i * 12), 'f', 'w', 'd'}; // raw keys: spread over the ring's arcs
                     String owner = node.cluster().ring().replicas(key, 3).get(0).address();
                     if (!owner.equals(rings.address(0))) {
                         forwarded++;
