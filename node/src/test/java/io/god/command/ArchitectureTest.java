@@ -43,4 +43,12 @@ class ArchitectureTest {
                 .because("Admission applies the credential rule (the admin routes ask it too)")
                 .check(NODE);
     }
+
+    @Test
+    void onlyTheCommandCoreDecidesWhoACallerIs() {
+        noClasses().that().resideOutsideOfPackage("io.god.command..")
+                .should().callConstructor(Caller.class, boolean.class, boolean.class, boolean.class)
+                .because("a caller's rights come from the credential it presented (Credentials), nowhere else")
+                .check(NODE);
+    }
 }
