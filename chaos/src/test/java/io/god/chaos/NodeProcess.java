@@ -88,6 +88,7 @@ final class NodeProcess {
                 "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1",
                 "-Dquarkus.http.host=" + ip, "-Dquarkus.http.port=" + HTTP_PORT,
                 "-Dquarkus.management.host=" + ip, "-Dquarkus.management.port=" + ADMIN_PORT,
+                "-Dgod.node.host=" + ip, // a bind address: no protected mode, peers reach it over the namespaces' links
                 "-Dgod.node.port=" + NODE_PORT, "-Dgod.node.advertise=" + address(),
                 "-Dgod.seeds=" + seeds, "-Dgod.data-dir=" + dataDir, "-Dgod.redundancy=3",
                 "-Dgod.ring.interval=200ms", "-Dgod.rpc.timeout=" + TimeScale.setting("500ms"),

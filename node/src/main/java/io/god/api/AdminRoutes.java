@@ -15,8 +15,8 @@ import jakarta.inject.Inject;
  * The management port (9000): {@code GET /admin/status}, {@code POST /admin/leave} (start draining;
  * 202 with the status while LEAVING, 200 once LEFT, 409 {@code {"error": ...}} when the node cannot
  * leave), {@code DELETE /admin/leave} (cancel: 200 with the status, 409 once the node has left the
- * ring), and with {@code god.auth.token} set, the token check for everything on the port except
- * {@code /q/health/*} (probes stay anonymous).
+ * ring), and with an admin credential set ({@code god.auth.admin-token}, else the client's {@code god.auth.token}),
+ * its check for everything on the port except {@code /q/health/*} (probes stay anonymous).
  */
 @ApplicationScoped
 public class AdminRoutes {
@@ -35,15 +35,16 @@ public class AdminRoutes {
     }
 
     /** Mounts the routes for the node {@code nodes} gives (also used on a plain Vert.x router in tests). */
-    static void mount(Router router, java.util.function.Supplier<GodNode> nodes) {
+    public static void mount(Router router, java.util.function.Supplier<GodNode> nodes) {
         io.god.command.Admission auth = new io.god.command.Admission(nodes.get());
-        if (auth.enabled()) {
+        if (nodes.get().settings().adminTokens().set()) {
             router.route().order(Integer.MIN_VALUE).handler(ctx -> {
-                String path = ctx.normalizedPath();
-                if (path.startsWith("/q/health") || auth.allows(ctx.request().getHeader("Authorization"))) {
+                io.god.command.CommandError refused = ctx.normalizedPath().startsWith("/q/health") ? null
+                        : auth.refuseAdmin(ctx.request().getHeader("Authorization"));
+                if (refused == null) {
                     ctx.next();
                 } else {
-                    RpcRoutes.send(ctx, 401, "\"the management port needs Authorization: Bearer <god.auth.token>\""
+                    RpcRoutes.send(ctx, refused.status(), ("\"" + refused.getMessage() + "\"")
                             .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 }
             });

@@ -69,6 +69,7 @@ public class NodeBean {
             return;
         }
         resp = new io.god.resp.RespServer(vertx, rpc, r.sync(), r.maxConnections(), r.threads());
+        resp.loopbackOnly(settings.protectedMode());
         String host = r.host() != null ? r.host() : settings.cluster().bindHost();
         try {
             resp.start(host, r.port());

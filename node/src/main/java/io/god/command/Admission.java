@@ -12,13 +12,13 @@ import io.god.ring.Membership;
 public final class Admission {
 
     private final GodNode node;
-    private final Auth auth;
+    private final Credentials credentials;
     private final java.util.function.Consumer<String> limitRefused;
 
     /** @param limitRefused told the setting of each size limit that refused a command (metrics) */
     public Admission(GodNode node, java.util.function.Consumer<String> limitRefused) {
         this.node = node;
-        this.auth = new Auth(node.settings().acceptedTokens());
+        this.credentials = new Credentials(node.settings());
         this.limitRefused = limitRefused;
     }
 
@@ -44,22 +44,31 @@ public final class Admission {
         }
     }
 
-    /** Whether the node asks for a credential at all ({@code god.auth.token} set). */
+    /** Whether the node asks clients for a credential ({@code god.auth.token} or {@code god.auth.admin-token} set). */
     public boolean enabled() {
-        return auth.enabled();
+        return credentials.clientRequired() || credentials.adminRequired();
     }
 
-    /** Whether this Authorization header carries the node's credential (always true when auth is off). */
+    /** Whether this Authorization header carries a client or admin credential (always true when auth is off). */
     public boolean allows(String authorization) {
-        return auth.allows(authorization);
+        Caller c = credentials.of(authorization);
+        return c.client() || c.admin();
     }
 
     /**
-     * A mutating command needs the credential: 401 otherwise. With {@code god.auth.reads} every command does, except
-     * the ring view (RING_VIEW: Nodes, Describe), which a client needs to route before it sends anything else.
+     * A mutating command needs the client (or admin) credential: 401 otherwise. With {@code god.auth.reads} every
+     * command does, except the ring view (RING_VIEW: Nodes, Describe), which a client needs to route before it sends
+     * anything else. Clear needs the admin credential when {@code god.auth.clear=admin} (403 for a client's). A
+     * forwarded call is judged by the client credential it carries: a forwarding node adds no rights.
      */
     public void authorize(Command c, String authorization) {
-        if (c.is(Command.Flag.MUTATING) || readsProtected() && !c.is(Command.Flag.RING_VIEW)) {
+        if (c == Command.CLEAR && node.settings().clearNeedsAdmin()) {
+            Caller caller = credentials.of(authorization);
+            if (!caller.admin()) {
+                throw new CommandError(credentials.recognises(authorization) ? 403 : 401, "DHash.Clear needs Authorization:"
+                        + " Bearer <god.auth.admin-token> (god.auth.clear=admin)");
+            }
+        } else if (c.is(Command.Flag.MUTATING) || readsProtected() && !c.is(Command.Flag.RING_VIEW)) {
             authorizeWrite(c.method(), authorization);
         }
     }
@@ -74,13 +83,13 @@ public final class Admission {
      * else why not.
      */
     public String refuseRead(String what, String authorization) {
-        return !readsProtected() || auth.allows(authorization) ? null
+        return !readsProtected() || allows(authorization) ? null
                 : what + " needs Authorization: Bearer <god.auth.token> (god.auth.reads is on)";
     }
 
     /** A write that is not a mutating command of its own (a set expression with Dest): 401 without the credential. */
     public void authorizeWrite(String method, String authorization) {
-        if (!auth.allows(authorization)) {
+        if (!allows(authorization)) {
             throw new CommandError(401, "DHash." + method + " needs Authorization: Bearer <god.auth.token>");
         }
     }
@@ -94,6 +103,18 @@ public final class Admission {
             throw new CommandError(400, "stamp: a client may not choose the timestamp of DHash." + c.method()
                     + " (the entry node stamps every write); send the call without a stamp");
         }
+    }
+
+    /**
+     * The management port ({@code /admin/*}, metrics) needs the admin credential: null when this header carries it,
+     * else the refusal (401 without a credential, 403 with another one).
+     */
+    public CommandError refuseAdmin(String authorization) {
+        Caller caller = credentials.of(authorization);
+        if (caller.admin()) {
+            return null;
+        }
+        return new CommandError(credentials.recognises(authorization) ? 403 : 401, "the management port needs Authorization: Bearer <god.auth.admin-token>");
     }
 
     /**

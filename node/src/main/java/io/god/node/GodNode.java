@@ -85,6 +85,8 @@ public final class GodNode implements AutoCloseable {
     }
 
     private final NodeSettings settings;
+    /** The client, peer and admin credentials: who a binary connection's hello makes it, what it may send. */
+    private final io.god.command.Credentials credentials;
     private final NanoClock clock;
     private final Store store;
     private Tree tree;
@@ -135,6 +137,7 @@ public final class GodNode implements AutoCloseable {
 
     private GodNode(NodeSettings settings, NodeRuntime runtime, Store store, Timestamps timestamps, byte[] position) {
         this.settings = settings;
+        this.credentials = new io.god.command.Credentials(settings);
         this.runtime = runtime;
         this.clock = runtime.clock();
         this.store = store;
@@ -261,6 +264,9 @@ public final class GodNode implements AutoCloseable {
             throw e;
         }
         node.startLoops();
+        if (settings.credentialsNote() != null) {
+            LOG.log(System.Logger.Level.INFO, settings.credentialsNote());
+        }
         LOG.log(System.Logger.Level.INFO, "god node started: " + settings + " state " + node.state()
                 + (node.position == null ? "" : " position " + HexFormat.of().formatHex(node.position)));
         return node;
@@ -304,9 +310,10 @@ public final class GodNode implements AutoCloseable {
             int maxFrame = (int) Math.min(Integer.MAX_VALUE - 64, settings.bodySize() + 2L * settings.valueSize()
                     + 65536);
             TcpTransport tcp = new TcpTransport(vertx, c.bindHost(), settings.nodePort(), settings.advertise(),
-                    settings.authToken(), maxFrame, c.rpcTimeout(), handlers,
+                    settings.peerTokens().current(), maxFrame, c.rpcTimeout(), handlers,
                     new io.god.limits.ByteBudget(settings.limits().frameBudget()));
-            tcp.acceptAlso(settings.acceptedTokens()); // during a rotation peers may still send a previous token
+            tcp.callers(credentials::ofHello, credentials.required()); // each credential, previous tokens too
+            tcp.loopbackOnly(settings.protectedMode());
             tcp.bounds(settings.authTimeout(), settings.maxConnections());
             transport = tcp;
         } else {
@@ -351,7 +358,7 @@ public final class GodNode implements AutoCloseable {
                     positionChosen(p);
                     return true;
                 }, runtime.awaiter());
-        transport.serve(this::serve, this::serveInline);
+        transport.serve((Transport.CallerHandler) this::serve, this::serveInline);
         tick();
         long every = c.ringInterval().toNanos();
         timers.scheduleWithFixedDelay(ringBeat.wrap(this::tick), every, every, TimeUnit.NANOSECONDS);
@@ -571,6 +578,37 @@ public final class GodNode implements AutoCloseable {
         return catchUp;
     }
 
+    /** Refuses what the caller may not send (ring traffic from a client, a forwarded call from a non-peer). */
+    private CompletableFuture<byte[]> serve(io.god.command.Caller caller, int op, byte[] payload) {
+        String refused = credentials.refuseOp(caller, op);
+        if (refused != null) {
+            return CompletableFuture.failedFuture(new SecurityException(refused));
+        }
+        byte[] forwarded = refuseForwarded(caller, op, payload);
+        return forwarded != null ? CompletableFuture.completedFuture(forwarded) : serve(op, payload);
+    }
+
+    /** The 403 reply of a data call a non-peer sent as if forwarded (a write stamp, hops), else null. */
+    private byte[] refuseForwarded(io.god.command.Caller caller, int op, byte[] payload) {
+        if (caller.peer() || op != Ops.CALL && op != Ops.DATA) {
+            return null;
+        }
+        try {
+            if (op == Ops.CALL) {
+                Call call = Call.decode(payload);
+                String why = credentials.refuseForwarded(caller, call.stamp(), call.hops());
+                return why == null ? null : new Call.Reply(403, ("\"" + new String(com.fasterxml.jackson.core.io
+                        .JsonStringEncoder.getInstance().quoteAsString(why)) + "\"").getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8)).encode();
+            }
+            io.god.wire.DataCall call = io.god.wire.DataCall.decode(payload);
+            String why = credentials.refuseForwarded(caller, call.stamp(), call.hops());
+            return why == null ? null : io.god.wire.DataCall.Reply.error(403, why).encode();
+        } catch (RuntimeException malformed) {
+            return null; // the handler answers it as it answers any malformed call
+        }
+    }
+
     private CompletableFuture<byte[]> serve(int op, byte[] payload) {
         if (drain.refuses(op)) {
             return CompletableFuture.failedFuture(new IllegalStateException(address() + " has left the ring"));
@@ -636,6 +674,14 @@ public final class GodNode implements AutoCloseable {
      * The reply of a request answered on the network thread, or null to hand it to the handler pool:
      * data calls that need no waiting, and replicated writes to an in-memory store.
      */
+    private byte[] serveInline(io.god.command.Caller caller, int op, byte[] payload) {
+        if (credentials.refuseOp(caller, op) != null) {
+            return null; // refused on the pool, with the reason
+        }
+        byte[] forwarded = refuseForwarded(caller, op, payload);
+        return forwarded != null ? forwarded : serveInline(op, payload);
+    }
+
     private byte[] serveInline(int op, byte[] payload) {
         if (drain.refuses(op)) {
             return null;

@@ -49,13 +49,19 @@ import java.util.function.Function;
  * @param acceptedTokens every token a caller may present: the current one and previous ones during a rotation
  * @param authTimeout how long a binary connection may stay without presenting the token ({@code god.limits.auth-timeout})
  * @param maxConnections binary connections at once, peers and clients ({@code god.limits.connections})
+ * @param peerTokens the peer credential (ring traffic, write stamps): {@code god.auth.peer-token}, else the client's
+ * @param adminTokens the admin credential ({@code /admin/*}): {@code god.auth.admin-token}, else the client's
+ * @param clearNeedsAdmin whether Clear (FLUSHALL) needs the admin credential ({@code god.auth.clear=admin})
+ * @param protectedMode no credential and no {@code god.node.host}: only loopback clients are served (as Redis does)
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
                            Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
                            CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads,
-                           List<String> acceptedTokens, Duration authTimeout, int maxConnections) {
+                           List<String> acceptedTokens, Duration authTimeout, int maxConnections,
+                           AuthTokens peerTokens, AuthTokens adminTokens, boolean clearNeedsAdmin,
+                           boolean protectedMode) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -317,7 +323,47 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
                 io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks,
-                authReads(config, token), tokens.accepted(), authTimeout(config), maxConnections(config));
+                authReads(config, token), tokens.accepted(), authTimeout(config), maxConnections(config),
+                orClient(AuthTokens.from(config, AuthTokens.PEER), tokens),
+                orClient(AuthTokens.from(config, AuthTokens.ADMIN), tokens), clearNeedsAdmin(config),
+                !tokens.set() && !AuthTokens.from(config, AuthTokens.PEER).set()
+                        && !AuthTokens.from(config, AuthTokens.ADMIN).set() && get.apply(NODE_HOST) == null);
+    }
+
+    public static final String AUTH_CLEAR = "god.auth.clear";
+
+    /** An unset peer or admin credential is the client's: single-token setups keep working. */
+    private static AuthTokens orClient(AuthTokens own, AuthTokens client) {
+        return own.set() ? own : client;
+    }
+
+    private static boolean clearNeedsAdmin(Function<String, Optional<String>> config) {
+        String v = config.apply(AUTH_CLEAR).map(String::trim).orElse("client");
+        if (!v.equals("client") && !v.equals("admin")) {
+            throw invalid(AUTH_CLEAR, "must be client or admin, was '" + v + "'");
+        }
+        return v.equals("admin");
+    }
+
+    /**
+     * What the node's credentials are, for its start log: which of peer and admin fall back to the client
+     * credential, and protected mode; null when there is nothing to say (every credential set apart).
+     */
+    public String credentialsNote() {
+        if (protectedMode) {
+            return "protected mode: no credential (god.auth.token, god.auth.peer-token, god.auth.admin-token) and no"
+                    + " bind address (god.node.host) are set, so only clients on this machine (loopback) are served;"
+                    + " set a token or god.node.host to serve others";
+        }
+        List<String> shared = new ArrayList<>();
+        if (authToken != null && authToken.equals(peerTokens.current())) {
+            shared.add("peers (god.auth.peer-token unset or equal)");
+        }
+        if (authToken != null && authToken.equals(adminTokens.current())) {
+            shared.add("admin (god.auth.admin-token unset or equal)");
+        }
+        return shared.isEmpty() ? null : "the client credential god.auth.token also serves " + String.join(" and ", shared)
+                + ": any client may do what they may; set them apart to separate the rights";
     }
 
     public static final String AUTH_TIMEOUT = "god.limits.auth-timeout";

@@ -88,6 +88,7 @@ final class RespCommands {
         } catch (CommandError e) {
             w.error(switch (e.status()) {
                 case 401 -> "NOAUTH Authentication required. " + e.getMessage();
+                case 403 -> "NOPERM " + e.getMessage(); // a credential of another kind (Redis: an ACL refusal)
                 case 503 -> "TRYAGAIN " + e.getMessage();
                 case 400 -> e.getMessage().startsWith("WRONGTYPE ") ? e.getMessage() : "ERR " + e.getMessage();
                 default -> "ERR " + e.getMessage();

@@ -78,7 +78,18 @@ public final class RespServer implements AutoCloseable {
         return s.actualPort();
     }
 
+    private volatile boolean loopbackOnly;
+
+    /** Protected mode ({@link io.god.command.ProtectedMode}): refuse clients of other machines with -DENIED. */
+    public void loopbackOnly(boolean on) {
+        this.loopbackOnly = on;
+    }
+
     private void connected(NetSocket socket) {
+        if (loopbackOnly && io.god.command.ProtectedMode.refuses(socket.remoteAddress().hostAddress())) {
+            socket.write("-DENIED " + io.god.command.ProtectedMode.MESSAGE + "\r\n").onComplete(v -> socket.close());
+            return;
+        }
         if (connections.incrementAndGet() > maxConnections) {
             connections.decrementAndGet();
             socket.write("-ERR max number of clients reached (god.resp.max-connections)\r\n")

@@ -77,6 +77,7 @@ public final class TcpTransport implements Transport {
         this.port = port;
         this.advertise = advertise;
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.helloRequired = token != null;
         this.maxFrame = maxFrame;
         this.handlers = handlers;
         this.client = vertx.createNetClient(new NetClientOptions()
@@ -100,8 +101,18 @@ public final class TcpTransport implements Transport {
 
     @Override
     public void serve(Handler handler, InlineHandler inline) {
+        serve((CallerHandler) (c, op, p) -> handler.handle(op, p), (c, op, p) -> inline.handle(op, p));
+    }
+
+    @Override
+    public void serve(CallerHandler handler, CallerInlineHandler inline) {
         NetServer s = vertx.createNetServer(new NetServerOptions().setHost(bindHost).setPort(port).setTcpNoDelay(true));
         s.connectHandler(socket -> {
+            if (loopbackOnly && io.god.command.ProtectedMode.refuses(socket.remoteAddress().hostAddress())) {
+                socket.write(Buffer.buffer(new Frame(0, Frame.HELLO, Ops.HELLO, new byte[0])
+                        .error(io.god.command.ProtectedMode.MESSAGE).encode())).onComplete(v -> socket.close());
+                return;
+            }
             if (serverConnections.incrementAndGet() > maxConnections) {
                 serverConnections.decrementAndGet();
                 String why = "node busy: more than " + maxConnections + " connections (god.limits.connections)";
@@ -156,6 +167,13 @@ public final class TcpTransport implements Transport {
     private volatile int maxConnections = 10_000;
     private final java.util.concurrent.atomic.AtomicInteger serverConnections = new java.util.concurrent.atomic.AtomicInteger();
 
+    private volatile boolean loopbackOnly;
+
+    /** Protected mode ({@link io.god.command.ProtectedMode}): refuse connections from other machines. */
+    public void loopbackOnly(boolean on) {
+        this.loopbackOnly = on;
+    }
+
     /** Bounds of the server side: the hello deadline and the connection cap (god.limits.auth-timeout, .connections). */
     public void bounds(Duration authDeadline, int maxConnections) {
         this.authDeadline = authDeadline;
@@ -168,6 +186,20 @@ public final class TcpTransport implements Transport {
     /** Accept these tokens too (the previous ones of a rotation); the current one is the one this node sends. */
     public void acceptAlso(List<String> tokens) {
         this.previous = tokens.stream().map(t -> t.getBytes(StandardCharsets.UTF_8)).toList();
+    }
+
+    /**
+     * Who a hello makes its connection (null: refused); by default the current or a previous token gives every
+     * right. With {@code required} false a connection needs no hello and may do anything.
+     */
+    private volatile java.util.function.Function<byte[], io.god.command.Caller> callers =
+            presented -> tokenMatches(presented) ? io.god.command.Caller.ANYONE : null;
+    private volatile boolean helloRequired;
+
+    /** Judge hellos with {@code callers} (the node's credentials); {@code required}: a hello must come first. */
+    public void callers(java.util.function.Function<byte[], io.god.command.Caller> callers, boolean required) {
+        this.callers = callers;
+        this.helloRequired = required;
     }
 
     private boolean tokenMatches(byte[] presented) {
@@ -270,17 +302,19 @@ public final class TcpTransport implements Transport {
 
     private final class ServerConnection {
         private final NetSocket socket;
-        private final Handler handler;
-        private final InlineHandler inline;
+        private final CallerHandler handler;
+        private final CallerInlineHandler inline;
         /** With a token, at most {@link #PRE_AUTH_FRAME} bytes per frame until the peer sent it (issue 32). */
-        private final FrameDecoder decoder = token == null ? new FrameDecoder(maxFrame)
+        private final FrameDecoder decoder = !helloRequired ? new FrameDecoder(maxFrame)
                 : FrameDecoder.beforeAuth(Math.min(maxFrame, PRE_AUTH_FRAME));
-        private volatile boolean authenticated = token == null;
+        /** Who the hello made this connection; null until an accepted hello when one is required. */
+        private volatile io.god.command.Caller caller = helloRequired ? null : io.god.command.Caller.ANYONE;
+        private volatile boolean authenticated = !helloRequired;
         /** Bytes of the frame budget held by the decoder's partial frame (event loop only). */
         private long held;
         private boolean refused;
 
-        ServerConnection(NetSocket socket, Handler handler, InlineHandler inline) {
+        ServerConnection(NetSocket socket, CallerHandler handler, CallerInlineHandler inline) {
             this.socket = socket;
             this.handler = handler;
             this.inline = inline;
@@ -320,7 +354,7 @@ public final class TcpTransport implements Transport {
             try {
                 frames = decoder.feed(b.getBytes());
                 if (decoder.beforeAuth() && frames.stream()
-                        .anyMatch(f -> f.kind() == Frame.HELLO && tokenMatches(f.payload()))) {
+                        .anyMatch(f -> f.kind() == Frame.HELLO && callers.apply(f.payload()) != null)) {
                     decoder.raise(maxFrame); // what follows the accepted credential may be as large as any frame
                     frames = new java.util.ArrayList<>(frames);
                     frames.addAll(decoder.feed(new byte[0]));
@@ -340,7 +374,9 @@ public final class TcpTransport implements Transport {
             for (Frame f : frames) {
                 switch (f.kind()) {
                     case Frame.HELLO -> {
-                        if (tokenMatches(f.payload())) {
+                        io.god.command.Caller who = callers.apply(f.payload());
+                        if (who != null) {
+                            caller = who;
                             authenticated = true;
                             socket.write(Buffer.buffer(f.response(new byte[0]).encode()));
                         } else {
@@ -381,7 +417,7 @@ public final class TcpTransport implements Transport {
         private byte[] answerInline(Frame f) {
             byte[] r;
             try {
-                r = inline.handle(f.op(), f.payload());
+                r = inline.handle(caller, f.op(), f.payload());
             } catch (RuntimeException e) {
                 return f.error(InMemoryNetwork.messageOf(e)).encode();
             }
@@ -396,7 +432,7 @@ public final class TcpTransport implements Transport {
         private void handle(Frame f) {
             CompletableFuture<byte[]> reply;
             try {
-                reply = handler.handle(f.op(), f.payload());
+                reply = handler.handle(caller, f.op(), f.payload());
             } catch (RuntimeException e) {
                 reply = CompletableFuture.failedFuture(e);
             }

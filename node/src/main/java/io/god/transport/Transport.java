@@ -25,6 +25,27 @@ public interface Transport extends AutoCloseable {
         byte[] handle(int op, byte[] payload);
     }
 
+    /** As {@link Handler}, told who sent the request: the caller its connection's hello made it (issue 32). */
+    @FunctionalInterface
+    interface CallerHandler {
+        CompletableFuture<byte[]> handle(io.god.command.Caller caller, int op, byte[] payload);
+    }
+
+    /** As {@link InlineHandler}, told who sent the request. */
+    @FunctionalInterface
+    interface CallerInlineHandler {
+        byte[] handle(io.god.command.Caller caller, int op, byte[] payload);
+    }
+
+    /**
+     * As {@link #serve(Handler, InlineHandler)}, telling the handlers who sent each request. Transports without
+     * credentials (the in-memory network: peers only) tell {@link io.god.command.Caller#ANYONE}.
+     */
+    default void serve(CallerHandler handler, CallerInlineHandler inline) {
+        serve((op, p) -> handler.handle(io.god.command.Caller.ANYONE, op, p),
+                (op, p) -> inline.handle(io.god.command.Caller.ANYONE, op, p));
+    }
+
     /** The address peers reach this node at ({@code host:port}). */
     String address();
 

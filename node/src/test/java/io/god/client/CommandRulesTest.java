@@ -183,6 +183,129 @@ class CommandRulesTest {
         }
     }
 
+    static final String CLIENT = "client-token-1";
+    static final String PEER = "peer-token-22";
+    static final String ADMIN = "admin-token-333";
+
+    /** The outcome of one raw binary request: "200", a DataCall status, or "refused: <message>". */
+    static String binary(String address, String hello, int op, byte[] payload) {
+        try (NodeConnection c = new NodeConnection(address, hello, 2000)) {
+            byte[] r = c.call(op, payload, TimeUnit.SECONDS.toNanos(5));
+            return op == io.god.wire.Ops.DATA ? String.valueOf(DataCall.Reply.decode(r).status()) : "200";
+        } catch (Exception e) {
+            return "refused: " + e.getMessage();
+        }
+    }
+
+    static byte[] put(String key, String authorization, int hops, long stamp) {
+        return new DataCall(DataCall.PUT, key.getBytes(StandardCharsets.UTF_8), null,
+                "v".getBytes(StandardCharsets.UTF_8), false, authorization, hops, Call.ROUTE, stamp).encode();
+    }
+
+    static String bearer(String token) {
+        return token == null ? null : "Bearer " + token;
+    }
+
+    /**
+     * Three credentials apart (issue 32): the table over front end × credential — none, client, peer, admin. Data
+     * commands take the client (or admin) credential, never the peer's; ring traffic and forwarded calls (a write
+     * stamp, hops) take the peer's only; the management port and, with god.auth.clear=admin, Clear take the admin's
+     * (403 for a credential of another kind, 401 for none). A call through a forwarding node is authorised by the
+     * client credential it carries: the forwarding peer adds no rights.
+     */
+    @Test
+    void eachCredentialOpensItsOwnKindOfCallOnEveryFrontEnd() throws Exception {
+        try (ClientRings rings = new ClientRings()) {
+            rings.extra.put("god.auth.token", CLIENT);
+            rings.extra.put("god.auth.peer-token", PEER);
+            rings.extra.put("god.auth.admin-token", ADMIN);
+            rings.extra.put("god.auth.clear", "admin");
+            rings.start(3);
+            GodNode node = rings.nodes.get(0);
+            JsonRpc rpc = new JsonRpc(node);
+            String[] tokens = {null, CLIENT, PEER, ADMIN};
+            String put = body(Command.PUT, "k");
+            long stamp = node.timestamps().next();
+            io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+            try {
+                io.vertx.ext.web.Router router = io.vertx.ext.web.Router.router(vertx);
+                io.god.api.AdminRoutes.mount(router, () -> node);
+                int port = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
+                        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+                java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+                java.util.Map<String, java.util.List<String>> table = new java.util.LinkedHashMap<>();
+                for (String token : tokens) {
+                    java.util.List<String> row = new java.util.ArrayList<>();
+                    row.add(String.valueOf(rpc.handle("DHash.Put", put.getBytes(StandardCharsets.UTF_8),
+                            bearer(token)).status()));
+                    row.add(binary(rings.address(0), token, io.god.wire.Ops.DATA, put("k", bearer(token), 0, 0)));
+                    // a write stamp (or hops) says "forwarded by a ring member": the connection must be a peer's
+                    row.add(binary(rings.address(0), token, io.god.wire.Ops.DATA, put("k", bearer(CLIENT), 1, stamp)));
+                    row.add(binary(rings.address(0), token, io.god.wire.Ops.DATA, put("k", bearer(CLIENT), 1, 0)));
+                    // ring traffic: the time network (harmless) and a join
+                    row.add(binary(rings.address(0), token, io.god.wire.Ops.TIME, new byte[0]));
+                    row.add(binary(rings.address(0), token, io.god.wire.Ops.GOSSIP, new byte[0]));
+                    var admin = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                            + "/admin/status"));
+                    if (token != null) {
+                        admin.header("Authorization", bearer(token));
+                    }
+                    row.add(String.valueOf(http.send(admin.build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()));
+                    row.add(String.valueOf(rpc.handle("DHash.Clear", "{}".getBytes(StandardCharsets.UTF_8),
+                            bearer(token)).status()));
+                    table.put(token == null ? "none" : token, row);
+                }
+                String refused = "refused: " + rings.address(0) + ": ";
+                String ring = " is ring traffic, refused (403): it needs the peer credential (god.auth.peer-token)";
+                // columns: /rpc Put, binary Put, stamped Put, Put with hops, TIME, GOSSIP, /admin/status, Clear
+                java.util.List<String> none = table.get("none");
+                assertThat(none.get(0)).isEqualTo("401");
+                assertThat(none.subList(1, 6)).as("no hello accepted").allSatisfy(c -> assertThat(c)
+                        .startsWith("refused:").contains("god.auth.token"));
+                assertThat(none.subList(6, 8)).containsExactly("401", "401");
+                java.util.List<String> client = table.get(CLIENT);
+                assertThat(client).containsExactly("200", "200", "403", "403", refused + "Timenet.ActualTime" + ring,
+                        refused + "Discord.Gossip" + ring, "403", "403");
+                java.util.List<String> peer = table.get(PEER);
+                assertThat(peer.subList(0, 5)).as("peer: ring traffic and forwarding, no data rights of its own")
+                        .containsExactly("401", "401", "200", "200", "200");
+                assertThat(peer.get(5)).doesNotContain("403"); // past the gate: its payload is no members list
+                assertThat(peer.subList(6, 8)).containsExactly("403", "403");
+                java.util.List<String> admin = table.get(ADMIN);
+                assertThat(admin).as("admin: data and management, no ring traffic").containsExactly("200", "200",
+                        "403", "403", refused + "Timenet.ActualTime" + ring, refused + "Discord.Gossip" + ring, "200",
+                        "200");
+            } finally {
+                vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+            // a peer carrying no client credential in a forwarded write adds no rights: 401 at the owner
+            assertThat(binary(rings.address(0), PEER, io.god.wire.Ops.DATA, put("k", bearer(PEER), 1, stamp)))
+                    .isEqualTo("401");
+            // through a forwarding node: node 0 forwards to each key's owner over its peer connection; the owner
+            // authorises the client credential the call carries
+            int forwarded = 0;
+            try (GodClient client = GodClient.builder().endpoints(rings.address(0)).token(CLIENT).gateway(true)
+                    .build(); GodClient peer = GodClient.builder().endpoints(rings.address(0)).token(PEER)
+                    .gateway(true).build()) {
+                for (int i = 0; i < 20; i++) {
+                    byte[] key = {(byte) (i * 12), 'f', 'w', 'd'}; // raw keys: spread over the ring's arcs
+                    String owner = node.cluster().ring().replicas(key, 3).get(0).address();
+                    if (!owner.equals(rings.address(0))) {
+                        forwarded++;
+                        client.put(key, GodClient.utf8("v" + i), true);
+                        assertThat(rings.byAddress(owner).store().state().get(key).exists()).as(owner).isTrue();
+                        assertThatThrownBy(() -> peer.put(key, GodClient.utf8("x"), true))
+                                .isInstanceOfSatisfying(GodRequestException.class,
+                                        e -> assertThat(e.status()).isEqualTo(401));
+                        assertThat(new String(client.get(key).value(), StandardCharsets.UTF_8)).isEqualTo("v" + i);
+                    }
+                }
+            }
+            assertThat(forwarded).as("keys owned by another node").isPositive();
+        }
+    }
+
     @Test
     void aJoiningNodeRefusesEveryCommandButItsOwnByEveryCodecAlike() throws Exception {
         try (ClientRings rings = new ClientRings()) {

@@ -66,4 +66,12 @@ class ArchitectureTest {
                         + "descheduled under load once made simulated nodes see a pause: BigRingTest, CI)")
                 .check(NODE);
     }
+
+    @Test
+    void onlyTheCommandCoreDecidesWhoACallerIs() {
+        noClasses().that().resideOutsideOfPackage("io.god.command..")
+                .should().callConstructor(Caller.class, boolean.class, boolean.class, boolean.class)
+                .because("a caller's rights come from the credential it presented (Credentials), nowhere else")
+                .check(NODE);
+    }
 }

@@ -200,6 +200,43 @@ class NodeSettingsTest {
                 .hasMessage("god.gc.budget: must be between 1 and 1000000, was 0");
     }
 
+    /**
+     * Three credentials: peer and admin fall back to the client's while unset; each has its own file and previous
+     * tokens (the names the operator mounts Secrets under); god.auth.clear is client or admin.
+     */
+    @Test
+    void peerAndAdminCredentialsFallBackToTheClientsAndReadTheirOwnFiles(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        NodeSettings one = NodeSettings.of(Map.of("god.auth.token", "client-token-1"));
+        assertThat(one.peerTokens().accepted()).containsExactly("client-token-1");
+        assertThat(one.adminTokens().accepted()).containsExactly("client-token-1");
+        assertThat(one.clearNeedsAdmin()).isFalse();
+
+        java.nio.file.Path peer = tmp.resolve("peer");
+        java.nio.file.Files.writeString(peer, "peer-token-new\npeer-token-old\n");
+        NodeSettings three = NodeSettings.of(Map.of("god.auth.token", "client-token-1", "god.auth.peer-token-file",
+                peer.toString(), "god.auth.admin-token", "admin-token-new", "god.auth.admin-previous-tokens",
+                "admin-token-old", "god.auth.clear", "admin"));
+        assertThat(three.acceptedTokens()).containsExactly("client-token-1");
+        assertThat(three.peerTokens().current()).isEqualTo("peer-token-new");
+        assertThat(three.peerTokens().accepted()).containsExactly("peer-token-new", "peer-token-old");
+        assertThat(three.adminTokens().accepted()).containsExactly("admin-token-new", "admin-token-old");
+        assertThat(three.clearNeedsAdmin()).isTrue();
+
+        NodeSettings peerOnly = NodeSettings.of(Map.of("god.auth.peer-token", "peer-token-22"));
+        assertThat(peerOnly.acceptedTokens()).as("clients stay open").isEmpty();
+        assertThat(peerOnly.peerTokens().accepted()).containsExactly("peer-token-22");
+
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.clear", "anyone")))
+                .hasMessage("god.auth.clear: must be client or admin, was 'anyone'");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.peer-token", "short")))
+                .hasMessage("god.auth.peer-token: must be at least 8 characters when set");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.admin-previous-tokens", "admin-token-old")))
+                .hasMessageContaining("god.auth.admin-previous-tokens: is set but god.auth.admin-token is not");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.peer-token-file", tmp.resolve("none").toString())))
+                .hasMessageContaining("god.auth.peer-token-file: cannot be read");
+    }
+
     /** A rotation: the current token and previous ones, from settings or from a mounted Secret's file. */
     @Test
     void tokensForARotationFromSettingsOrAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)

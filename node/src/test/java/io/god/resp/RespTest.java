@@ -153,6 +153,28 @@ public class RespTest {
         }
     }
 
+    /**
+     * Three credentials over RESP: AUTH takes the client or the admin token, not the peer's (ring traffic only); with
+     * god.auth.clear=admin FLUSHALL needs the admin token (-NOPERM for a client's) and changes nothing otherwise.
+     */
+    @Test
+    void authTakesClientOrAdminAndFlushAllNeedsAdminByPolicy() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.auth.token", "client-token-1", "god.auth.peer-token",
+                "peer-token-22", "god.auth.admin-token", "admin-token-333", "god.auth.clear", "admin")).start(1)) {
+            try (Jedis j = jedis(n, 0)) {
+                assertThatThrownBy(() -> j.auth("peer-token-22")).hasMessageStartingWith("WRONGPASS");
+                assertThat(j.auth("client-token-1")).isEqualTo("OK");
+                assertThat(j.set("k", "v")).isEqualTo("OK");
+                assertThatThrownBy(j::flushAll).hasMessage("NOPERM DHash.Clear needs Authorization: Bearer"
+                        + " <god.auth.admin-token> (god.auth.clear=admin)");
+                assertThat(j.get("k")).as("nothing changed").isEqualTo("v");
+                assertThat(j.auth("admin-token-333")).isEqualTo("OK");
+                assertThat(j.flushAll()).isEqualTo("OK");
+                assertThat(j.dbSize()).isZero();
+            }
+        }
+    }
+
     @Test
     void withProtectedReadsAGetNeedsAuthToo() throws Exception {
         try (RespNodes n = new RespNodes(Map.of("god.auth.token", "s3cret-token", "god.auth.reads", "true")).start(1);

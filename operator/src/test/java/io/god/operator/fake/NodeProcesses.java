@@ -93,7 +93,7 @@ public final class NodeProcesses implements PodRuntime, AutoCloseable {
                 .toString(), "-Xmx160m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Dquarkus.http.host=" + ip, "-Dquarkus.http.port=" + Ports.HTTP,
                 "-Dquarkus.management.host=" + ip, "-Dquarkus.management.port=" + Ports.MANAGEMENT,
-                "-Dgod.node.port=" + Ports.BINARY));
+                "-Dgod.node.port=" + Ports.BINARY, "-Dgod.node.host=" + ip)); // bound: no protected mode
         command.addAll(extraArgs);
         command.addAll(List.of("-jar", jar.toString()));
         try {
