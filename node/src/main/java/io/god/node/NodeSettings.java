@@ -49,13 +49,15 @@ import java.util.function.Function;
  * @param acceptedTokens every token a caller may present: the current one and previous ones during a rotation
  * @param authTimeout how long a binary connection may stay without presenting the token ({@code god.limits.auth-timeout})
  * @param maxConnections binary connections at once, peers and clients ({@code god.limits.connections})
+ * @param tls TLS on the binary and RESP ports ({@code god.tls.*}), or null when off
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
                            int valueSize, long bodySize, String authToken, Duration gcInterval, int gcBudget,
                            Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
                            CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads,
-                           List<String> acceptedTokens, Duration authTimeout, int maxConnections) {
+                           List<String> acceptedTokens, Duration authTimeout, int maxConnections,
+                           TlsSettings tls) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -317,7 +319,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
         return new NodeSettings(nodePort, advertise, dataDir, seeds, (int) redundancy, window, fsync, snapshot,
                 (int) keySize, (int) valueSize, bodySize, token, gcInterval, (int) gcBudget, cluster, (int) keep,
                 io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks,
-                authReads(config, token), tokens.accepted(), authTimeout(config), maxConnections(config));
+                authReads(config, token), tokens.accepted(), authTimeout(config), maxConnections(config),
+                TlsSettings.from(config));
     }
 
     public static final String AUTH_TIMEOUT = "god.limits.auth-timeout";
@@ -370,7 +373,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public String toString() {
         return "NodeSettings[advertise=" + advertise + ", dataDir=" + (dataDir == null ? "(in memory)" : dataDir)
                 + ", seeds=" + seeds + ", redundancy=" + redundancy + ", tombstoneWindow="
-                + Durations.format(tombstoneWindow) + ", fsync=" + fsync + ", auth=" + (authToken != null) + "]";
+                + Durations.format(tombstoneWindow) + ", fsync=" + fsync + ", auth=" + (authToken != null)
+                + ", tls=" + (tls != null) + "]";
     }
 
     // ------------------------------------------------------------------ parsing helpers
