@@ -16,7 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** RESP with god.tls.*: redis-cli --tls --cacert writes and reads; plain redis-cli gets no answer. */
+/**
+ * RESP with god.tls.*: redis-cli --tls --cacert writes and reads, also after the certificate was renewed (the next
+ * connection gets the new one); plain redis-cli and a wrong CA get nothing.
+ */
 @ScaledTimeout(90)
 class TlsRespTest {
 
@@ -35,12 +38,21 @@ class TlsRespTest {
         settings.put("god.tls.cert-file", files.resolve("tls.crt").toString());
         settings.put("god.tls.key-file", files.resolve("tls.key").toString());
         settings.put("god.tls.ca-file", files.resolve("ca.crt").toString());
+        settings.put("god.tls.reload-interval", "100ms");
         try (RespNodes nodes = new RespNodes(settings).start(1)) {
             String port = String.valueOf(nodes.port(0));
             List<String> tls = List.of("redis-cli", "--tls", "--cacert", files.resolve("ca.crt").toString(),
                     "-h", "127.0.0.1", "-p", port);
             assertThat(run(dir.resolve("set.txt"), with(tls, "SET", "greeting", "hello"))).isEqualTo("OK\n");
             assertThat(run(dir.resolve("get.txt"), with(tls, "GET", "greeting"))).isEqualTo("hello\n");
+            // a renewed certificate: the next connection gets it, redis-cli still works
+            TestPki.Issued renewed = ca.issue("node", TestPki.Use.PEER, List.of("node.test"), List.of("127.0.0.1"));
+            Path next = renewed.write(dir.resolve("renewed"), true);
+            TestPki.atomically(files.resolve("tls.key"), Files.readString(next.resolve("tls.key")));
+            TestPki.atomically(files.resolve("tls.crt"), Files.readString(next.resolve("tls.crt")));
+            org.awaitility.Awaitility.await().atMost(io.god.testing.TimeScale.seconds(10)).ignoreExceptions().until(() ->
+                    TestPki.served("127.0.0.1:" + port, files.resolve("ca.crt")).equals(renewed.cert()));
+            assertThat(run(dir.resolve("get2.txt"), with(tls, "GET", "greeting"))).isEqualTo("hello\n");
             // plain RESP against the TLS port: nothing comes back that redis-cli could read
             String plain = run(dir.resolve("plain.txt"), "redis-cli", "-h", "127.0.0.1", "-p", port, "GET", "greeting");
             assertThat(plain).doesNotContain("hello");

@@ -111,6 +111,18 @@ public final class TestPki {
         return pem("CERTIFICATE", der(cert));
     }
 
+    /** The certificate a server ({@code host:port}) presents to a new TLS connection, checked against ca. */
+    public static X509Certificate served(String address, Path ca) throws IOException {
+        javax.net.ssl.SSLContext context = Jsse.clientContext(ca, null, null);
+        int colon = address.lastIndexOf(':');
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket(
+                address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)))) {
+            s.setSoTimeout(5000);
+            s.startHandshake();
+            return (X509Certificate) s.getSession().getPeerCertificates()[0];
+        }
+    }
+
     /** Replaces a file in one step (as a Secret volume update does: readers never see half a file). */
     public static void atomically(Path file, String content) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
