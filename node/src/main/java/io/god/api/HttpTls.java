@@ -13,8 +13,8 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * HTTP over TLS from the node's {@code god.tls.*} settings, so one set of settings (what the operator sets) covers
- * every port: when {@code god.tls.cert-file} is set, the default configuration of the Quarkus TLS registry gets the
- * same PEM files and reload period, and the data-plane port ({@code quarkus.http.port}, 9192) serves HTTPS only.
+ * every port: when {@code god.tls.cert-file} is set, the TLS registry configuration {@code god} gets the same PEM
+ * files and reload period, and the data-plane port ({@code quarkus.http.port}, 9192) serves HTTPS only with it.
  * The management port stays plain (pod-internal). The derived keys sit below application.properties (ordinal 240),
  * so any {@code quarkus.tls.*} or {@code quarkus.http.*} key set explicitly wins. Registered as a service
  * (META-INF/services/io.smallrye.config.ConfigSourceFactory).
@@ -22,6 +22,8 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 public final class HttpTls implements ConfigSourceFactory {
 
     static final int ORDINAL = 240;
+    /** The TLS registry configuration of the data-plane HTTP server. */
+    static final String NAME = "god";
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
@@ -30,14 +32,17 @@ public final class HttpTls implements ConfigSourceFactory {
             return List.of();
         }
         Map<String, String> derived = new HashMap<>();
-        derived.put("quarkus.tls.key-store.pem.node.cert", cert);
+        // a named configuration, used by the data-plane server alone: the default one would also put the
+        // management interface (probes, metrics) on TLS
+        derived.put("quarkus.tls." + NAME + ".key-store.pem.node.cert", cert);
         String key = value(context, TlsSettings.KEY_FILE);
         if (key != null) {
-            derived.put("quarkus.tls.key-store.pem.node.key", key);
+            derived.put("quarkus.tls." + NAME + ".key-store.pem.node.key", key);
         }
         String reload = value(context, TlsSettings.RELOAD_INTERVAL);
-        derived.put("quarkus.tls.reload-period", reload == null ? "60s"
+        derived.put("quarkus.tls." + NAME + ".reload-period", reload == null ? "60s"
                 : io.god.node.Durations.parse(reload).toMillis() + "ms");
+        derived.put("quarkus.http.tls-configuration-name", NAME);
         derived.put("quarkus.http.insecure-requests", "disabled");
         derived.put("quarkus.http.ssl-port", orDefault(value(context, "quarkus.http.port"), "9192"));
         derived.put("quarkus.http.test-ssl-port", orDefault(value(context, "quarkus.http.test-port"), "0"));
