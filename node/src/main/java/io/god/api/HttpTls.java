@@ -40,8 +40,7 @@ public final class HttpTls implements ConfigSourceFactory {
             derived.put("quarkus.tls." + NAME + ".key-store.pem.node.key", key);
         }
         String reload = value(context, TlsSettings.RELOAD_INTERVAL);
-        derived.put("quarkus.tls." + NAME + ".reload-period", reload == null ? "60s"
-                : io.god.node.Durations.parse(reload).toMillis() + "ms");
+        derived.put("quarkus.tls." + NAME + ".reload-period", millis(reload) + "ms");
         derived.put("quarkus.http.tls-configuration-name", NAME);
         derived.put("quarkus.http.insecure-requests", "disabled");
         derived.put("quarkus.http.ssl-port", orDefault(value(context, "quarkus.http.port"), "9192"));
@@ -58,6 +57,15 @@ public final class HttpTls implements ConfigSourceFactory {
     private static String value(ConfigSourceContext context, String key) {
         ConfigValue v = context.getValue(key);
         return v == null || v.getValue() == null || v.getValue().isBlank() ? null : v.getValue().trim();
+    }
+
+    /** The reload period; an invalid value is reported by the node's settings (naming the key), not here. */
+    private static long millis(String reload) {
+        try {
+            return reload == null ? 60_000 : Math.max(10, io.god.node.Durations.parse(reload).toMillis());
+        } catch (IllegalArgumentException e) {
+            return 60_000;
+        }
     }
 
     private static String orDefault(String v, String fallback) {
