@@ -112,6 +112,8 @@ public final class GodClient implements AutoCloseable {
     private final List<String> seeds;
     private final boolean gateway;
     private final String token;
+    /** The TLS context of every connection, or null for plain TCP. */
+    private final javax.net.ssl.SSLContext tls;
     private final int redundancy;
     private final Duration attemptTimeout;
     private final Duration deadline;
@@ -136,6 +138,7 @@ public final class GodClient implements AutoCloseable {
         this.seeds = List.copyOf(b.endpoints);
         this.gateway = b.gateway;
         this.token = b.token;
+        this.tls = b.tls ? io.god.tls.Jsse.clientContext(b.ca, b.cert, b.key) : null;
         this.redundancy = b.redundancy;
         this.attemptTimeout = b.attemptTimeout;
         this.deadline = b.deadline;
@@ -1193,7 +1196,8 @@ public final class GodClient implements AutoCloseable {
             if (closed) {
                 throw new IOException("client closed");
             }
-            c = new NodeConnection(address, token, (int) Math.max(1, Math.min(attemptTimeout.toMillis(), Integer.MAX_VALUE)));
+            c = new NodeConnection(address, token, (int) Math.max(1, Math.min(attemptTimeout.toMillis(), Integer.MAX_VALUE)),
+                    tls);
             pool[slot] = c;
             return c;
         }
@@ -1292,6 +1296,10 @@ public final class GodClient implements AutoCloseable {
         private final List<String> endpoints = new ArrayList<>();
         private boolean gateway;
         private String token;
+        private boolean tls;
+        private java.nio.file.Path ca;
+        private java.nio.file.Path cert;
+        private java.nio.file.Path key;
         private int redundancy = 3;
         private Duration attemptTimeout = Duration.ofMillis(1000);
         private Duration deadline = Duration.ofSeconds(5);
@@ -1318,6 +1326,34 @@ public final class GodClient implements AutoCloseable {
         /** All calls go to the endpoints and the node routes (for clients outside the cluster). */
         public Builder gateway(boolean gateway) {
             this.gateway = gateway;
+            return this;
+        }
+
+        /**
+         * TLS on every connection (the node's {@code god.tls.cert-file}): the node's certificate must chain to the
+         * {@link #ca} (default: the JVM's trust store) and name the host of the address connected to.
+         */
+        public Builder tls(boolean tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** The CA certificates (PEM) that sign the nodes' certificates; implies {@link #tls}. */
+        public Builder ca(java.nio.file.Path caFile) {
+            this.ca = caFile;
+            this.tls |= caFile != null;
+            return this;
+        }
+
+        /**
+         * A client certificate and its key (PEM; PKCS#8 or PKCS#1) presented to nodes that ask for one; implies
+         * {@link #tls}. A certificate that passes as a peer's (the nodes' {@code god.tls.peer-ca-file} and
+         * {@code god.tls.peer-san}) may also call peer operations (the backup tool needs one).
+         */
+        public Builder clientCertificate(java.nio.file.Path certFile, java.nio.file.Path keyFile) {
+            this.cert = certFile;
+            this.key = keyFile;
+            this.tls |= certFile != null;
             return this;
         }
 

@@ -16,6 +16,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
  * One pipelined TCP connection to a node's binary port (9191): a hello with the token, then any number
@@ -60,25 +63,59 @@ final class NodeConnection implements AutoCloseable {
     }
 
     NodeConnection(String address, String token, int connectTimeoutMillis) throws IOException {
+        this(address, token, connectTimeoutMillis, null);
+    }
+
+    /** @param tls the TLS context (the client's CA and certificate), or null for a plain connection */
+    NodeConnection(String address, String token, int connectTimeoutMillis, SSLContext tls) throws IOException {
         this.address = address;
         int colon = address.lastIndexOf(':');
         if (colon < 0) {
             throw new IllegalArgumentException("address must be host:port, was " + address);
         }
-        socket = new Socket();
+        Socket plain = new Socket();
+        Socket s = plain;
         try {
-            socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(address.substring(0, colon),
-                    Integer.parseInt(address.substring(colon + 1))), connectTimeoutMillis);
+            plain.setTcpNoDelay(true);
+            String host = address.substring(0, colon).replace("[", "").replace("]", "");
+            int port = Integer.parseInt(address.substring(colon + 1));
+            plain.connect(new InetSocketAddress(host, port), connectTimeoutMillis);
+            if (tls != null) {
+                s = handshake(tls, plain, host, port, connectTimeoutMillis);
+            }
+            socket = s;
             in = socket.getInputStream();
             out = socket.getOutputStream();
             byte[] hello = token == null ? new byte[0] : token.getBytes(StandardCharsets.UTF_8);
             out.write(new Frame(0, Frame.HELLO, Ops.HELLO, hello).encode());
             out.flush();
         } catch (IOException | RuntimeException e) {
-            socket.close();
+            s.close();
             throw e;
         }
+    }
+
+    /**
+     * TLS over the connected socket, the node's certificate checked against the CA and against the host the
+     * address names (a DNS or IP subject alternative name).
+     */
+    private SSLSocket handshake(SSLContext tls, Socket plain, String host, int port, int timeoutMillis)
+            throws IOException {
+        SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
+        SSLParameters p = ssl.getSSLParameters();
+        p.setEndpointIdentificationAlgorithm("HTTPS");
+        ssl.setSSLParameters(p);
+        ssl.setSoTimeout(timeoutMillis);
+        try {
+            ssl.startHandshake();
+        } catch (javax.net.ssl.SSLException e) {
+            ssl.close();
+            throw new TlsException("TLS handshake with " + address + " failed (is the node's certificate signed by"
+                    + " the CA the client trusts (--ca), does it name " + host + ", and does the node accept the"
+                    + " client certificate?): " + e.getMessage(), e);
+        }
+        ssl.setSoTimeout(0);
+        return ssl;
     }
 
     String address() {
@@ -244,6 +281,13 @@ final class NodeConnection implements AutoCloseable {
     static final class AuthException extends IOException {
         AuthException(String message) {
             super(message);
+        }
+    }
+
+    /** The TLS handshake failed: the node's certificate is not trusted or does not name it, or it refused ours. */
+    static final class TlsException extends IOException {
+        TlsException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

@@ -68,7 +68,7 @@ public class NodeBean {
         if (r.port() < 0) {
             return;
         }
-        resp = new io.god.resp.RespServer(vertx, rpc, r.sync(), r.maxConnections(), r.threads());
+        resp = new io.god.resp.RespServer(vertx, rpc, r.sync(), r.maxConnections(), r.threads()).secure(node.tls());
         resp.loopbackOnly(settings.protectedMode());
         String host = r.host() != null ? r.host() : settings.cluster().bindHost();
         try {
@@ -90,13 +90,16 @@ public class NodeBean {
      */
     static String httpAddress(String advertise) {
         String host = advertise.substring(0, advertise.lastIndexOf(':'));
-        String key = io.quarkus.runtime.LaunchMode.current() == io.quarkus.runtime.LaunchMode.TEST
-                ? "quarkus.http.test-port" : "quarkus.http.port";
+        // with god.tls.* the data plane is HTTPS only, on quarkus.http.ssl-port (HttpTls)
+        boolean tls = ConfigProvider.getConfig().getOptionalValue(io.god.node.TlsSettings.CERT_FILE, String.class)
+                .filter(v -> !v.isBlank()).isPresent();
+        String key = "quarkus.http." + (io.quarkus.runtime.LaunchMode.current() == io.quarkus.runtime.LaunchMode.TEST
+                ? "test-" : "") + (tls ? "ssl-port" : "port");
         String port = System.getProperty(key);
         if (port == null) {
             port = ConfigProvider.getConfig().getOptionalValue(key, String.class).orElse(null);
         }
-        return port == null || port.equals("0") ? null : "http://" + host + ":" + port.trim();
+        return port == null || port.equals("0") ? null : (tls ? "https://" : "http://") + host + ":" + port.trim();
     }
 
     /** {@code god.metrics.expected-ring-size}: the members the ring should have (set by the operator). */

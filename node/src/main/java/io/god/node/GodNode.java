@@ -102,6 +102,7 @@ public final class GodNode implements AutoCloseable {
     private volatile java.util.function.Supplier<String> httpAddress = () -> null;
     private final EventBus events = new EventBus();
     private Transport transport;
+    private io.god.transport.NodeTls tls;
     private Vertx vertx;
     private Membership membership;
     private Cluster cluster;
@@ -211,6 +212,9 @@ public final class GodNode implements AutoCloseable {
     /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
     public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
         OomExit.install();
+        // the TLS files are read before anything is opened: a missing or wrong one fails the start naming its setting
+        io.god.transport.NodeTls tls = settings.tls() == null || runtime.transports() != null ? null
+                : io.god.transport.NodeTls.load(settings.tls());
         NanoClock clock = runtime.clock();
         Tree tree = new Tree(clock, settings.tombstoneWindow());
         // time belongs to the ring (issue 23): nothing from outside moves this node's time beyond physical
@@ -257,6 +261,7 @@ public final class GodNode implements AutoCloseable {
         node.futureStamps = future;
         node.recovery = recovery;
         node.awaitsRepair = awaitsRepair;
+        node.tls = tls;
         try {
             node.startCluster(runtime.transports());
         } catch (RuntimeException e) {
@@ -315,6 +320,10 @@ public final class GodNode implements AutoCloseable {
             tcp.callers(credentials::ofHello, credentials.required()); // each credential, previous tokens too
             tcp.loopbackOnly(settings.protectedMode());
             tcp.bounds(settings.authTimeout(), settings.maxConnections());
+            if (tls != null) {
+                tcp.secure(tls);
+                tls.watch();
+            }
             transport = tcp;
         } else {
             transport = transports.create(settings, handlers);
@@ -1068,6 +1077,11 @@ public final class GodNode implements AutoCloseable {
         return transport;
     }
 
+    /** The node's TLS material ({@code god.tls.*}; the RESP server uses it too), or null without TLS. */
+    public io.god.transport.NodeTls tls() {
+        return tls;
+    }
+
     /** The address peers and clients use ({@code god.node.advertise}). */
     public String address() {
         return settings.advertise();
@@ -1116,6 +1130,9 @@ public final class GodNode implements AutoCloseable {
         }
         if (transport != null) {
             transport.close();
+        }
+        if (tls != null) {
+            tls.close();
         }
         try {
             loops.awaitTermination(10, TimeUnit.SECONDS);

@@ -53,6 +53,7 @@ import java.util.function.Function;
  * @param adminTokens the admin credential ({@code /admin/*}): {@code god.auth.admin-token}, else the client's
  * @param clearNeedsAdmin whether Clear (FLUSHALL) needs the admin credential ({@code god.auth.clear=admin})
  * @param protectedMode no credential and no {@code god.node.host}: only loopback clients are served (as Redis does)
+ * @param tls TLS on the binary and RESP ports ({@code god.tls.*}), or null when off
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
@@ -61,7 +62,7 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                            CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads,
                            List<String> acceptedTokens, Duration authTimeout, int maxConnections,
                            AuthTokens peerTokens, AuthTokens adminTokens, boolean clearNeedsAdmin,
-                           boolean protectedMode) {
+                           boolean protectedMode, TlsSettings tls) {
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -327,7 +328,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                 orClient(AuthTokens.from(config, AuthTokens.PEER), tokens),
                 orClient(AuthTokens.from(config, AuthTokens.ADMIN), tokens), clearNeedsAdmin(config),
                 !tokens.set() && !AuthTokens.from(config, AuthTokens.PEER).set()
-                        && !AuthTokens.from(config, AuthTokens.ADMIN).set() && get.apply(NODE_HOST) == null);
+                        && !AuthTokens.from(config, AuthTokens.ADMIN).set() && get.apply(NODE_HOST) == null,
+                TlsSettings.from(config));
     }
 
     public static final String AUTH_CLEAR = "god.auth.clear";
@@ -416,7 +418,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
     public String toString() {
         return "NodeSettings[advertise=" + advertise + ", dataDir=" + (dataDir == null ? "(in memory)" : dataDir)
                 + ", seeds=" + seeds + ", redundancy=" + redundancy + ", tombstoneWindow="
-                + Durations.format(tombstoneWindow) + ", fsync=" + fsync + ", auth=" + (authToken != null) + "]";
+                + Durations.format(tombstoneWindow) + ", fsync=" + fsync + ", auth=" + (authToken != null)
+                + ", tls=" + (tls != null) + "]";
     }
 
     // ------------------------------------------------------------------ parsing helpers

@@ -37,6 +37,7 @@ public final class RespServer implements AutoCloseable {
     private final java.util.Map<Long, RespSession> sessions = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private NetServer server;
+    private io.god.transport.NodeTls tls;
     private RespCommands commands;
 
     /**
@@ -56,13 +57,26 @@ public final class RespServer implements AutoCloseable {
         });
     }
 
+    /** TLS with the node's certificate ({@code god.tls.*}, rotated with it); call before {@link #start}. */
+    public RespServer secure(io.god.transport.NodeTls nodeTls) {
+        this.tls = nodeTls;
+        return this;
+    }
+
     /**
      * Listens on host:port (0: any free port) and returns the bound port.
      *
      * @throws IllegalStateException naming the port and the setting when the bind fails
      */
     public int start(String host, int port) {
-        NetServer s = vertx.createNetServer(new NetServerOptions().setHost(host).setPort(port).setTcpNoDelay(true));
+        NetServerOptions options = new NetServerOptions().setHost(host).setPort(port).setTcpNoDelay(true);
+        io.god.transport.NodeTls t = tls;
+        if (t != null) { // redis-cli --tls: the node's certificate, no client certificate asked for
+            var ssl = t.serverOptions();
+            options.setSsl(true).setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions())
+                    .setKeyCertOptions(ssl.getKeyCertOptions());
+        }
+        NetServer s = vertx.createNetServer(options);
         s.connectHandler(this::connected);
         try {
             s.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -73,7 +87,12 @@ public final class RespServer implements AutoCloseable {
         server = s;
         commands = new RespCommands(rpc, sync, () -> sessions.values().stream()
                 .sorted(java.util.Comparator.comparingLong(x -> x.id)).toList(), s.actualPort());
-        LOG.log(System.Logger.Level.INFO, "Redis protocol (RESP2/RESP3) on " + host + ":" + s.actualPort()
+        if (t != null) {
+            t.onReload(() -> s.updateSSLOptions(new io.vertx.core.net.SSLOptions()
+                    .setKeyCertOptions(t.serverOptions().getKeyCertOptions()), true));
+        }
+        LOG.log(System.Logger.Level.INFO, "Redis protocol (RESP2/RESP3" + (t == null ? "" : " over TLS") + ") on "
+                + host + ":" + s.actualPort()
                 + (sync ? ", writes Sync" : ", writes asynchronous"));
         return s.actualPort();
     }

@@ -6,11 +6,14 @@ import io.god.wire.Ops;
 import io.god.wire.WireException;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.net.JdkSSLEngineOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.SSLOptions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -48,7 +51,10 @@ public final class TcpTransport implements Transport {
     public static final int PRE_AUTH_FRAME = 64 * 1024;
     private final Executor handlers;
     private final io.god.limits.ByteBudget frameBudget;
-    private final NetClient client;
+    private volatile NetClient client;
+    private final int connectTimeoutMillis;
+    /** TLS on both sides ({@code god.tls.*}), or null for plain TCP. */
+    private volatile NodeTls tls;
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private volatile NetServer server;
@@ -80,8 +86,38 @@ public final class TcpTransport implements Transport {
         this.helloRequired = token != null;
         this.maxFrame = maxFrame;
         this.handlers = handlers;
-        this.client = vertx.createNetClient(new NetClientOptions()
-                .setConnectTimeout((int) Math.max(1, connectTimeout.toMillis())).setTcpNoDelay(true));
+        this.connectTimeoutMillis = (int) Math.max(1, connectTimeout.toMillis());
+        this.client = vertx.createNetClient(clientOptions());
+    }
+
+    private NetClientOptions clientOptions() {
+        NetClientOptions o = new NetClientOptions().setConnectTimeout(connectTimeoutMillis).setTcpNoDelay(true);
+        if (tls != null) {
+            // a peer is verified against the name it is reached by (its advertise address) and as a peer
+            o.setSsl(true).setHostnameVerificationAlgorithm("HTTPS").setSslEngineOptions(new JdkSSLEngineOptions());
+            SSLOptions ssl = tls.peerClientOptions();
+            o.setKeyCertOptions(ssl.getKeyCertOptions()).setTrustOptions(ssl.getTrustOptions());
+        }
+        return o;
+    }
+
+    /**
+     * TLS on the server (clients and peers; a peer operation needs a peer's certificate, {@link NodeTls#peerRefusal})
+     * and on every connection to a peer; a rotation of the files reaches new connections, open ones go on. Call
+     * before {@link #serve}.
+     */
+    public void secure(NodeTls nodeTls) {
+        this.tls = nodeTls;
+        NetClient plain = client;
+        client = vertx.createNetClient(clientOptions());
+        plain.close();
+        nodeTls.onReload(() -> {
+            NetServer s = server;
+            if (s != null) {
+                s.updateSSLOptions(nodeTls.serverOptions(), true);
+            }
+            client.updateSSLOptions(nodeTls.peerClientOptions(), true);
+        });
     }
 
     @Override
@@ -106,7 +142,14 @@ public final class TcpTransport implements Transport {
 
     @Override
     public void serve(CallerHandler handler, CallerInlineHandler inline) {
-        NetServer s = vertx.createNetServer(new NetServerOptions().setHost(bindHost).setPort(port).setTcpNoDelay(true));
+        NetServerOptions options = new NetServerOptions().setHost(bindHost).setPort(port).setTcpNoDelay(true);
+        NodeTls t = tls;
+        if (t != null) { // clients may present a certificate; a peer must (checked per connection)
+            SSLOptions ssl = t.serverOptions();
+            options.setSsl(true).setClientAuth(ClientAuth.REQUEST).setSslEngineOptions(new JdkSSLEngineOptions())
+                    .setKeyCertOptions(ssl.getKeyCertOptions()).setTrustOptions(ssl.getTrustOptions());
+        }
+        NetServer s = vertx.createNetServer(options);
         s.connectHandler(socket -> {
             if (loopbackOnly && io.god.command.ProtectedMode.refuses(socket.remoteAddress().hostAddress())) {
                 socket.write(Buffer.buffer(new Frame(0, Frame.HELLO, Ops.HELLO, new byte[0])
@@ -310,6 +353,8 @@ public final class TcpTransport implements Transport {
         /** Who the hello made this connection; null until an accepted hello when one is required. */
         private volatile io.god.command.Caller caller = helloRequired ? null : io.god.command.Caller.ANYONE;
         private volatile boolean authenticated = !helloRequired;
+        /** With TLS: null when the connection presented a peer's certificate, else why it is no peer. */
+        private final String notAPeer;
         /** Bytes of the frame budget held by the decoder's partial frame (event loop only). */
         private long held;
         private boolean refused;
@@ -318,6 +363,7 @@ public final class TcpTransport implements Transport {
             this.socket = socket;
             this.handler = handler;
             this.inline = inline;
+            this.notAPeer = notAPeer(socket);
             socket.handler(this::received);
             socket.closeHandler(v -> {
                 frameBudget.release(held);
@@ -388,6 +434,11 @@ public final class TcpTransport implements Transport {
                         }
                     }
                     case Frame.REQUEST -> {
+                        if (notAPeer != null && f.op() != Ops.CALL && f.op() != Ops.DATA) {
+                            replies = append(replies, f.error("peer operation " + Ops.name(f.op())
+                                    + " refused: this connection is no peer's (" + notAPeer + ")").encode());
+                            continue;
+                        }
                         if (!authenticated) {
                             socket.write(Buffer.buffer(f.error("god.auth.token required: send a hello first").encode()))
                                     .onComplete(v -> socket.close());
@@ -410,6 +461,23 @@ public final class TcpTransport implements Transport {
             frameBudget.release(consumed - kept);
             if (replies != null) {
                 socket.write(replies);
+            }
+        }
+
+        private static Buffer append(Buffer replies, byte[] reply) {
+            return replies == null ? Buffer.buffer(reply) : replies.appendBytes(reply);
+        }
+
+        /** Without TLS every connection may be a peer's (the token decides); with TLS its certificate decides. */
+        private String notAPeer(NetSocket socket) {
+            NodeTls t = tls;
+            if (t == null) {
+                return null;
+            }
+            try {
+                return t.peerRefusal(socket.peerCertificates());
+            } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                return "it presented no certificate";
             }
         }
 

@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** n god nodes in one JVM (the cluster tests' {@link Rings}), each with a RESP listener on a free port. */
+/**
+ * n god nodes in one JVM (the cluster tests' {@link Rings}), each with a RESP listener on a free port (over TLS when
+ * the settings have god.tls.*).
+ */
 final class RespNodes implements AutoCloseable {
 
     final Rings rings;
@@ -27,7 +30,7 @@ final class RespNodes implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             rings.start(i, null, rings.address(0));
             await().atMost(TimeScale.seconds(20)).until(rings::converged);
-            RespServer s = new RespServer(vertx, rings.rpc(i), true, 100, 4);
+            RespServer s = new RespServer(vertx, rings.rpc(i), true, 100, 4).secure(rings.nodes.get(i).tls());
             servers.add(s);
             ports.add(s.start("127.0.0.1", 0));
         }
