@@ -34,11 +34,11 @@ public final class BackupCli implements Callable<Integer> {
     Duration timeout;
 
     @Option(names = "--token", paramLabel = "TOKEN",
-            description = "god.auth.token, the peer credential (default: $GOD_AUTH_TOKEN, else the file named by "
-                    + "$GOD_AUTH_TOKEN_FILE)")
+            description = "the ring's peer credential (god.auth.peer-token, which is god.auth.token when unset): backup "
+                    + "and restore are ring traffic (default: $GOD_AUTH_TOKEN, else the file named by $GOD_AUTH_TOKEN_FILE)")
     String token;
 
-    @Option(names = "--token-file", paramLabel = "PATH", description = "read god.auth.token from this file")
+    @Option(names = "--token-file", paramLabel = "PATH", description = "read the peer credential from this file")
     Path tokenFile;
 
     @Option(names = "--s3-endpoint", paramLabel = "URL", description = "an S3 API server other than AWS (MinIO, "
