@@ -95,32 +95,16 @@ final class HashCommands {
     private void scan(RespSession s, List<byte[]> a, RespWriter w) {
         byte[] key = a.get(1);
         byte[] after = core.cursors.find(RespCommands.text(a.get(2)));
-        Glob glob = null;
-        long count = 10;
-        for (int i = 3; i < a.size(); i += 2) {
-            if (i + 1 >= a.size()) {
-                throw new IllegalArgumentException("syntax error");
-            }
-            switch (RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT)) {
-                case "MATCH" -> glob = new Glob(a.get(i + 1));
-                case "COUNT" -> {
-                    count = RespCommands.number(a.get(i + 1));
-                    if (count < 1) {
-                        throw new IllegalArgumentException("syntax error");
-                    }
-                }
-                default -> throw new IllegalArgumentException("syntax error");
-            }
-        }
+        ScanOptions o = ScanOptions.parse(a, 3, false);
         read(s, key);
         Wire.Req q = RespCommands.req(key, null);
         q.from = after.length == 0 ? null : after;
         q.fromInc = false;
-        q.len = Math.min(count, RespCommands.SCAN_MAX);
+        q.len = Math.min(o.count(), RespCommands.SCAN_MAX);
         List<Wire.ValueRes> page = (List<Wire.ValueRes>) core.call(s, "SliceLen", q);
         List<byte[]> out = new ArrayList<>();
         for (Wire.ValueRes v : page) {
-            if (glob == null || glob.all() || glob.matches(v.key())) {
+            if (o.matches(v.key())) {
                 out.add(v.key());
                 out.add(v.value());
             }

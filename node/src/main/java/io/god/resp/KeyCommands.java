@@ -137,33 +137,15 @@ final class KeyCommands {
      */
     private void scan(RespSession s, List<byte[]> a, RespWriter w) {
         byte[] after = core.cursors.find(RespCommands.text(a.get(1)));
-        Glob glob = null;
-        long count = 10;
-        String type = null;
-        for (int i = 2; i < a.size(); i += 2) {
-            if (i + 1 >= a.size()) {
-                throw new IllegalArgumentException("syntax error");
-            }
-            switch (RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT)) {
-                case "MATCH" -> glob = new Glob(a.get(i + 1));
-                case "COUNT" -> {
-                    count = RespCommands.number(a.get(i + 1));
-                    if (count < 1) {
-                        throw new IllegalArgumentException("syntax error");
-                    }
-                }
-                case "TYPE" -> type = RespCommands.text(a.get(i + 1)).toLowerCase(Locale.ROOT);
-                default -> throw new IllegalArgumentException("syntax error");
-            }
-        }
+        ScanOptions o = ScanOptions.parse(a, 2, true);
         List<byte[]> keys = new ArrayList<>();
         boolean end = false;
-        for (long examined = 0; examined < Math.min(count, RespCommands.SCAN_MAX) && !end; examined++) {
+        for (long examined = 0; examined < Math.min(o.count(), RespCommands.SCAN_MAX) && !end; examined++) {
             Wire.ValueRes next = (Wire.ValueRes) core.call(s, "Next", RespCommands.req(after, null));
             end = !next.exists();
             if (!end) {
                 after = next.key();
-                if ((glob == null || glob.all() || glob.matches(after)) && (type == null || type.equals("string"))) {
+                if (o.matches(after) && (o.type() == null || o.type().equals("string"))) {
                     keys.add(after);
                 }
             }
