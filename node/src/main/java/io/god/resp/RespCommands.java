@@ -64,6 +64,7 @@ final class RespCommands {
         new HashCommands(this).register();
         new SortedSetCommands(this).register();
         new SetAlgebraCommands(this).register();
+        new GodCommands(this).register();
     }
 
     /** Runs one command and writes its reply (an error reply for any refusal). */
