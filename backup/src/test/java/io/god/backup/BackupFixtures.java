@@ -71,6 +71,10 @@ final class BackupFixtures {
         }
         client.subAddConfiguration(GodClient.hashed("tree-0"), "mirrored", "yes");
         client.addConfiguration("backup-test", "kept");
+        // each member stamps a broadcast configuration itself; anti-entropy spreads the newest stamp: wait for one
+        // version, or two backups taken a moment apart hold different configuration records (S3BackupTest, CI)
+        await().atMost(TimeScale.seconds(60)).until(() -> source.nodes.stream()
+                .map(n -> n.store().state().configurationTimestamp()).distinct().count() == 1);
         Map<String, Entry> acked = new HashMap<>();
         for (byte[] key : keys) {
             acked.put(HEX.formatHex(key), newest(source, key));
