@@ -84,6 +84,7 @@ final class SortedSetCommands {
         core.add("ZREVRANGEBYSCORE", -4, (s, a, w) -> range(s, a, w, By.SCORE, true, false));
         core.add("ZRANGEBYLEX", -4, (s, a, w) -> range(s, a, w, By.LEX, false, false));
         core.add("ZREVRANGEBYLEX", -4, (s, a, w) -> range(s, a, w, By.LEX, true, false));
+        core.add("ZRANGESTORE", -5, this::rangeStore);
     }
 
     // ---- writes -------------------------------------------------------------------------------------------------
@@ -205,14 +206,45 @@ final class SortedSetCommands {
      * (WITHSCORES, and LIMIT for the BYSCORE/BYLEX forms).
      */
     private void range(RespSession s, List<byte[]> a, RespWriter w, By by, boolean reverse, boolean options) {
-        boolean withScores = false;
+        boolean[] withScores = new boolean[1];
+        List<byte[]> out = new ArrayList<>();
+        for (Member m : select(s, a, 1, by, reverse, options, withScores)) {
+            out.add(m.member());
+            if (withScores[0]) {
+                out.add(Scores.formatted(m.score()));
+            }
+        }
+        w.bulks(out);
+    }
+
+    /**
+     * ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count]: the selected members with their scores
+     * replace dst at its owner (one SubUpdate; nothing selected removes dst); answers how many.
+     */
+    private void rangeStore(RespSession s, List<byte[]> a, RespWriter w) {
+        List<byte[]> pairs = new ArrayList<>();
+        for (Member m : select(s, a, 2, By.RANK, false, true, null)) {
+            pairs.add(io.god.setop.Encodings.encodeFloat64(io.god.command.ScoreCodec.decode(m.score())));
+            pairs.add(m.member());
+        }
+        w.integer(core.update(s, a.get(1), "zstore", pairs).n());
+    }
+
+    /**
+     * The members a ZRANGE form selects: the key at {@code keyAt}, then min and max, then the options;
+     * {@code withScores} null: WITHSCORES is not an option (ZRANGESTORE), else told whether it was given.
+     */
+    private List<Member> select(RespSession s, List<byte[]> a, int keyAt, By by, boolean reverse, boolean options,
+                                boolean[] withScores) {
+        byte[] key = a.get(keyAt);
         long offset = 0;
         long limit = -1;
         boolean limited = false;
-        for (int i = 4; i < a.size(); i++) {
+        boolean scores = false;
+        for (int i = keyAt + 3; i < a.size(); i++) {
             String o = RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT);
-            if (o.equals("WITHSCORES")) {
-                withScores = true;
+            if (o.equals("WITHSCORES") && withScores != null) {
+                scores = true;
             } else if (o.equals("LIMIT") && i + 2 < a.size()) {
                 offset = RespCommands.number(a.get(i + 1));
                 limit = RespCommands.number(a.get(i + 2));
@@ -228,42 +260,37 @@ final class SortedSetCommands {
                 throw new IllegalArgumentException("syntax error");
             }
         }
-        if (withScores && by == By.LEX) {
+        if (scores && by == By.LEX) {
             throw new IllegalArgumentException("syntax error, WITHSCORES not supported in combination with BYLEX");
         }
         if (limited && by == By.RANK) {
             throw new IllegalArgumentException(LIMIT_ONLY);
         }
+        if (withScores != null) {
+            withScores[0] = scores;
+        }
         // the reverse forms name the upper end first
-        byte[] lowArg = reverse && by != By.RANK ? a.get(3) : a.get(2);
-        byte[] highArg = reverse && by != By.RANK ? a.get(2) : a.get(3);
-        List<Member> members = switch (by) {
-            case RANK -> byRank(s, a.get(1), RespCommands.number(a.get(2)), RespCommands.number(a.get(3)), reverse);
+        byte[] lowArg = reverse && by != By.RANK ? a.get(keyAt + 2) : a.get(keyAt + 1);
+        byte[] highArg = reverse && by != By.RANK ? a.get(keyAt + 1) : a.get(keyAt + 2);
+        return switch (by) {
+            case RANK -> byRank(s, key, RespCommands.number(a.get(keyAt + 1)), RespCommands.number(a.get(keyAt + 2)),
+                    reverse);
             case SCORE -> {
                 Scores.Bound min = Scores.Bound.parse(lowArg);
                 Scores.Bound max = Scores.Bound.parse(highArg);
-                read(s, a.get(1));
-                long below = count(s, "MirrorCount", a.get(1), null, false, min.value(), !min.inclusive());
-                long n = count(s, "MirrorCount", a.get(1), min.value(), min.inclusive(), max.value(), max.inclusive());
-                yield window(s, "MirrorSliceIndex", a.get(1), below, n, offset, limit, reverse, true);
+                read(s, key);
+                long below = count(s, "MirrorCount", key, null, false, min.value(), !min.inclusive());
+                long n = count(s, "MirrorCount", key, min.value(), min.inclusive(), max.value(), max.inclusive());
+                yield window(s, "MirrorSliceIndex", key, below, n, offset, limit, reverse, true);
             }
             case LEX -> {
                 Lex min = Lex.parse(lowArg);
                 Lex max = Lex.parse(highArg);
-                read(s, a.get(1));
-                long below = min.value() == null ? 0 : count(s, "Count", a.get(1), null, false, min.value(), !min.inclusive());
-                yield window(s, "SliceIndex", a.get(1), below, lexCount(s, a.get(1), min, max), offset, limit,
-                        reverse, false);
+                read(s, key);
+                long below = min.value() == null ? 0 : count(s, "Count", key, null, false, min.value(), !min.inclusive());
+                yield window(s, "SliceIndex", key, below, lexCount(s, key, min, max), offset, limit, reverse, false);
             }
         };
-        List<byte[]> out = new ArrayList<>();
-        for (Member m : members) {
-            out.add(m.member());
-            if (withScores) {
-                out.add(Scores.formatted(m.score()));
-            }
-        }
-        w.bulks(out);
     }
 
     private List<Member> byRank(RespSession s, byte[] key, long start, long stop, boolean reverse) {

@@ -207,7 +207,7 @@ class RespDifferentialTest {
         String stop = String.valueOf(r.nextInt(9) - 4);
         String min = pick(r, BOUNDS);
         String max = pick(r, BOUNDS);
-        return switch (r.nextInt(14)) {
+        return switch (r.nextInt(16)) {
             case 0 -> List.of("ZSCORE", key, pick(r, MEMBERS));
             case 1 -> List.of("ZMSCORE", key, pick(r, MEMBERS), pick(r, MEMBERS));
             case 2 -> List.of("ZCARD", key);
@@ -220,6 +220,9 @@ class RespDifferentialTest {
             case 10 -> withOptions(r, new ArrayList<>(List.of("ZRANGEBYSCORE", key, min, max)), true);
             case 11 -> withOptions(r, new ArrayList<>(List.of("ZREVRANGEBYSCORE", key, max, min)), true);
             case 12 -> List.of("ZRANGE", key, start, stop, "LIMIT", "0", "1");
+            case 13 -> List.of("ZRANGESTORE", zkey(r), key, start, stop);
+            case 14 -> withOptions(r, new ArrayList<>(List.of("ZRANGESTORE", zkey(r), key, min, max, "BYSCORE")), true)
+                    .stream().filter(a -> !a.equals("WITHSCORES")).toList();
             default -> List.of("ZRANGE", key, start, "x");
         };
     }
