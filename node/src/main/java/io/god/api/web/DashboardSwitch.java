@@ -18,9 +18,10 @@ public class DashboardSwitch {
 
     public static final String ENABLED = "god.dashboard.enabled";
 
-    /** The paths a disabled dashboard answers 404 on (Vert.x route paths; a trailing * is a prefix). */
-    static final String[] PATHS = {"/", "/index.html", "/dashboard.js", "/dashboard.css", "/api/*", "/ws", "/ws/peer",
-        "/q/swagger-ui*"};
+    /** The paths a disabled dashboard answers 404 on: these exactly, and everything under {@link #PREFIXES}. */
+    static final java.util.Set<String> PATHS = java.util.Set.of("/", "/index.html", "/dashboard.js", "/dashboard.css",
+            "/ws", "/ws/peer");
+    static final String[] PREFIXES = {"/api/", "/q/swagger-ui"};
 
     void init(@Observes Router router) {
         mount(router, key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
@@ -31,11 +32,16 @@ public class DashboardSwitch {
         if (enabled(config)) {
             return;
         }
-        for (String path : PATHS) {
-            router.route(path).order(-1000).handler(ctx -> ctx.response().setStatusCode(404)
-                    .putHeader("Content-Type", "application/json; charset=UTF-8")
-                    .end("{\"error\":\"the dashboard is switched off (" + ENABLED + "=false)\"}"));
-        }
+        // one route matching by hand: a Vert.x route "/" would match every path as a prefix
+        router.route().order(-1000).handler(ctx -> {
+            String path = ctx.normalizedPath();
+            if (PATHS.contains(path) || java.util.Arrays.stream(PREFIXES).anyMatch(path::startsWith)) {
+                ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json; charset=UTF-8")
+                        .end("{\"error\":\"the dashboard is switched off (" + ENABLED + "=false)\"}");
+            } else {
+                ctx.next();
+            }
+        });
     }
 
     public static boolean enabled(Function<String, Optional<String>> config) {
