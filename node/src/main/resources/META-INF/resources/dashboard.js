@@ -176,8 +176,13 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
     try { ws = new WebSocket(url); } catch (e) { sockets[key] = null; return; }
     sockets[key] = ws;
     ws.onmessage = function (m) { try { onEvent(JSON.parse(m.data), own); } catch (e) { /* ignore */ } };
-    ws.onopen = function () { if (own) setStatus('live', true); };
+    var opened = false;
+    ws.onopen = function () { opened = true; if (own) setStatus('live', true); };
     ws.onclose = function () {
+      // a browser hides why an upgrade failed: a plain GET of /ws answers 401 when the credential is missing
+      if (own && !opened) {
+        fetch('/ws').then(function (r) { if (r.status === 401) refused(); });
+      }
       if (own) {
         setStatus('disconnected — retrying', false);
         delete sockets[''];
@@ -195,6 +200,37 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
     s.textContent = text;
     s.className = 'status' + (ok ? ' ok' : '');
   }
+  // ------------------------------------------------------------------ login (issue 32)
+  // a browser cannot set Authorization on a WebSocket: POST /api/login turns the token into the god_token cookie
+  // (HttpOnly, SameSite=Strict), which the node reads wherever the header is missing
+  var login = document.getElementById('login');
+  function refused() {
+    sessionStorage.removeItem('god-logged-in');
+    login.hidden = false;
+    document.getElementById('logout').hidden = true;
+  }
+  document.getElementById('logout').hidden = !sessionStorage.getItem('god-logged-in');
+  login.addEventListener('submit', function (e) {
+    e.preventDefault();
+    var msg = document.getElementById('login-error');
+    fetch('/api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: document.getElementById('login-token').value }) })
+      .then(function (r) {
+        if (r.status === 204) {
+          sessionStorage.setItem('god-logged-in', '1');
+          location.reload(); // every view (ring, events, peers) starts again with the cookie
+        } else {
+          return r.json().then(function (j) { msg.textContent = j.error || ('login → ' + r.status); });
+        }
+      })
+      .catch(function (err) { msg.textContent = 'login failed: ' + err; });
+  });
+  document.getElementById('logout').addEventListener('click', function () {
+    fetch('/api/logout', { method: 'POST' }).then(function () {
+      sessionStorage.removeItem('god-logged-in');
+      location.reload();
+    });
+  });
   connect();
 
   // ------------------------------------------------------------------ API console
@@ -261,6 +297,7 @@ window.addEventListener('error', function (e) { (window.__errors = window.__erro
         try { parsed = JSON.parse(r.text); } catch (e) { parsed = r.text; }
         document.getElementById('result').textContent = JSON.stringify(parsed, null, 2);
         document.getElementById('decoded').textContent = JSON.stringify(decode(parsed), null, 2);
+        if (r.code === 401 && !token) refused();
         status.textContent = 'DHash.' + name + ' → ' + r.code;
         status.className = r.code === 200 ? '' : 'error';
         document.body.setAttribute('data-calls', String(++calls));

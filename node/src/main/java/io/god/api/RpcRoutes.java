@@ -77,7 +77,7 @@ public class RpcRoutes {
     private static void handle(RoutingContext ctx, JsonRpc rpc) {
         Buffer body = ctx.body().buffer();
         JsonRpc.Response r = rpc.handle(ctx.pathParam("method"), body == null ? new byte[0] : body.getBytes(),
-                ctx.request().getHeader("Authorization"));
+                io.god.api.RequestCredential.of(ctx.request()));
         send(ctx, r.status(), r.body());
     }
 

@@ -44,23 +44,8 @@ class DashboardBrowserTest extends RpcTestSupport {
 
     @Test
     void putAndGetFromTheConsole() throws Exception {
-        boolean ci = "true".equals(System.getenv("CI"));
-        if (!Files.isExecutable(Path.of(CHROMIUM))) {
-            assertThat(ci).as("CI=true but " + CHROMIUM + " is missing (.ci/run installs it)").isFalse();
-            Assumptions.abort("no " + CHROMIUM + " here (outside CI): browser test skipped");
-        }
-        assertThat(Path.of(CHROMEDRIVER)).as("chromium is here, so its driver must be (Debian chromium-driver)")
-                .isExecutable();
-        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
-        Path profile = Files.createTempDirectory("god-chromium");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1500,1100", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
-        WebDriver driver = new ChromeDriver(service, options);
+        Browser browser = Browser.open();
+        WebDriver driver = browser.driver();
         try {
             WebDriverWait wait = new WebDriverWait(driver, TimeScale.seconds(20));
             driver.get("http://localhost:" + RestAssured.port + "/");
@@ -115,6 +100,36 @@ class DashboardBrowserTest extends RpcTestSupport {
             Object errors = ((JavascriptExecutor) driver).executeScript("return window.__errors || null;");
             assertThat(errors).isNull();
         } finally {
+            browser.close();
+        }
+    }
+
+    /** Debian's headless Chromium through its chromedriver; aborts the test where there is none (outside CI). */
+    record Browser(WebDriver driver, ChromeDriverService service) implements AutoCloseable {
+
+        static Browser open() throws java.io.IOException {
+            boolean ci = "true".equals(System.getenv("CI"));
+            if (!Files.isExecutable(Path.of(CHROMIUM))) {
+                assertThat(ci).as("CI=true but " + CHROMIUM + " is missing (.ci/run installs it)").isFalse();
+                Assumptions.abort("no " + CHROMIUM + " here (outside CI): browser test skipped");
+            }
+            assertThat(Path.of(CHROMEDRIVER)).as("chromium is here, so its driver must be (Debian chromium-driver)")
+                    .isExecutable();
+            System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
+            Path profile = Files.createTempDirectory("god-chromium");
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary(CHROMIUM);
+            options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1500,1100", "--user-data-dir=" + profile);
+            ChromeDriverService service = new ChromeDriverService.Builder()
+                    .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+            WebDriver driver = new ChromeDriver(service, options);
+            return new Browser(driver, service);
+        }
+
+        @Override
+        public void close() {
             driver.quit();
             service.stop();
         }

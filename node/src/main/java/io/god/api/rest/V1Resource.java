@@ -527,7 +527,7 @@ public class V1Resource {
     // ------------------------------------------------------------------ helpers
 
     private Object exec(String method, Object req) {
-        return bean.rpc().execute(method, req, request.getHeader("Authorization"));
+        return bean.rpc().execute(method, req, io.god.api.RequestCredential.of(request));
     }
 
     @SuppressWarnings("unchecked")

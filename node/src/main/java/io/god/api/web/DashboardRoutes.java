@@ -64,7 +64,7 @@ public class DashboardRoutes {
      */
     static void relay(io.vertx.ext.web.RoutingContext ctx, io.vertx.core.Vertx vertx, GodNode node) {
         String refused = new io.god.command.Admission(node).refuseRead("/ws/peer",
-                ctx.request().getHeader("Authorization"));
+                io.god.api.RequestCredential.of(ctx.request()));
         if (refused != null) {
             ctx.response().setStatusCode(401).end(refused);
             return;

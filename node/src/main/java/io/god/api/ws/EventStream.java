@@ -67,7 +67,7 @@ public final class EventStream {
         stream.serveFeed();
         io.god.command.Admission admission = new io.god.command.Admission(r.node());
         router.get("/ws").handler(ctx -> {
-            String refused = admission.refuseRead("/ws", ctx.request().getHeader("Authorization"));
+            String refused = admission.refuseRead("/ws", io.god.api.RequestCredential.of(ctx.request()));
             if (refused != null) {
                 ctx.response().setStatusCode(401).end(refused);
             } else {
