@@ -52,7 +52,8 @@ class RespIdleConnectionsTest {
         try {
             int port = NodeChild.respPort(out);
             assertThat(port).as("RESP port printed in " + out).isPositive();
-            try (Jedis j = new Jedis("127.0.0.1", port)) {
+            int timeout = (int) TimeScale.seconds(30).toMillis(); // a fresh child JVM on a loaded machine is slow
+            try (Jedis j = new Jedis("127.0.0.1", port, timeout)) {
                 assertThat(j.set("before", "1")).isEqualTo("OK"); // warm: the baseline includes a served command
             }
             long before = rssKiB(child.process().pid());
@@ -83,7 +84,7 @@ class RespIdleConnectionsTest {
                     c.close();
                 }
             }
-            try (Jedis j = new Jedis("127.0.0.1", port, (int) TimeScale.seconds(10).toMillis())) {
+            try (Jedis j = new Jedis("127.0.0.1", port, timeout)) {
                 assertThat(j.ping()).isEqualTo("PONG");
                 assertThat(j.set("after", "2")).isEqualTo("OK");
                 assertThat(j.get("before")).isEqualTo("1");
