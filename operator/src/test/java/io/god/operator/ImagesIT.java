@@ -64,6 +64,67 @@ class ImagesIT {
         f.assertCopiedFilesExist(root());
     }
 
+    /** The -Pjib profiles build the same images as the Dockerfiles: base, user, ports, OOM flag. */
+    @Test
+    void theJibProfilesMatchTheDockerfiles() throws IOException {
+        for (String module : List.of("node", "operator")) {
+            Dockerfile f = Dockerfile.read(root().resolve("Dockerfile." + module));
+            String pom = Files.readString(root().resolve(module + "/pom.xml"));
+            String profile = pom.substring(pom.indexOf("<id>jib</id>"));
+            assertThat(property(profile, "quarkus.jib.base-jvm-image")).as(module).isEqualTo(f.from());
+            assertThat(property(profile, "quarkus.jib.user")).as(module).isEqualTo(f.user());
+            assertThat(Stream.of(property(profile, "quarkus.jib.ports").split(",")).map(Integer::valueOf).toList())
+                    .as(module).containsExactlyElementsOf(f.exposed());
+            assertThat(property(profile, "quarkus.jib.jvm-additional-arguments")).as(module)
+                    .contains("-XX:+ExitOnOutOfMemoryError");
+        }
+        assertThat(property(Files.readString(root().resolve("node/pom.xml")),
+                "quarkus.jib.environment-variables.GOD_DATA_DIR")).as("the node's data directory").isEqualTo("/var/lib/god");
+        assertThat(Files.readString(root().resolve("Dockerfile.node"))).contains("ENV GOD_DATA_DIR=/var/lib/god");
+    }
+
+    /** .dockerignore keeps .git and build output out of the context, but never a file a Dockerfile copies. */
+    @Test
+    void theDockerignoreKeepsEveryCopiedSource() throws IOException {
+        List<String> rules = Files.readAllLines(root().resolve(".dockerignore")).stream().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertThat(DockerIgnore.excluded(rules, ".git/config")).isTrue();
+        assertThat(DockerIgnore.excluded(rules, "client/target/classes/x.class")).isTrue();
+        for (String name : List.of("Dockerfile.node", "Dockerfile.operator", "Dockerfile.native")) {
+            for (String source : Dockerfile.read(root().resolve(name)).copiedSources()) {
+                assertThat(DockerIgnore.excluded(rules, source)).as(name + ": COPY " + source + " is in the context")
+                        .isFalse();
+            }
+        }
+    }
+
+    private static String property(String pom, String name) {
+        int start = pom.indexOf("<" + name + ">");
+        assertThat(start).as(name + " in the jib profile").isNotNegative();
+        return pom.substring(start + name.length() + 2, pom.indexOf("</" + name + ">", start)).strip();
+    }
+
+    /** Docker's rule: the last pattern matching a path or one of its parents decides; "!" re-includes. */
+    static final class DockerIgnore {
+        static boolean excluded(List<String> rules, String path) {
+            boolean excluded = false;
+            for (String rule : rules) {
+                boolean include = rule.startsWith("!");
+                String glob = include ? rule.substring(1) : rule;
+                java.nio.file.PathMatcher m = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                java.nio.file.PathMatcher any = glob.startsWith("**/")
+                        ? java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3)) : m;
+                for (Path p = Path.of(path); p != null; p = p.getParent()) {
+                    if (m.matches(p) || any.matches(p)) {
+                        excluded = !include;
+                        break;
+                    }
+                }
+            }
+            return excluded;
+        }
+    }
+
     // ---- bin/god-k8s-images with fake tools ---------------------------------------------------------------------
 
     @TempDir
@@ -88,6 +149,23 @@ class ImagesIT {
         assertThat(run.exit).as(run.output).isZero();
         assertThat(run.calls).endsWith("minikube image load ghcr.io/god-io/god-node:t1 -p dev",
                 "minikube image load ghcr.io/god-io/god-operator:t1 -p dev");
+    }
+
+    /** With several cluster tools installed, the cluster kubectl's current context names decides. */
+    @Test
+    void theKubectlContextChoosesTheClusterTool() throws Exception {
+        Script kind = script("docker", "kind", "minikube", "kubectl=kind-dev").run("--skip-build");
+        assertThat(kind.exit).as(kind.output).isZero();
+        assertThat(kind.calls).endsWith("kind load docker-image ghcr.io/god-io/god-node:0.1.0 --name dev",
+                "kind load docker-image ghcr.io/god-io/god-operator:0.1.0 --name dev");
+        Script mini = script("docker", "kind", "minikube", "kubectl=minikube").run("--skip-build");
+        assertThat(mini.calls).endsWith("minikube image load ghcr.io/god-io/god-operator:0.1.0");
+        Script k3d = script("docker", "kind", "kubectl=k3d-ci").run("--skip-build");
+        assertThat(k3d.exit).isEqualTo(2);
+        assertThat(k3d.output).contains("kubectl's current context is a k3d cluster but k3d is not on PATH");
+        Script other = script("docker", "k3d", "kubectl=gke_prod").run("--skip-build");
+        assertThat(other.calls).as("an unrelated context: the first tool on PATH")
+                .endsWith("k3d image import ghcr.io/god-io/god-operator:0.1.0");
     }
 
     @Test
@@ -137,10 +215,13 @@ class ImagesIT {
             assertThat(real).as(util).isNotNull();
             Files.createSymbolicLink(bin.resolve(util), real);
         }
-        for (String tool : tools) {
+        for (String spec : tools) {
+            // kubectl=CONTEXT answers "config current-context" with CONTEXT
+            String tool = spec.split("=")[0];
             Path fake = bin.resolve(tool);
             String body = "#!/bin/bash\necho \"" + tool + " $*\" >> '" + log + "'\n"
-                    + (tool.equals("podman") ? "if [ \"$1\" = save ]; then : > \"$3\"; fi\n" : "");
+                    + (tool.equals("podman") ? "if [ \"$1\" = save ]; then : > \"$3\"; fi\n" : "")
+                    + (spec.contains("=") ? "echo '" + spec.substring(tool.length() + 1) + "'\n" : "");
             Files.writeString(fake, body);
             fake.toFile().setExecutable(true);
         }
@@ -204,16 +285,28 @@ class ImagesIT {
 
         /** Every COPY source (not from another stage) is a file or directory of the build context. */
         void assertCopiedFilesExist(Path context) {
+            for (String source : copiedSources()) {
+                assertThat(context.resolve(source)).as(file.getFileName() + ": COPY " + source).exists();
+            }
+        }
+
+        /** The COPY sources taken from the build context (not from another stage). */
+        List<String> copiedSources() {
+            List<String> sources = new ArrayList<>();
             for (String line : lines) {
                 if (!line.startsWith("COPY ") || line.contains("--from=")) {
                     continue;
                 }
                 List<String> parts = Stream.of(line.substring(5).trim().split("\\s+")).filter(p -> !p.startsWith("--"))
                         .toList();
-                for (String source : parts.subList(0, parts.size() - 1)) {
-                    assertThat(context.resolve(source)).as(file.getFileName() + ": COPY " + source).exists();
-                }
+                parts.subList(0, parts.size() - 1).forEach(s -> sources.add(s.replaceAll("/$", "")));
             }
+            return sources;
+        }
+
+        String from() {
+            return lines.stream().filter(l -> l.startsWith("FROM ")).reduce((a, b) -> b).orElseThrow().substring(5)
+                    .split("\\s+")[0];
         }
     }
 }
