@@ -146,4 +146,26 @@ class DeployManifestsTest {
         assertThat(found).as(type.getSimpleName() + " in deploy/").hasSize(1);
         return found.get(0);
     }
+
+    /** deploy/monitoring/god-alerts.yaml is a PrometheusRule fabric8 reads, in the operator's namespace, every rule whole. */
+    @Test
+    void theAlertsAreAPrometheusRule() throws IOException {
+        io.fabric8.kubernetes.api.model.GenericKubernetesResource rule;
+        try (InputStream in = Files.newInputStream(Rbac.deployDir().resolve("monitoring/god-alerts.yaml"))) {
+            rule = Serialization.unmarshal(in, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+        }
+        assertThat(rule.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(rule.getKind()).isEqualTo("PrometheusRule");
+        assertThat(rule.getMetadata().getNamespace()).isEqualTo(one(Rbac.deployObjects(), Namespace.class).getMetadata().getName());
+        List<Map<String, Object>> groups = rule.get("spec", "groups");
+        assertThat(groups).isNotEmpty();
+        for (Map<String, Object> group : groups) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> rules = (List<Map<String, Object>>) group.get("rules");
+            assertThat(rules).as("group " + group.get("name")).isNotEmpty().allSatisfy(r -> {
+                assertThat(r).containsKeys("alert", "expr", "labels", "annotations");
+                assertThat(String.valueOf(r.getOrDefault("for", "0s"))).matches("\\d+[smh]");
+            });
+        }
+    }
 }
