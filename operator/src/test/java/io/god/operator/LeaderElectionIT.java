@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,6 +17,7 @@ import io.god.operator.fake.RecordingApiServer;
 import io.god.operator.fake.RecordingApiServer.Call;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterSpec;
+import io.god.operator.model.Operation;
 import io.god.testing.ScaledTimeout;
 import io.god.testing.TimeScale;
 import java.io.IOException;
@@ -116,15 +119,38 @@ class LeaderElectionIT {
         // and ready: a rolling update (maxUnavailable 0) and the PodDisruptionBudget count on a ready standby
         assertThat(readiness("operator-b")).isEqualTo(200);
 
+        // the leader is killed mid-operation: "one" scales 3 → 4 and waits for its fourth member to be Ready
         create("one");
-        await().atMost(ScaledTimeouts.TIMEOUT).until(() -> k8s.apps().statefulSets().inNamespace(NS).withName("one").get() != null
-                && status("one") != null);
+        await().atMost(ScaledTimeouts.TIMEOUT).until(() -> replicas("one") == 3 && status("one") != null);
+        for (int i = 0; i < 3; i++) {
+            readyPod("one", i); // the test plays the StatefulSet controller
+        }
+        k8s.resources(GodCluster.class).inNamespace(NS).withName("one").edit(c -> {
+            c.getSpec().setReplicas(4);
+            return c;
+        });
+        await().atMost(ScaledTimeouts.TIMEOUT).until(() -> replicas("one") == 4 && operation("one") != null
+                && Integer.valueOf(4).equals(operation("one").getTargetReplicas()));
+        Operation recorded = operation("one");
+        assertThat(recorded.getType()).isEqualTo(Operation.SCALE_UP);
 
         long killed = System.nanoTime();
         a.destroyForcibly().waitFor(START_BOUND.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(a.isAlive()).isFalse();
         create("two");
         await().atMost(TAKEOVER_BOUND.plus(ScaledTimeouts.TIMEOUT)).until(() -> holder().equals("operator-b"));
+        // the standby resumes the recorded operation (same start), and finishes it once the member is Ready
+        await().atMost(ScaledTimeouts.TIMEOUT).until(() -> api.calls().stream().anyMatch(c -> c.agent().equals("operator-b")
+                && c.isWrite() && c.path().contains("/godclusters/one")));
+        assertThat(operation("one")).as("the operation the killed leader recorded").isNotNull()
+                .satisfies(op -> assertThat(op.getStartedAt()).isEqualTo(recorded.getStartedAt()))
+                .satisfies(op -> assertThat(op.getType()).isEqualTo(Operation.SCALE_UP));
+        readyPod("one", 3);
+        await().atMost(ScaledTimeouts.TIMEOUT).until(() -> operation("one") == null);
+        List<Call> oneWrites = api.calls().stream().filter(c -> PAIR.contains(c.agent()) && c.isWrite()
+                && c.path().contains("/godclusters/one")).toList();
+        assertThat(oneWrites.get(oneWrites.size() - 1).agent()).as("who finished the scale-up of one")
+                .isEqualTo("operator-b");
         long takenOver = firstLeaseWrite("operator-b");
         Duration takeover = Duration.ofNanos(takenOver - killed);
         System.out.println("LeaderElectionIT: the standby took the Lease " + takeover.toMillis() + " ms after the kill (bound "
@@ -252,7 +278,28 @@ class LeaderElectionIT {
         gc.getMetadata().setNamespace(namespace);
         gc.setSpec(new GodClusterSpec());
         gc.getSpec().setImage(ScenarioSupport.IMAGE);
+        gc.getSpec().setReplicas(3); // the mock API server applies no CRD defaults
         k8s.resource(gc).create();
+    }
+
+    private int replicas(String cluster) {
+        StatefulSet sts = k8s.apps().statefulSets().inNamespace(NS).withName(cluster).get();
+        return sts == null ? -1 : sts.getSpec().getReplicas();
+    }
+
+    private Operation operation(String cluster) {
+        GodCluster gc = k8s.resources(GodCluster.class).inNamespace(NS).withName(cluster).get();
+        return gc == null || gc.getStatus() == null ? null : gc.getStatus().getOperation();
+    }
+
+    /** A Ready member pod as the StatefulSet controller makes it from the template, without an IP (no admin call). */
+    private void readyPod(String cluster, int ordinal) {
+        var template = k8s.apps().statefulSets().inNamespace(NS).withName(cluster).get().getSpec().getTemplate();
+        k8s.resource(new PodBuilder().withNewMetadata().withName(cluster + "-" + ordinal).withNamespace(NS)
+                .withLabels(template.getMetadata().getLabels()).withAnnotations(template.getMetadata().getAnnotations())
+                .endMetadata().withSpec(template.getSpec()).withNewStatus().withPhase("Running").addNewCondition()
+                .withType("Ready").withStatus("True")
+                .endCondition().endStatus().build()).create();
     }
 
     private Object status(String name) {
