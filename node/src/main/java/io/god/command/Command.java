@@ -60,6 +60,9 @@ public enum Command {
     MIRROR_SLICE_LEN("MirrorSliceLen"),
     MIRROR_REVERSE_SLICE_LEN("MirrorReverseSliceLen"),
     SIZE("Size", Flag.BROADCAST),
+    // Redis' key space over RESP: keys holding a value or a non-empty sub tree (a hash or sorted set too)
+    KEY_NEXT("KeyNext", Flag.BROADCAST),
+    KEY_COUNT("KeyCount", Flag.BROADCAST),
     SUB_SIZE("SubSize"),
     OWNED("Owned", Flag.LOCAL),
     // mutating only with Dest: its writes are authorised where they happen (Admission#authorizeWrite)

@@ -100,14 +100,14 @@ final class Forwarding {
         }
         try {
             switch (command) {
-                case SIZE -> {
+                case SIZE, KEY_COUNT -> {
                     long sum = 0;
                     for (Call.Reply r : replies) {
                         sum += json.readTree(r.body()).asLong();
                     }
                     return sum;
                 }
-                case NEXT, PREV -> { // the nearest key any member has
+                case NEXT, PREV, KEY_NEXT -> { // the nearest key any member has
                     Call.Reply best = null;
                     byte[] bestKey = null;
                     for (Call.Reply r : replies) {
@@ -117,7 +117,7 @@ final class Forwarding {
                         }
                         byte[] k = n.get("Key").isNull() ? new byte[0] : n.get("Key").binaryValue();
                         int c = bestKey == null ? 0 : Arrays.compareUnsigned(k, bestKey);
-                        if (bestKey == null || (command == Command.NEXT ? c < 0 : c > 0)) {
+                        if (bestKey == null || (command != Command.PREV ? c < 0 : c > 0)) {
                             best = r;
                             bestKey = k;
                         }
@@ -147,14 +147,14 @@ final class Forwarding {
 
     private static JavaType resultType(Command command, TypeFactory types) {
         return switch (command) {
-            case GET, NEXT, PREV -> types.constructType(Wire.ValueRes.class);
+            case GET, NEXT, PREV, KEY_NEXT -> types.constructType(Wire.ValueRes.class);
             case SUB_GET, SUB_NEXT, SUB_PREV, SUB_MIRROR_NEXT, SUB_MIRROR_PREV, FIRST, LAST, MIRROR_FIRST, MIRROR_LAST ->
                     types.constructType(Wire.SubValueRes.class);
             case NEXT_INDEX, PREV_INDEX, MIRROR_NEXT_INDEX, MIRROR_PREV_INDEX ->
                     types.constructType(Wire.SubValueIndexRes.class);
             case INDEX_OF, REVERSE_INDEX_OF, MIRROR_INDEX_OF, MIRROR_REVERSE_INDEX_OF ->
                     types.constructType(Wire.IndexRes.class);
-            case COUNT, MIRROR_COUNT, SIZE, SUB_SIZE, OWNED -> types.constructType(Long.class);
+            case COUNT, MIRROR_COUNT, SIZE, KEY_COUNT, SUB_SIZE, OWNED -> types.constructType(Long.class);
             case SUB_UPDATE -> types.constructType(Wire.UpdateRes.class);
             case SET_EXPRESSION -> types.constructCollectionType(List.class, Wire.SetOpResult.class);
             case SUB_CONFIGURATION, CONFIGURATION -> types.constructType(Wire.Conf.class);

@@ -25,22 +25,34 @@ public final class NodeViews {
 
     /** This node's part of Size/Owned on a ring: its owned range [predecessor, self). */
     long owned(TreeState s, boolean real) {
+        return owned(s, real ? TreeState::realSizeBetween : TreeState::sizeBetween);
+    }
+
+    /** Keys holding a value or a non-empty sub tree in this node's owned range (RESP's DBSIZE, summed). */
+    long ownedKeys(TreeState s) {
+        return owned(s, TreeState::keysBetween);
+    }
+
+    private interface Between {
+        long count(TreeState s, byte[] from, byte[] to);
+    }
+
+    private long owned(TreeState s, Between between) {
         Cluster cluster = node.cluster();
         byte[][] range = cluster == null ? null : cluster.ownedRange();
         if (range == null) {
-            return real ? s.realSize() : s.size();
+            return between.count(s, null, null);
         }
         byte[] from = range[0];
         byte[] to = range[1];
         int c = java.util.Arrays.compareUnsigned(from, to);
         if (c < 0) {
-            return real ? s.realSizeBetween(from, to) : s.sizeBetween(from, to);
+            return between.count(s, from, to);
         }
         if (c == 0) {
-            return real ? s.realSize() : s.size();
+            return between.count(s, null, null);
         }
-        return real ? s.realSizeBetween(from, null) + s.realSizeBetween(null, to)
-                : s.sizeBetween(from, null) + s.sizeBetween(null, to);
+        return between.count(s, from, null) + between.count(s, null, to);
     }
 
     /** The ring view (Admission refuses it while this node is stale or joining: RING_VIEW). */

@@ -74,6 +74,7 @@ final class Operations {
                 yield Forwarding.NOTHING;
             }
             case SIZE -> views.owned(s, false);
+            case KEY_COUNT -> views.ownedKeys(s);
             case OWNED -> views.owned(s, true);
             case DESCRIBE -> views.describe(s);
             case DESCRIBE_TREE -> NodeViews.describeTree(s);

@@ -39,6 +39,10 @@ final class TreeReads {
             }
             case "Next" -> valueRes(s.values().ceiling(orEmpty(q.key), false));
             case "Prev" -> valueRes(s.values().floor(orEmpty(q.key), false));
+            case "KeyNext" -> {
+                byte[] k = s.nextKey(orEmpty(q.key));
+                yield new Wire.ValueRes(k, null, k != null);
+            }
             case "SubGet" -> {
                 Item i = s.sub(orEmpty(q.key)).get(orEmpty(q.subKey));
                 if (q.stamped) {

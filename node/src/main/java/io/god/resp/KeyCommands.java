@@ -112,7 +112,7 @@ final class KeyCommands {
             List<byte[]> keys = new ArrayList<>();
             byte[] after = new byte[0];
             for (long seen = 0; ; seen++) {
-                Wire.ValueRes next = (Wire.ValueRes) core.call(s, "Next", RespCommands.req(after, null));
+                Wire.ValueRes next = (Wire.ValueRes) core.call(s, "KeyNext", RespCommands.req(after, null));
                 if (!next.exists()) {
                     break;
                 }
@@ -141,11 +141,12 @@ final class KeyCommands {
         List<byte[]> keys = new ArrayList<>();
         boolean end = false;
         for (long examined = 0; examined < Math.min(o.count(), RespCommands.SCAN_MAX) && !end; examined++) {
-            Wire.ValueRes next = (Wire.ValueRes) core.call(s, "Next", RespCommands.req(after, null));
+            Wire.ValueRes next = (Wire.ValueRes) core.call(s, "KeyNext", RespCommands.req(after, null));
             end = !next.exists();
             if (!end) {
                 after = next.key();
-                if (o.matches(after) && (o.type() == null || o.type().equals("string"))) {
+                if (o.matches(after) && (o.type() == null
+                        || o.type().equals(core.kind(s, after).name().toLowerCase(Locale.ROOT)))) {
                     keys.add(after);
                 }
             }

@@ -150,7 +150,7 @@ final class RespCommands {
     }
 
     long size(RespSession s) {
-        return ((Number) rpc.execute("Size", new Wire.Req(), s == null ? null : s.authorization)).longValue();
+        return ((Number) rpc.execute("KeyCount", new Wire.Req(), s == null ? null : s.authorization)).longValue();
     }
 
     /** A read-modify-write of the key at its owner ({@link SubUpdates}). */

@@ -22,14 +22,14 @@ final class Branch extends Node {
 
     /**
      * Counts a plain branch (only live byte values below, no sub trees, no tombstones) derives from
-     * its entry count: live = real = entries, subLive = 0, nothing due. Keeping them only where they
+     * its entry count: live = real = keys = entries, subLive = 0, nothing due. Keeping them only where they
      * differ saves a third of a branch's bytes.
      */
-    private record Aggregates(long live, long subLive, long real, long entries, long minDue) {
+    private record Aggregates(long live, long subLive, long real, long entries, long keys, long minDue) {
     }
 
     private Branch(int depth, byte[] prefix, Entry entry, int bitmap, Node[] children,
-                   long h1, long h2, long live, long subLive, long real, long entries, long minDue) {
+                   long h1, long h2, long live, long subLive, long real, long entries, long keys, long minDue) {
         this.h1 = h1;
         this.h2 = h2;
         this.depth = depth;
@@ -37,10 +37,10 @@ final class Branch extends Node {
         this.entry = entry;
         this.bitmap = bitmap;
         this.children = children;
-        boolean plain = live == entries && real == entries && subLive == 0 && minDue == Long.MAX_VALUE
-                && entries <= Integer.MAX_VALUE;
+        boolean plain = live == entries && real == entries && keys == entries && subLive == 0
+                && minDue == Long.MAX_VALUE && entries <= Integer.MAX_VALUE;
         this.entries = plain ? (int) entries : 0;
-        this.rest = plain ? null : new Aggregates(live, subLive, real, entries, minDue);
+        this.rest = plain ? null : new Aggregates(live, subLive, real, entries, keys, minDue);
     }
 
     /**
@@ -54,7 +54,7 @@ final class Branch extends Node {
         if (entry == null && Integer.bitCount(bitmap) == 1) {
             return children[0];
         }
-        long h1 = 0, h2 = 0, live = 0, subLive = 0, real = 0, entries = 0, minDue = Long.MAX_VALUE;
+        long h1 = 0, h2 = 0, live = 0, subLive = 0, real = 0, entries = 0, keys = 0, minDue = Long.MAX_VALUE;
         if (entry != null) {
             Hash128 h = entry.hash();
             h1 = h.h1();
@@ -63,6 +63,7 @@ final class Branch extends Node {
             subLive = entry.subLive();
             real = entry.real();
             entries = 1;
+            keys = entry.keys();
             minDue = entry.minDue();
         }
         for (Node c : children) {
@@ -73,9 +74,10 @@ final class Branch extends Node {
             subLive += c.subLive();
             real += c.real();
             entries += c.entries();
+            keys += c.keys();
             minDue = Math.min(minDue, c.minDue());
         }
-        return new Branch(depth, prefix, entry, bitmap, children, h1, h2, live, subLive, real, entries, minDue);
+        return new Branch(depth, prefix, entry, bitmap, children, h1, h2, live, subLive, real, entries, keys, minDue);
     }
 
     /** A branch at {@code depth} holding two nodes that differ at that nibble. */
@@ -127,7 +129,7 @@ final class Branch extends Node {
             Hash128 h = child.hash();
             return new Branch(depth, child.path(), entry, bitmap | bit, next, h1 + h.h1(), h2 + h.h2(),
                     live() + child.live(), subLive() + child.subLive(), real() + child.real(),
-                    entries() + child.entries(), Math.min(minDue(), child.minDue()));
+                    entries() + child.entries(), keys() + child.keys(), Math.min(minDue(), child.minDue()));
         }
     }
 
@@ -144,7 +146,8 @@ final class Branch extends Node {
         return new Branch(depth, nextPrefix, nextEntry, bitmap, nextChildren,
                 h1 - hb.h1() + ha.h1(), h2 - hb.h2() + ha.h2(),
                 live() - before.live() + after.live(), subLive() - before.subLive() + after.subLive(),
-                real() - before.real() + after.real(), entries() - before.entries() + after.entries(), due);
+                real() - before.real() + after.real(), entries() - before.entries() + after.entries(),
+                keys() - before.keys() + after.keys(), due);
     }
 
     /** Only when the replaced node held this branch's minimum: look at every sibling. */
@@ -205,6 +208,11 @@ final class Branch extends Node {
     @Override
     long entries() {
         return rest == null ? entries : rest.entries;
+    }
+
+    @Override
+    long keys() {
+        return rest == null ? entries : rest.keys;
     }
 
     @Override

@@ -136,6 +136,11 @@ public sealed class Entry extends Node permits Entry.Unhashed {
     }
 
     @Override
+    long keys() {
+        return live() + subLive() > 0 ? 1 : 0;
+    }
+
+    @Override
     long minDue() {
         long own = isTombstone() ? timestamp : Long.MAX_VALUE;
         return sub != null ? Math.min(own, sub.minDue()) : own;

@@ -1,6 +1,6 @@
 package io.god.tree;
 
-/** What a count over (part of) a trie adds up; every node keeps all three as subtree aggregates. */
+/** What a count over (part of) a trie adds up; every node keeps them as subtree aggregates. */
 enum Measure {
     /** Live byte values: what ordinals, slices and sizes of a single sorted tree count. */
     LIVE,
@@ -9,5 +9,7 @@ enum Measure {
     /** Every marker: values, tombstones, and every entry (tombstones too) of sub trees. */
     REAL,
     /** Stored entries of this trie, whatever they hold (an empty sub-tree marker counts too). */
-    ENTRIES
+    ENTRIES,
+    /** Entries holding a live value or a non-empty sub tree (Redis' keys: a string, a hash or a sorted set). */
+    KEYS
 }

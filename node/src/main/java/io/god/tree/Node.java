@@ -25,6 +25,9 @@ abstract sealed class Node permits Entry, Branch {
     /** Number of entries stored below (each Entry counts 1). */
     abstract long entries();
 
+    /** Entries below holding a live value or a non-empty sub tree: the keys a Redis client sees. */
+    abstract long keys();
+
     /**
      * The oldest moment at which something below may be garbage-collected (a tombstone's
      * timestamp, or an empty sub tree's clear time); {@link Long#MAX_VALUE} when nothing can be.
@@ -37,6 +40,7 @@ abstract sealed class Node permits Entry, Branch {
             case TOTAL -> live() + subLive();
             case REAL -> real();
             case ENTRIES -> entries();
+            case KEYS -> keys();
         };
     }
 

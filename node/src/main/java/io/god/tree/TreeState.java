@@ -103,6 +103,24 @@ public final class TreeState implements MerkleSource {
         return between(from, to, Measure.TOTAL);
     }
 
+    /** Keys holding a live value or a non-empty sub tree in [from, to) (null bounds are open): Redis' DBSIZE. */
+    public long keysBetween(byte[] from, byte[] to) {
+        return between(from, to, Measure.KEYS);
+    }
+
+    /**
+     * The first key after {@code after} (null: the first key) that holds a live value or a non-empty sub tree;
+     * null at the end. Subtrees without such keys are skipped whole, tombstones never walked one by one.
+     */
+    public byte[] nextKey(byte[] after) {
+        Cursor c = new Cursor(root, Measure.KEYS, false);
+        if (after != null) {
+            c.seek(after, false);
+        }
+        Entry e = c.next();
+        return e == null ? null : e.key();
+    }
+
     /** {@link #realSize()} restricted to keys in [from, to); null bounds are open. */
     public long realSizeBetween(byte[] from, byte[] to) {
         return between(from, to, Measure.REAL);

@@ -67,6 +67,12 @@ class RespDifferentialTest {
                 }
                 assertThat(actual).as("command %d: %s (the last ones: %s)", i, String.join(" ", command),
                         log.subList(Math.max(0, log.size() - 12), log.size())).isEqualTo(expected);
+                if (i % 50 == 49) { // the key space as a whole (outside the seeded sequence: it draws no numbers)
+                    for (List<String> keySpace : KEY_SPACE) {
+                        assertThat(keySpace(g, keySpace)).as("after command %d: %s", i, String.join(" ", keySpace))
+                                .isEqualTo(keySpace(r, keySpace));
+                    }
+                }
             }
             assertThat(errors).as("the sequence checks errors too").isGreaterThan(50);
             assertThat(lists).as("and ranges with members in them").isGreaterThan(300);
@@ -78,6 +84,27 @@ class RespDifferentialTest {
                         .isEqualTo(send(r, List.of("TYPE", key)));
             }
         }
+    }
+
+    /** Whole-key-space reads: every string, hash and sorted set counts, is listed and is found by its TYPE. */
+    private static final List<List<String>> KEY_SPACE = List.of(List.of("DBSIZE"), List.of("KEYS", "*"),
+            List.of("KEYS", "z*"), List.of("SCAN", "0", "COUNT", "1000"), List.of("SCAN", "0", "COUNT", "1000", "TYPE",
+                    "hash"), List.of("SCAN", "0", "COUNT", "1000", "TYPE", "zset"),
+            List.of("SCAN", "0", "COUNT", "1000", "TYPE", "string"));
+
+    /** A key-space reply with its keys sorted (Redis lists them in its hash table's order, god in byte order). */
+    static Object keySpace(Jedis j, List<String> command) {
+        Object v = send(j, command);
+        if (command.get(0).equals("SCAN") && v instanceof List<?> page) {
+            assertThat(page.get(0)).as("one page holds the whole small key space").isEqualTo("0");
+            v = page.get(1);
+        }
+        if (v instanceof List<?> keys) {
+            List<String> sorted = new ArrayList<>(keys.stream().map(String::valueOf).toList());
+            sorted.sort(null);
+            return sorted;
+        }
+        return v;
     }
 
     /** The reply as comparable values: strings, numbers, lists; an error as "(error) " and its message. */

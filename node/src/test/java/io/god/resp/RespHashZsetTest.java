@@ -138,6 +138,19 @@ class RespHashZsetTest {
                     }
                     assertThat(j.zrangeWithScores("all", 0, -1)).containsExactly(new Tuple("bob", -7.0),
                             new Tuple("cy", 1.0), new Tuple("ann", 7.0));
+                    // the key space counts and lists hashes and sorted sets as keys, whichever member owns them
+                    assertThat(j.dbSize()).as("DBSIZE through node %d", i).isEqualTo(25);
+                    List<String> scanned = new ArrayList<>();
+                    String cursor = ScanParams.SCAN_POINTER_START;
+                    do {
+                        ScanResult<String> page = j.scan(cursor, new ScanParams().count(4));
+                        scanned.addAll(page.getResult());
+                        cursor = page.getCursor();
+                    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+                    assertThat(scanned).hasSize(25).contains("all", "board0", "user11");
+                    assertThat(j.keys("user*")).hasSize(12);
+                    assertThat(j.scan(ScanParams.SCAN_POINTER_START, new ScanParams().count(100), "zset").getResult())
+                            .hasSize(13).allMatch(k -> k.startsWith("board") || k.equals("all"));
                 }
             }
             ExecutorService pool = Executors.newFixedThreadPool(3);

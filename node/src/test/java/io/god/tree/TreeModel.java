@@ -115,6 +115,22 @@ final class TreeModel {
         return n;
     }
 
+    /** Keys holding a live value or a sub tree with a live entry (Redis' keys), in key order. */
+    java.util.NavigableSet<byte[]> keys() {
+        java.util.TreeSet<byte[]> out = new java.util.TreeSet<>(ORDER);
+        values.forEach((k, v) -> {
+            if (v.value != null) {
+                out.add(k);
+            }
+        });
+        subs.forEach((k, sub) -> {
+            if (sub.entries.values().stream().anyMatch(v -> v.value != null)) {
+                out.add(k);
+            }
+        });
+        return out;
+    }
+
     long realSize() {
         long n = values.size();
         for (Sub s : subs.values()) {

@@ -150,6 +150,17 @@ class TreeModelPropertiesTest {
         });
         assertThat(state.size()).as("size").isEqualTo(model.size());
         assertThat(state.realSize()).as("realSize").isEqualTo(model.realSize());
+        java.util.NavigableSet<byte[]> keys = model.keys();
+        assertThat(state.keysBetween(null, null)).as("keys").isEqualTo(keys.size());
+        for (int i = 0; i < 8; i++) {
+            byte[] from = UNIVERSE.get(rnd.nextInt(UNIVERSE.size()));
+            byte[] to = UNIVERSE.get(rnd.nextInt(UNIVERSE.size()));
+            long expected = TreeModel.ORDER.compare(from, to) >= 0 ? 0 : keys.subSet(from, true, to, false).size();
+            assertThat(state.keysBetween(from, to)).as("keys in [%s, %s)", ViewChecker.hex(from), ViewChecker.hex(to))
+                    .isEqualTo(expected);
+            assertThat(state.nextKey(from)).as("key after %s", ViewChecker.hex(from)).isEqualTo(keys.higher(from));
+        }
+        assertThat(state.nextKey(null)).as("first key").isEqualTo(keys.isEmpty() ? null : keys.first());
 
         List<byte[]> order = new ArrayList<>(UNIVERSE);
         Collections.shuffle(order, rnd);

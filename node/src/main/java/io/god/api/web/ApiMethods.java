@@ -43,7 +43,7 @@ public final class ApiMethods {
         add(List.of("SubDel"), "Key", B, "SubKey", B, "Sync", Z);
         add(List.of("SubClear"), "Key", B, "Sync", Z);
         add(List.of("SubUpdate"), "Key", B, "Value", B, "Sync", Z);
-        add(List.of("Get", "Next", "Prev", "First", "Last", "MirrorFirst", "MirrorLast", "SubSize",
+        add(List.of("Get", "Next", "Prev", "KeyNext", "First", "Last", "MirrorFirst", "MirrorLast", "SubSize",
                 "SubConfiguration"), "Key", B);
         add(List.of("SubGet", "SubNext", "SubPrev", "SubMirrorNext", "SubMirrorPrev", "IndexOf", "ReverseIndexOf",
                 "MirrorIndexOf", "MirrorReverseIndexOf"), "Key", B, "SubKey", B);
@@ -54,7 +54,7 @@ public final class ApiMethods {
                 "Key", B, "MinIndex", I, "MaxIndex", I);
         add(List.of("SliceLen", "ReverseSliceLen", "MirrorSliceLen", "MirrorReverseSliceLen"),
                 "Key", B, "From", B, "FromInc", Z, "Len", I);
-        add(List.of("Size", "Owned", "Configuration", "Describe", "DescribeTree", "Nodes", "Clear"));
+        add(List.of("Size", "KeyCount", "Owned", "Configuration", "Describe", "DescribeTree", "Nodes", "Clear"));
         add(List.of("SetExpression"), "Code", S, "Min", B, "Max", B, "MinInc", Z, "MaxInc", Z, "Len", I, "Dest", B);
         add(List.of("AddConfiguration"), "Key", S, "Value", S);
         add(List.of("SubAddConfiguration"), "TreeKey", B, "Key", S, "Value", S);
