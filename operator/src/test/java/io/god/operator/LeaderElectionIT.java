@@ -225,6 +225,8 @@ class LeaderElectionIT {
         read.getSpec().setHolderIdentity("intruder");
         assertThatThrownBy(() -> k8s.resource(read).patch(PatchContext.of(PatchType.JSON_MERGE)))
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        assertThatThrownBy(() -> k8s.resource(read).update()).as("a stale PUT")
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
         assertThat(holder()).isEqualTo("operator-a");
     }
 
