@@ -69,8 +69,8 @@ public final class Backup {
     }
 
     private Manifest finish(Manifest m) {
-        Progress p = new Progress(out, "backup");
         int done = (int) m.ranges.stream().filter(r -> r.complete).count();
+        Progress p = new Progress(out, "backup", done, System::nanoTime); // the ETA from this run's ranges only
         for (Manifest.Range r : m.ranges) {
             if (!r.complete) {
                 read(m, r, p, done);

@@ -118,7 +118,7 @@ class BackupRestoreTest {
             Cli restore = cli("--endpoint", target.address(2), "--token", TOKEN, "restore", "--from", dir.toString());
             assertThat(restore.code()).as(restore.err()).isZero();
             assertThat(restore.out()).contains("restore complete");
-            assertRestored(target, ACKED);
+            assertRestored(target, ACKED, 3);
             // a second restore changes nothing (last-write-wins: every record is already there)
             Map<String, Hash128> before = hashes(target);
             Cli again = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString());
