@@ -87,9 +87,7 @@ final class BackupFixtures {
      * and on no other member (restore sends a record to its replicas only); the configuration.
      */
     static void assertRestored(Rings target, Map<String, Entry> acked, int n) {
-        List<GodClient.Member> ring = target.nodes.get(0).membership().ring().members().stream() // sorted
-                .map(m -> new GodClient.Member(m.position(), m.address())).toList();
-        assertThat(ring).hasSize(target.nodes.size());
+        List<GodClient.Member> ring = members(target);
         for (Map.Entry<String, Entry> a : acked.entrySet()) {
             byte[] key = HEX.parseHex(a.getKey());
             Set<String> replicas = new TreeSet<>();
@@ -113,6 +111,39 @@ final class BackupFixtures {
         for (GodNode member : target.nodes) {
             assertThat(member.store().state().configuration()).containsEntry("backup-test", "kept");
         }
+    }
+
+    /**
+     * Keys written again during the backup: on each of its n replicas in target, each key is the version
+     * acknowledged when the backup started (the same entry) or a newer one (a later write the backup read).
+     * Returns how many replicas hold a newer one.
+     */
+    static long assertNotOlder(Rings target, Map<String, Entry> asOfStart, int n) {
+        List<GodClient.Member> ring = members(target);
+        long newer = 0;
+        for (Map.Entry<String, Entry> a : asOfStart.entrySet()) {
+            byte[] key = HEX.parseHex(a.getKey());
+            for (GodClient.Member replica : GodClient.replicas(ring, key, n)) {
+                Entry e = node(target, replica.address()).store().state().entry(key);
+                assertThat(e).as("key %s on %s", a.getKey(), replica.address()).isNotNull();
+                assertThat(e.timestamp()).as("timestamp of %s on %s", a.getKey(), replica.address())
+                        .isGreaterThanOrEqualTo(a.getValue().timestamp());
+                if (e.timestamp() == a.getValue().timestamp()) {
+                    assertSame(a.getKey(), a.getValue(), e);
+                } else {
+                    newer++;
+                }
+            }
+        }
+        return newer;
+    }
+
+    /** Target's ring as its first node sees it, sorted by position; every node a member. */
+    static List<GodClient.Member> members(Rings target) {
+        List<GodClient.Member> ring = target.nodes.get(0).membership().ring().members().stream()
+                .map(m -> new GodClient.Member(m.position(), m.address())).toList();
+        assertThat(ring).hasSize(target.nodes.size());
+        return ring;
     }
 
     /**
