@@ -206,9 +206,11 @@ class BackupRestoreTest {
         Cli resume = cli("--endpoint", source.address(2), "--token", TOKEN, "backup", "--to", dir.toString(), "--resume",
                 "--chunk-size", "4096");
         assertThat(resume.code()).as(resume.err()).isZero();
+        assertThat(resume.out()).containsPattern("ETA [0-9]+s"); // from the ranges this run finished
         assertThat(records(resumed)).isEqualTo(records(whole)).isNotEmpty();
         Manifest a = Verify.check(whole, quiet);
         Manifest b = Verify.check(resumed, quiet);
+        assertThat(b.records).as("no record twice").isEqualTo(a.records);
         assertThat(b.newestTimestamp).isEqualTo(a.newestTimestamp);
         assertThat(b.ranges).hasSameSizeAs(a.ranges);
         for (int i = 0; i < partial.ranges.size(); i++) { // the chunks written before the kill are kept as they were
