@@ -69,8 +69,8 @@ public final class Backup {
     }
 
     private Manifest finish(Manifest m) {
-        Progress p = new Progress(out, "backup");
         int done = (int) m.ranges.stream().filter(r -> r.complete).count();
+        Progress p = new Progress(out, "backup", done, System::nanoTime); // the ETA from this run's ranges only
         for (Manifest.Range r : m.ranges) {
             if (!r.complete) {
                 read(m, r, p, done);
@@ -109,7 +109,7 @@ public final class Backup {
             }
             session = page.session();
             if (!page.records().isEmpty()) {
-                Manifest.Chunk c = chunk(r, page.records(), sources.get(source));
+                Manifest.Chunk c = chunk(store, r, page.records(), sources.get(source));
                 r.chunks.add(c);
                 if (page.done()) {
                     r.complete = true;
@@ -127,22 +127,19 @@ public final class Backup {
         }
     }
 
-    private Manifest.Chunk chunk(Manifest.Range r, List<byte[]> records, String readFrom) {
+    /** Writes the records as the range's next chunk file; its manifest entry. */
+    static Manifest.Chunk chunk(BackupStore store, Manifest.Range r, List<byte[]> records, String readFrom) {
         Manifest.Chunk c = new Manifest.Chunk();
         c.file = String.format(Locale.ROOT, "chunks/r%05d-c%06d.gbk", r.index, r.chunks.size());
         byte[] bytes = Chunks.encode(records);
         c.sha256 = Chunks.sha256(bytes);
         c.bytes = bytes.length;
-        c.records = records.size();
         c.readFrom = readFrom;
-        byte[] lastKey = null;
-        for (byte[] b : records) {
-            RecordBody rec = RecordBody.peek(b);
-            c.newestTimestamp = Math.max(c.newestTimestamp, rec.timestamp());
-            c.tombstones += rec.marker() ? 1 : 0;
-            lastKey = rec.key() != null ? rec.key() : lastKey;
-        }
-        c.lastKey = lastKey == null ? null : HEX.formatHex(lastKey);
+        Chunks.Summary sum = Chunks.summary(records);
+        c.records = sum.records();
+        c.tombstones = sum.tombstones();
+        c.newestTimestamp = sum.newestTimestamp();
+        c.lastKey = sum.lastKey() == null ? null : HEX.formatHex(sum.lastKey());
         store.put(c.file, bytes);
         return c;
     }

@@ -1,6 +1,7 @@
 package io.god.backup;
 
 import io.god.cli.GodCli;
+import io.god.cli.TlsOptions;
 import io.god.client.GodClient;
 import io.god.client.GodException;
 import java.io.PrintStream;
@@ -34,12 +35,17 @@ public final class BackupCli implements Callable<Integer> {
     Duration timeout;
 
     @Option(names = "--token", paramLabel = "TOKEN",
-            description = "the ring's peer credential (god.auth.peer-token, which is god.auth.token when unset): backup "
-                    + "and restore are ring traffic (default: $GOD_AUTH_TOKEN, else the file named by $GOD_AUTH_TOKEN_FILE)")
+            description = "the ring's admin credential (god.auth.admin-token) or peer credential (god.auth.peer-token); "
+                    + "each is god.auth.token while unset; a client's is refused (default: $GOD_AUTH_TOKEN, else the "
+                    + "file named by $GOD_AUTH_TOKEN_FILE)")
     String token;
 
-    @Option(names = "--token-file", paramLabel = "PATH", description = "read the peer credential from this file")
+    @Option(names = "--token-file", paramLabel = "PATH", description = "read the admin or peer credential from this file")
     Path tokenFile;
+
+    /** --tls, --ca, --cert, --key as god-cli's; on a TLS ring the certificate must be a peer's (docs/tls.md). */
+    @CommandLine.Mixin
+    TlsOptions tls;
 
     @Option(names = "--s3-endpoint", paramLabel = "URL", description = "an S3 API server other than AWS (MinIO, "
             + "s3proxy: http://host:port), addressed path-style; region and credentials still from AWS_REGION, "
@@ -87,8 +93,8 @@ public final class BackupCli implements Callable<Integer> {
     }
 
     GodClient client() {
-        return GodClient.builder().endpoints(endpoint).token(GodCli.token(token, tokenFile, env))
-                .attemptTimeout(timeout).deadline(timeout).build();
+        return tls.apply(GodClient.builder().endpoints(endpoint).token(GodCli.token(token, tokenFile, env))
+                .attemptTimeout(timeout).deadline(timeout)).build();
     }
 
     @Command(name = "backup", mixinStandardHelpOptions = true, subcommands = VerifyCommand.class,

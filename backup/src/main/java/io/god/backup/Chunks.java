@@ -50,6 +50,23 @@ final class Chunks {
         }
     }
 
+    /** What the manifest says of a chunk's records: how many, the deletion markers, the newest timestamp, the last key. */
+    record Summary(int records, long tombstones, long newestTimestamp, byte[] lastKey) {
+    }
+
+    static Summary summary(List<byte[]> bodies) {
+        long tombstones = 0;
+        long newest = 0;
+        byte[] lastKey = null;
+        for (byte[] b : bodies) {
+            RecordBody rec = RecordBody.peek(b);
+            newest = Math.max(newest, rec.timestamp());
+            tombstones += rec.marker() ? 1 : 0;
+            lastKey = rec.key() != null ? rec.key() : lastKey;
+        }
+        return new Summary(bodies.size(), tombstones, newest, lastKey);
+    }
+
     static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));

@@ -34,6 +34,16 @@ public final class Verify {
                 }
             }
         }
+        long records = m.records;
+        long tombstones = m.tombstones;
+        long bytes = m.bytes;
+        long newest = m.newestTimestamp;
+        m.total();
+        if (records != m.records || tombstones != m.tombstones || bytes != m.bytes || newest != m.newestTimestamp) {
+            problems.add(String.format(Locale.ROOT, "%s says %d records, %d tombstones, %d bytes, newest timestamp %d; "
+                    + "its chunks add up to %d, %d, %d, %d", Manifest.FILE, records, tombstones, bytes, newest,
+                    m.records, m.tombstones, m.bytes, m.newestTimestamp));
+        }
         if (!problems.isEmpty()) {
             throw new BackupException("backup in " + store.describe() + " is damaged (" + problems.size() + " problems): "
                     + String.join("; ", problems));
@@ -53,11 +63,19 @@ public final class Verify {
         if (!sha.equals(c.sha256)) {
             return c.file + " has sha256 " + sha + ", the manifest says " + c.sha256;
         }
+        Chunks.Summary sum;
         try {
-            int n = Chunks.decode(bytes, c.file).size();
-            return n == c.records ? null : c.file + " holds " + n + " records, the manifest says " + c.records;
+            sum = Chunks.summary(Chunks.decode(bytes, c.file));
         } catch (BackupException e) {
             return e.getMessage();
         }
+        if (sum.records() != c.records) {
+            return c.file + " holds " + sum.records() + " records, the manifest says " + c.records;
+        }
+        if (sum.tombstones() != c.tombstones || sum.newestTimestamp() != c.newestTimestamp) {
+            return c.file + " holds " + sum.tombstones() + " tombstones and newest timestamp " + sum.newestTimestamp()
+                    + ", the manifest says " + c.tombstones + " and " + c.newestTimestamp;
+        }
+        return null;
     }
 }

@@ -82,29 +82,68 @@ final class BackupFixtures {
         return acked;
     }
 
-    /** Every acknowledged key on each of its N replicas in target with its timestamp; the configuration. */
-    static void assertRestored(Rings target, Map<String, Entry> acked) {
-        List<GodClient.Member> ring;
-        try (GodClient c = GodClient.builder().endpoints(target.address(0)).token(TOKEN).build()) {
-            ring = c.refreshRing();
-        }
+    /**
+     * Every acknowledged key on each of its n replicas in target (the target's god.redundancy) with its timestamp,
+     * and on no other member (restore sends a record to its replicas only); the configuration.
+     */
+    static void assertRestored(Rings target, Map<String, Entry> acked, int n) {
+        List<GodClient.Member> ring = members(target);
         for (Map.Entry<String, Entry> a : acked.entrySet()) {
             byte[] key = HEX.parseHex(a.getKey());
-            for (GodClient.Member replica : GodClient.replicas(ring, key, 3)) {
-                Entry e = node(target, replica.address()).store().state().entry(key);
-                assertThat(e).as("key %s on %s", a.getKey(), replica.address()).isNotNull();
-                assertSame(a.getKey(), a.getValue(), e);
+            Set<String> replicas = new TreeSet<>();
+            GodClient.replicas(ring, key, n).forEach(r -> replicas.add(r.address()));
+            for (GodClient.Member member : ring) {
+                Entry e = node(target, member.address()).store().state().entry(key);
+                if (replicas.contains(member.address())) {
+                    assertThat(e).as("key %s on %s", a.getKey(), member.address()).isNotNull();
+                    assertSame(a.getKey(), a.getValue(), e);
+                } else {
+                    assertThat(e).as("key %s on %s, no replica of it (N=%d)", a.getKey(), member.address(), n).isNull();
+                }
             }
         }
         // configuration: the sub tree's on its replicas, the tree-level one on every member
         byte[] tree0 = GodClient.hashed("tree-0");
-        for (GodClient.Member replica : GodClient.replicas(ring, tree0, 3)) {
+        for (GodClient.Member replica : GodClient.replicas(ring, tree0, n)) {
             assertThat(node(target, replica.address()).store().state().entry(tree0).sub().configuration())
                     .containsEntry("mirrored", "yes");
         }
-        for (GodNode n : target.nodes) {
-            assertThat(n.store().state().configuration()).containsEntry("backup-test", "kept");
+        for (GodNode member : target.nodes) {
+            assertThat(member.store().state().configuration()).containsEntry("backup-test", "kept");
         }
+    }
+
+    /**
+     * Keys written again during the backup: on each of its n replicas in target, each key is the version
+     * acknowledged when the backup started (the same entry) or a newer one (a later write the backup read).
+     * Returns how many replicas hold a newer one.
+     */
+    static long assertNotOlder(Rings target, Map<String, Entry> asOfStart, int n) {
+        List<GodClient.Member> ring = members(target);
+        long newer = 0;
+        for (Map.Entry<String, Entry> a : asOfStart.entrySet()) {
+            byte[] key = HEX.parseHex(a.getKey());
+            for (GodClient.Member replica : GodClient.replicas(ring, key, n)) {
+                Entry e = node(target, replica.address()).store().state().entry(key);
+                assertThat(e).as("key %s on %s", a.getKey(), replica.address()).isNotNull();
+                assertThat(e.timestamp()).as("timestamp of %s on %s", a.getKey(), replica.address())
+                        .isGreaterThanOrEqualTo(a.getValue().timestamp());
+                if (e.timestamp() == a.getValue().timestamp()) {
+                    assertSame(a.getKey(), a.getValue(), e);
+                } else {
+                    newer++;
+                }
+            }
+        }
+        return newer;
+    }
+
+    /** Target's ring as its first node sees it, sorted by position; every node a member. */
+    static List<GodClient.Member> members(Rings target) {
+        List<GodClient.Member> ring = target.nodes.get(0).membership().ring().members().stream()
+                .map(m -> new GodClient.Member(m.position(), m.address())).toList();
+        assertThat(ring).hasSize(target.nodes.size());
+        return ring;
     }
 
     /**

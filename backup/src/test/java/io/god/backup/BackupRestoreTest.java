@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static io.god.backup.BackupFixtures.HEX;
 import static io.god.backup.BackupFixtures.TOKEN;
 import static io.god.backup.BackupFixtures.ackedWrites;
+import static io.god.backup.BackupFixtures.assertNotOlder;
 import static io.god.backup.BackupFixtures.assertRestored;
 import static io.god.backup.BackupFixtures.assertSame;
 import static io.god.backup.BackupFixtures.bytes;
@@ -76,34 +77,58 @@ class BackupRestoreTest {
     @Test
     void backupUnderWritesThenRestoreIntoFiveNodesKeepsValuesTombstonesAndTimestamps() throws Exception {
         Path dir = tmp.resolve("b1");
+        // acknowledged before the backup starts: values, overwrites and tombstones of keys of this test's own
+        Random random = new Random(7);
+        List<byte[]> rewritten = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            byte[] key = GodClient.hashed("rewritten-" + i);
+            rewritten.add(key);
+            client.put(key, bytes("first-" + i), random.nextBoolean());
+            if (i % 3 == 0) {
+                client.put(key, bytes("second-" + i), false);
+            }
+            if (i % 4 == 0) {
+                client.del(key, random.nextBoolean());
+            }
+        }
+        Map<String, Entry> asOfStart = new HashMap<>();
+        for (byte[] key : rewritten) {
+            asOfStart.put(HEX.formatHex(key), newest(source, key));
+        }
+        // during the backup: the same keys overwritten and deleted, new keys written
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong written = new AtomicLong();
         Thread writer = new Thread(() -> {
-            Random r = new Random(7);
+            Random r = new Random(8);
             for (int i = 0; !stop.get(); i++) {
-                byte[] key = GodClient.hashed("live-" + i);
+                byte[] key = rewritten.get(r.nextInt(rewritten.size()));
                 try {
-                    client.put(key, bytes("w" + i), r.nextBoolean());
-                    if (r.nextInt(3) == 0) {
-                        client.del(GodClient.hashed("live-" + r.nextInt(i + 1)), false);
+                    switch (r.nextInt(3)) {
+                        case 0 -> client.put(key, bytes("during-" + i), r.nextBoolean());
+                        case 1 -> client.del(key, r.nextBoolean());
+                        default -> client.put(GodClient.hashed("live-" + i), bytes("w" + i), false);
                     }
                     written.incrementAndGet();
                 } catch (RuntimeException e) {
-                    // a write during the backup may fail; only acknowledged ones are checked
+                    // a write during the backup may fail; only what was acknowledged before it started is checked
                 }
             }
         }, "concurrent-writer");
         writer.start();
+        long writtenAtStart;
         try {
-            await().atMost(TimeScale.seconds(20)).until(() -> written.get() >= 50);
+            await().atMost(TimeScale.seconds(20)).until(() -> written.get() >= 20);
+            writtenAtStart = written.get();
             Cli backup = cli("--endpoint", source.address(1), "--token", TOKEN, "backup", "--to", dir.toString(),
                     "--chunk-size", "4096");
             assertThat(backup.code()).as(backup.err()).isZero();
-            assertThat(backup.out()).contains("backup: ").contains("ranges").contains("/s").contains("backup complete");
+            assertThat(backup.out()).contains("backup: ").contains("ranges").contains("/s").contains("backup complete")
+                    .containsPattern("ETA [0-9]+s");
         } finally {
             stop.set(true);
             writer.join();
         }
+        assertThat(written.get()).as("writes during the backup").isGreaterThan(writtenAtStart);
         Manifest m = Manifest.parse(Files.readAllBytes(dir.resolve("manifest.json")), "manifest");
         assertThat(m.ring).hasSize(3);
         assertThat(m.ranges).hasSize(4); // the first member's range wraps: two pieces
@@ -118,7 +143,8 @@ class BackupRestoreTest {
             Cli restore = cli("--endpoint", target.address(2), "--token", TOKEN, "restore", "--from", dir.toString());
             assertThat(restore.code()).as(restore.err()).isZero();
             assertThat(restore.out()).contains("restore complete");
-            assertRestored(target, ACKED);
+            assertRestored(target, ACKED, 3);
+            assertNotOlder(target, asOfStart, 3);
             // a second restore changes nothing (last-write-wins: every record is already there)
             Map<String, Hash128> before = hashes(target);
             Cli again = cli("--endpoint", target.address(0), "--token", TOKEN, "restore", "--from", dir.toString());
@@ -180,9 +206,11 @@ class BackupRestoreTest {
         Cli resume = cli("--endpoint", source.address(2), "--token", TOKEN, "backup", "--to", dir.toString(), "--resume",
                 "--chunk-size", "4096");
         assertThat(resume.code()).as(resume.err()).isZero();
+        assertThat(resume.out()).containsPattern("ETA [0-9]+s"); // from the ranges this run finished
         assertThat(records(resumed)).isEqualTo(records(whole)).isNotEmpty();
         Manifest a = Verify.check(whole, quiet);
         Manifest b = Verify.check(resumed, quiet);
+        assertThat(b.records).as("no record twice").isEqualTo(a.records);
         assertThat(b.newestTimestamp).isEqualTo(a.newestTimestamp);
         assertThat(b.ranges).hasSameSizeAs(a.ranges);
         for (int i = 0; i < partial.ranges.size(); i++) { // the chunks written before the kill are kept as they were

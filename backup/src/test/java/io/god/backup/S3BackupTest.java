@@ -116,11 +116,11 @@ class S3BackupTest {
         assertThat(verify.code()).as(verify.err()).isZero();
         assertThat(verify.out()).contains("verified:");
 
-        try (Rings target = ring(5, Map.of())) {
+        try (Rings target = ring(5, Map.of("god.redundancy", "5"))) { // another N than the source's 3
             Cli restore = cli("--endpoint", target.address(2), "restore", "--from", where);
             assertThat(restore.code()).as(restore.err()).isZero();
-            assertThat(restore.out()).contains("restore complete");
-            assertRestored(target, acked);
+            assertThat(restore.out()).contains("restore complete").contains("(N=5)");
+            assertRestored(target, acked, 5);
             Map<String, Hash128> before = hashes(target);
             Cli again = cli("--endpoint", target.address(0), "restore", "--from", where);
             assertThat(again.code()).as(again.err()).isZero();

@@ -73,19 +73,9 @@ public final class GodCli implements Callable<Integer> {
             description = "read god.auth.token from this file (one trailing newline dropped); not with --token")
     java.nio.file.Path tokenFile;
 
-    @Option(names = "--tls", description = "TLS to the binary port (nodes with god.tls.cert-file); implied by --ca,"
-            + " --cert")
-    boolean tls;
-
-    @Option(names = "--ca", paramLabel = "PATH",
-            description = "PEM CA certificates that sign the nodes' certificates (default: the JVM's trust store)")
-    java.nio.file.Path ca;
-
-    @Option(names = "--cert", paramLabel = "PATH", description = "PEM client certificate (with --key)")
-    java.nio.file.Path cert;
-
-    @Option(names = "--key", paramLabel = "PATH", description = "PEM private key of --cert (PKCS#8 or PKCS#1)")
-    java.nio.file.Path key;
+    /** --tls, --ca, --cert, --key (god-backup has the same). */
+    @CommandLine.Mixin
+    TlsOptions tlsOptions;
 
     @Option(names = "--json", description = "print results as JSON")
     boolean json;
@@ -657,12 +647,10 @@ public final class GodCli implements Callable<Integer> {
 
     private GodClient client() {
         if (client == null) {
-            if ((cert == null) != (key == null)) {
-                throw new IllegalArgumentException("--cert and --key go together");
-            }
-            client = GodClient.builder().endpoints(endpoint).gateway(!direct).token(token()).deadline(timeout)
-                    .attemptTimeout(timeout.compareTo(Duration.ofSeconds(2)) < 0 ? timeout : Duration.ofSeconds(2))
-                    .tls(tls).ca(ca).clientCertificate(cert, key).build();
+            client = tlsOptions.apply(GodClient.builder().endpoints(endpoint).gateway(!direct).token(token())
+                    .deadline(timeout)
+                    .attemptTimeout(timeout.compareTo(Duration.ofSeconds(2)) < 0 ? timeout : Duration.ofSeconds(2)))
+                    .build();
         }
         return client;
     }

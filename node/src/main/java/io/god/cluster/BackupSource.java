@@ -96,7 +96,9 @@ public final class BackupSource {
         if (id == 0) {
             id = ids.incrementAndGet();
             s = new Session(store.state(), store.collectionCutoff(), now);
-            records.addAll(AntiEntropy.metaRecords(s.state));
+            if (after == null) { // a range's first page; a range resumed after a key has its meta already
+                records.addAll(AntiEntropy.metaRecords(s.state));
+            }
             evictOldest();
         } else {
             s = sessions.get(id);

@@ -245,6 +245,9 @@ class CommandRulesTest {
                     // ring traffic: the time network (harmless) and a join
                     row.add(binary(rings.address(0), token, io.god.wire.Ops.TIME, new byte[0]));
                     row.add(binary(rings.address(0), token, io.god.wire.Ops.GOSSIP, new byte[0]));
+                    // god-backup's calls: a backup's INFO question, a restore's replication (of no records)
+                    row.add(binary(rings.address(0), token, io.god.wire.Ops.BACKUP, new byte[] {2}));
+                    row.add(binary(rings.address(0), token, io.god.wire.Ops.REPLICATE, new byte[] {0}));
                     var admin = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
                             + "/admin/status"));
                     if (token != null) {
@@ -258,24 +261,28 @@ class CommandRulesTest {
                 }
                 String refused = "refused: " + rings.address(0) + ": ";
                 String ring = " is ring traffic, refused (403): it needs the peer credential (god.auth.peer-token)";
-                // columns: /rpc Put, binary Put, stamped Put, Put with hops, TIME, GOSSIP, /admin/status, Clear
+                String backup = " is ring traffic, refused (403): it needs the peer credential (god.auth.peer-token) "
+                        + "or the admin credential (god.auth.admin-token)";
+                // columns: /rpc Put, binary Put, stamped Put, Put with hops, TIME, GOSSIP, BACKUP, REPLICATE,
+                // /admin/status, Clear
                 java.util.List<String> none = table.get("none");
                 assertThat(none.get(0)).isEqualTo("401");
-                assertThat(none.subList(1, 6)).as("no hello accepted").allSatisfy(c -> assertThat(c)
+                assertThat(none.subList(1, 8)).as("no hello accepted").allSatisfy(c -> assertThat(c)
                         .startsWith("refused:").contains("god.auth.token"));
-                assertThat(none.subList(6, 8)).containsExactly("401", "401");
+                assertThat(none.subList(8, 10)).containsExactly("401", "401");
                 java.util.List<String> client = table.get(CLIENT);
                 assertThat(client).containsExactly("200", "200", "403", "403", refused + "Timenet.ActualTime" + ring,
-                        refused + "Discord.Gossip" + ring, "403", "403");
+                        refused + "Discord.Gossip" + ring, refused + "DHash.Backup" + backup,
+                        refused + "DHash.Replicate" + backup, "403", "403");
                 java.util.List<String> peer = table.get(PEER);
                 assertThat(peer.subList(0, 5)).as("peer: ring traffic and forwarding, no data rights of its own")
                         .containsExactly("401", "401", "200", "200", "200");
                 assertThat(peer.get(5)).doesNotContain("403"); // past the gate: its payload is no members list
-                assertThat(peer.subList(6, 8)).containsExactly("403", "403");
+                assertThat(peer.subList(6, 10)).containsExactly("200", "200", "403", "403");
                 java.util.List<String> admin = table.get(ADMIN);
-                assertThat(admin).as("admin: data and management, no ring traffic").containsExactly("200", "200",
-                        "403", "403", refused + "Timenet.ActualTime" + ring, refused + "Discord.Gossip" + ring, "200",
-                        "200");
+                assertThat(admin).as("admin: data and management, backup and restore, no other ring traffic")
+                        .containsExactly("200", "200", "403", "403", refused + "Timenet.ActualTime" + ring,
+                                refused + "Discord.Gossip" + ring, "200", "200", "200", "200");
             } finally {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             }

@@ -55,6 +55,10 @@ class BackupSourceTest {
         // a finished session is gone: a late page is a clear error
         long done = p.session();
         assertThatThrownBy(() -> page(done, null, null, key(1), 64)).hasMessageContaining("unknown");
+        // a new session resumed after a key (another member, a resumed backup): the entries after it, no meta again
+        Page resumed = page(0, null, null, key(47), 1 << 20);
+        assertThat(resumed.done()).isTrue();
+        assertThat(resumed.records()).extracting(Record::key).containsExactly(key(48), key(49), key(55), key(60));
     }
 
     @Test

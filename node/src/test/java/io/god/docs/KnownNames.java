@@ -75,8 +75,10 @@ record KnownNames(Set<String> configKeys, Set<String> envVars, Map<String, Set<S
             env.add(key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
         }
         Map<String, Set<String>> flags = new TreeMap<>();
-        flags.put(GOD_CLI, picocliFlags(read(root.resolve("client/src/main/java/io/god/cli/GodCli.java"))));
-        flags.put(GOD_BACKUP, picocliFlags(read(root.resolve("backup/src/main/java/io/god/backup/BackupCli.java"))));
+        String tlsOptions = read(root.resolve("client/src/main/java/io/god/cli/TlsOptions.java")); // both mix it in
+        flags.put(GOD_CLI, picocliFlags(read(root.resolve("client/src/main/java/io/god/cli/GodCli.java")) + tlsOptions));
+        flags.put(GOD_BACKUP, picocliFlags(read(root.resolve("backup/src/main/java/io/god/backup/BackupCli.java"))
+                + tlsOptions));
         flags.put(LOAD_GEN, picocliFlags(read(root.resolve("bench/src/main/java/io/god/bench/load/LoadGen.java"))));
         flags.put(BENCH_RUN, shellFlags(read(root.resolve("bench/run.sh"))));
         flags.put(K8S_IMAGES, shellFlags(read(root.resolve("bin/god-k8s-images"))));
