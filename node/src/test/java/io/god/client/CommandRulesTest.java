@@ -186,6 +186,7 @@ class CommandRulesTest {
     static final String CLIENT = "client-token-1";
     static final String PEER = "peer-token-22";
     static final String ADMIN = "admin-token-333";
+    static final String METRICS = "metrics-token-4444";
 
     /** The outcome of one raw binary request: "200", a DataCall status, or "refused: <message>". */
     static String binary(String address, String hello, int op, byte[] payload) {
@@ -211,7 +212,8 @@ class CommandRulesTest {
      * commands take the client (or admin) credential, never the peer's; ring traffic and forwarded calls (a write
      * stamp, hops) take the peer's only; the management port and, with god.auth.clear=admin, Clear take the admin's
      * (403 for a credential of another kind, 401 for none). A call through a forwarding node is authorised by the
-     * client credential it carries: the forwarding peer adds no rights.
+     * client credential it carries: the forwarding peer adds no rights. The metrics credential (issue 34) reads
+     * {@code GET /q/metrics} and nothing else: no data call, no hello on the binary port, no /admin route.
      */
     @Test
     void eachCredentialOpensItsOwnKindOfCallOnEveryFrontEnd() throws Exception {
@@ -219,17 +221,20 @@ class CommandRulesTest {
             rings.extra.put("god.auth.token", CLIENT);
             rings.extra.put("god.auth.peer-token", PEER);
             rings.extra.put("god.auth.admin-token", ADMIN);
+            rings.extra.put("god.auth.metrics-token", METRICS);
             rings.extra.put("god.auth.clear", "admin");
             rings.start(3);
             GodNode node = rings.nodes.get(0);
             JsonRpc rpc = new JsonRpc(node);
-            String[] tokens = {null, CLIENT, PEER, ADMIN};
+            String[] tokens = {null, CLIENT, PEER, ADMIN, METRICS};
             String put = body(Command.PUT, "k");
             long stamp = node.timestamps().next();
             io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
             try {
                 io.vertx.ext.web.Router router = io.vertx.ext.web.Router.router(vertx);
                 io.god.api.AdminRoutes.mount(router, () -> node);
+                // stands for Micrometer's route: the admission filter comes first on the real port too
+                router.get("/q/metrics").handler(ctx -> ctx.end("god_ring_members 3"));
                 int port = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
                 java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
@@ -254,28 +259,41 @@ class CommandRulesTest {
                             java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()));
                     row.add(String.valueOf(rpc.handle("DHash.Clear", "{}".getBytes(StandardCharsets.UTF_8),
                             bearer(token)).status()));
+                    var scrape = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                            + "/q/metrics"));
+                    if (token != null) {
+                        scrape.header("Authorization", bearer(token));
+                    }
+                    row.add(String.valueOf(http.send(scrape.build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()));
                     table.put(token == null ? "none" : token, row);
                 }
                 String refused = "refused: " + rings.address(0) + ": ";
                 String ring = " is ring traffic, refused (403): it needs the peer credential (god.auth.peer-token)";
-                // columns: /rpc Put, binary Put, stamped Put, Put with hops, TIME, GOSSIP, /admin/status, Clear
+                // columns: /rpc Put, binary Put, stamped Put, Put with hops, TIME, GOSSIP, /admin/status, Clear,
+                // GET /q/metrics
                 java.util.List<String> none = table.get("none");
                 assertThat(none.get(0)).isEqualTo("401");
                 assertThat(none.subList(1, 6)).as("no hello accepted").allSatisfy(c -> assertThat(c)
                         .startsWith("refused:").contains("god.auth.token"));
-                assertThat(none.subList(6, 8)).containsExactly("401", "401");
+                assertThat(none.subList(6, 9)).containsExactly("401", "401", "401");
                 java.util.List<String> client = table.get(CLIENT);
                 assertThat(client).containsExactly("200", "200", "403", "403", refused + "Timenet.ActualTime" + ring,
-                        refused + "Discord.Gossip" + ring, "403", "403");
+                        refused + "Discord.Gossip" + ring, "403", "403", "403");
                 java.util.List<String> peer = table.get(PEER);
                 assertThat(peer.subList(0, 5)).as("peer: ring traffic and forwarding, no data rights of its own")
                         .containsExactly("401", "401", "200", "200", "200");
                 assertThat(peer.get(5)).doesNotContain("403"); // past the gate: its payload is no members list
-                assertThat(peer.subList(6, 8)).containsExactly("403", "403");
+                assertThat(peer.subList(6, 9)).containsExactly("403", "403", "403");
                 java.util.List<String> admin = table.get(ADMIN);
                 assertThat(admin).as("admin: data and management, no ring traffic").containsExactly("200", "200",
                         "403", "403", refused + "Timenet.ActualTime" + ring, refused + "Discord.Gossip" + ring, "200",
-                        "200");
+                        "200", "200");
+                java.util.List<String> metrics = table.get(METRICS);
+                assertThat(metrics.get(0)).as("metrics: no data write").isEqualTo("401");
+                assertThat(metrics.subList(1, 6)).as("metrics: no hello on the binary port")
+                        .allSatisfy(c -> assertThat(c).startsWith("refused:"));
+                assertThat(metrics.subList(6, 9)).as("metrics: /q/metrics only").containsExactly("403", "403", "200");
             } finally {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             }
