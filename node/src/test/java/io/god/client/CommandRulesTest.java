@@ -203,6 +203,16 @@ class CommandRulesTest {
                 "v".getBytes(StandardCharsets.UTF_8), false, authorization, hops, Call.ROUTE, stamp).encode();
     }
 
+    /** The status code of a GET on the management routes with this token (null: none). */
+    static String management(java.net.http.HttpClient http, int port, String path, String token) throws Exception {
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path));
+        if (token != null) {
+            request.header("Authorization", bearer(token));
+        }
+        return String.valueOf(http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+                .statusCode());
+    }
+
     static String bearer(String token) {
         return token == null ? null : "Bearer " + token;
     }
@@ -250,22 +260,10 @@ class CommandRulesTest {
                     // ring traffic: the time network (harmless) and a join
                     row.add(binary(rings.address(0), token, io.god.wire.Ops.TIME, new byte[0]));
                     row.add(binary(rings.address(0), token, io.god.wire.Ops.GOSSIP, new byte[0]));
-                    var admin = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
-                            + "/admin/status"));
-                    if (token != null) {
-                        admin.header("Authorization", bearer(token));
-                    }
-                    row.add(String.valueOf(http.send(admin.build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()));
+                    row.add(management(http, port, "/admin/status", token));
                     row.add(String.valueOf(rpc.handle("DHash.Clear", "{}".getBytes(StandardCharsets.UTF_8),
                             bearer(token)).status()));
-                    var scrape = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
-                            + "/q/metrics"));
-                    if (token != null) {
-                        scrape.header("Authorization", bearer(token));
-                    }
-                    row.add(String.valueOf(http.send(scrape.build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()));
+                    row.add(management(http, port, "/q/metrics", token));
                     table.put(token == null ? "none" : token, row);
                 }
                 String refused = "refused: " + rings.address(0) + ": ";
