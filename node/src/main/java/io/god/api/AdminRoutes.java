@@ -16,7 +16,8 @@ import jakarta.inject.Inject;
  * 202 with the status while LEAVING, 200 once LEFT, 409 {@code {"error": ...}} when the node cannot
  * leave), {@code DELETE /admin/leave} (cancel: 200 with the status, 409 once the node has left the
  * ring), and with an admin credential set ({@code god.auth.admin-token}, else the client's {@code god.auth.token}),
- * its check for everything on the port except {@code /q/health/*} (probes stay anonymous).
+ * its check for everything on the port except {@code /q/health/*} (probes stay anonymous); {@code GET /q/metrics}
+ * also takes the metrics credential ({@code god.auth.metrics-token}, what Prometheus holds).
  */
 @ApplicationScoped
 public class AdminRoutes {
@@ -39,8 +40,10 @@ public class AdminRoutes {
         io.god.command.Admission auth = new io.god.command.Admission(nodes.get());
         if (nodes.get().settings().adminTokens().set()) {
             router.route().order(Integer.MIN_VALUE).handler(ctx -> {
-                io.god.command.CommandError refused = ctx.normalizedPath().startsWith("/q/health") ? null
-                        : auth.refuseAdmin(ctx.request().getHeader("Authorization"));
+                String path = ctx.normalizedPath();
+                String authorization = ctx.request().getHeader("Authorization");
+                io.god.command.CommandError refused = path.startsWith("/q/health") ? null
+                        : isMetricsRead(ctx) ? auth.refuseMetrics(authorization) : auth.refuseAdmin(authorization);
                 if (refused == null) {
                     ctx.next();
                 } else {
@@ -111,6 +114,13 @@ public class AdminRoutes {
                         + node.state().name() + "); restart it to join again as a new, empty node");
             }
         }, false);
+    }
+
+    /** {@code GET /q/metrics} (or a path under it): what the metrics credential may read, and nothing else. */
+    static boolean isMetricsRead(RoutingContext ctx) {
+        String path = ctx.normalizedPath();
+        return ctx.request().method() == io.vertx.core.http.HttpMethod.GET
+                && (path.equals("/q/metrics") || path.startsWith("/q/metrics/"));
     }
 
     /** The member named by a body {@code {"member": "..."}} (or the bare text); null when none is named. */

@@ -106,7 +106,7 @@ public final class Admission {
     }
 
     /**
-     * The management port ({@code /admin/*}, metrics) needs the admin credential: null when this header carries it,
+     * The management port ({@code /admin/*}, metrics: {@link #refuseMetrics}) needs the admin credential: null when this header carries it,
      * else the refusal (401 without a credential, 403 with another one).
      */
     public CommandError refuseAdmin(String authorization) {
@@ -115,6 +115,14 @@ public final class Admission {
             return null;
         }
         return new CommandError(credentials.recognises(authorization) ? 403 : 401, "the management port needs Authorization: Bearer <god.auth.admin-token>");
+    }
+
+    /**
+     * {@code GET /q/metrics} takes the admin credential or the metrics one ({@code god.auth.metrics-token}, for
+     * Prometheus): null when this header carries either, else the refusal (401 without a credential, 403 with another).
+     */
+    public CommandError refuseMetrics(String authorization) {
+        return credentials.metrics(authorization) ? null : refuseAdmin(authorization);
     }
 
     /**

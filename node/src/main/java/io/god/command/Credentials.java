@@ -7,18 +7,22 @@ import java.nio.charset.StandardCharsets;
 /**
  * The node's three credentials (client, peer, admin; issue 32) and what each allows on the binary port: a
  * connection's hello makes it a {@link Caller}; ring traffic needs the peer credential, and only a peer may forward
- * a call (a write stamp, hops). The HTTP and RESP front ends ask {@link Admission}, which uses this.
+ * a call (a write stamp, hops). The HTTP and RESP front ends ask {@link Admission}, which uses this. A fourth, the
+ * metrics credential (issue 34), only reads {@code GET /q/metrics}: it is no {@link Caller} right, so it opens no data
+ * call, no ring traffic and no other management route.
  */
 public final class Credentials {
 
     private final Auth client;
     private final Auth peer;
     private final Auth admin;
+    private final Auth metrics;
 
     public Credentials(NodeSettings settings) {
         this.client = new Auth(settings.acceptedTokens());
         this.peer = new Auth(settings.peerTokens().accepted());
         this.admin = new Auth(settings.adminTokens().accepted());
+        this.metrics = new Auth(settings.metricsTokens().accepted());
     }
 
     /** Whether any credential is set: callers must then say who they are (a hello first on the binary port). */
@@ -34,6 +38,11 @@ public final class Credentials {
         return admin.enabled();
     }
 
+    /** Whether this header carries the metrics credential (never while {@code god.auth.metrics-token} is unset). */
+    boolean metrics(String authorization) {
+        return metrics.enabled() && metrics.allows(authorization);
+    }
+
     /** The rights of an {@code Authorization} header (each credential that is not set is granted). */
     public Caller of(String authorization) {
         return new Caller(client.allows(authorization), peer.allows(authorization), admin.allows(authorization));
@@ -42,7 +51,8 @@ public final class Credentials {
     /** Whether this header carries a token of a credential that is set (a known caller, maybe of another kind). */
     boolean recognises(String authorization) {
         return authorization != null && (client.enabled() && client.allows(authorization)
-                || peer.enabled() && peer.allows(authorization) || admin.enabled() && admin.allows(authorization));
+                || peer.enabled() && peer.allows(authorization) || admin.enabled() && admin.allows(authorization)
+                || metrics(authorization));
     }
 
     /** The caller a binary connection's hello makes it, or null when the token is none of the node's. */

@@ -16,7 +16,8 @@ import java.util.function.Function;
  * (accepted during a rotation), from {@code <token>} and {@code <previous>} (comma-separated), or from the file
  * {@code <file>} (a mounted Secret: the current token on its first line, previous ones on the next). The client
  * credential is {@code god.auth.token}, {@code god.auth.previous-tokens}, {@code god.auth.token-file}; the peer and
- * admin ones follow the same pattern ({@link #PEER}, {@link #ADMIN}).
+ * admin ones follow the same pattern ({@link #PEER}, {@link #ADMIN}), and so does the metrics one ({@link #METRICS}:
+ * {@code GET /q/metrics} on the management port, for Prometheus, and nothing else).
  *
  * @param current the token this node presents, or null when the credential is not set
  * @param accepted every token a caller may present (current first)
@@ -36,6 +37,8 @@ public record AuthTokens(String current, List<String> accepted) {
             "god.auth.peer-token-file");
     public static final Names ADMIN = new Names("god.auth.admin-token", "god.auth.admin-previous-tokens",
             "god.auth.admin-token-file");
+    public static final Names METRICS = new Names("god.auth.metrics-token", "god.auth.metrics-previous-tokens",
+            "god.auth.metrics-token-file");
 
     static final AuthTokens OFF = new AuthTokens(null, List.of());
 

@@ -51,6 +51,8 @@ import java.util.function.Function;
  * @param maxConnections binary connections at once, peers and clients ({@code god.limits.connections})
  * @param peerTokens the peer credential (ring traffic, write stamps): {@code god.auth.peer-token}, else the client's
  * @param adminTokens the admin credential ({@code /admin/*}): {@code god.auth.admin-token}, else the client's
+ * @param metricsTokens the metrics credential ({@code GET /q/metrics} only): {@code god.auth.metrics-token}; no
+ *                      fallback, unset means only the admin credential reads the metrics
  * @param clearNeedsAdmin whether Clear (FLUSHALL) needs the admin credential ({@code god.auth.clear=admin})
  * @param protectedMode no credential and no {@code god.node.host}: only loopback clients are served (as Redis does)
  * @param tls TLS on the binary and RESP ports ({@code god.tls.*}), or null when off
@@ -61,7 +63,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                            Cluster cluster, int quarantineKeep, io.god.limits.Limits limits, Duration maxSkew,
                            CorruptionPolicy onCorruption, io.god.cluster.SyncAcks syncAcks, boolean authReads,
                            List<String> acceptedTokens, Duration authTimeout, int maxConnections,
-                           AuthTokens peerTokens, AuthTokens adminTokens, boolean clearNeedsAdmin,
+                           AuthTokens peerTokens, AuthTokens adminTokens, AuthTokens metricsTokens,
+                           boolean clearNeedsAdmin,
                            boolean protectedMode, TlsSettings tls) {
 
     /**
@@ -326,7 +329,8 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                 io.god.limits.Limits.from(k -> config.apply(k).orElse(null)), maxSkew, onCorruption, syncAcks,
                 authReads(config, token), tokens.accepted(), authTimeout(config), maxConnections(config),
                 orClient(AuthTokens.from(config, AuthTokens.PEER), tokens),
-                orClient(AuthTokens.from(config, AuthTokens.ADMIN), tokens), clearNeedsAdmin(config),
+                orClient(AuthTokens.from(config, AuthTokens.ADMIN), tokens), AuthTokens.from(config, AuthTokens.METRICS),
+                clearNeedsAdmin(config),
                 !tokens.set() && !AuthTokens.from(config, AuthTokens.PEER).set()
                         && !AuthTokens.from(config, AuthTokens.ADMIN).set() && get.apply(NODE_HOST) == null,
                 TlsSettings.from(config));

@@ -186,6 +186,7 @@ class CommandRulesTest {
     static final String CLIENT = "client-token-1";
     static final String PEER = "peer-token-22";
     static final String ADMIN = "admin-token-333";
+    static final String METRICS = "metrics-token-4444";
 
     /** The outcome of one raw binary request: "200", a DataCall status, or "refused: <message>". */
     static String binary(String address, String hello, int op, byte[] payload) {
@@ -202,6 +203,16 @@ class CommandRulesTest {
                 "v".getBytes(StandardCharsets.UTF_8), false, authorization, hops, Call.ROUTE, stamp).encode();
     }
 
+    /** The status code of a GET on the management routes with this token (null: none). */
+    static String management(java.net.http.HttpClient http, int port, String path, String token) throws Exception {
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path));
+        if (token != null) {
+            request.header("Authorization", bearer(token));
+        }
+        return String.valueOf(http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+                .statusCode());
+    }
+
     static String bearer(String token) {
         return token == null ? null : "Bearer " + token;
     }
@@ -211,7 +222,8 @@ class CommandRulesTest {
      * commands take the client (or admin) credential, never the peer's; ring traffic and forwarded calls (a write
      * stamp, hops) take the peer's only; the management port and, with god.auth.clear=admin, Clear take the admin's
      * (403 for a credential of another kind, 401 for none). A call through a forwarding node is authorised by the
-     * client credential it carries: the forwarding peer adds no rights.
+     * client credential it carries: the forwarding peer adds no rights. The metrics credential (issue 34) reads
+     * {@code GET /q/metrics} and nothing else: no data call, no hello on the binary port, no /admin route.
      */
     @Test
     void eachCredentialOpensItsOwnKindOfCallOnEveryFrontEnd() throws Exception {
@@ -219,17 +231,20 @@ class CommandRulesTest {
             rings.extra.put("god.auth.token", CLIENT);
             rings.extra.put("god.auth.peer-token", PEER);
             rings.extra.put("god.auth.admin-token", ADMIN);
+            rings.extra.put("god.auth.metrics-token", METRICS);
             rings.extra.put("god.auth.clear", "admin");
             rings.start(3);
             GodNode node = rings.nodes.get(0);
             JsonRpc rpc = new JsonRpc(node);
-            String[] tokens = {null, CLIENT, PEER, ADMIN};
+            String[] tokens = {null, CLIENT, PEER, ADMIN, METRICS};
             String put = body(Command.PUT, "k");
             long stamp = node.timestamps().next();
             io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
             try {
                 io.vertx.ext.web.Router router = io.vertx.ext.web.Router.router(vertx);
                 io.god.api.AdminRoutes.mount(router, () -> node);
+                // stands for Micrometer's route: the admission filter comes first on the real port too
+                router.get("/q/metrics").handler(ctx -> ctx.end("god_ring_members 3"));
                 int port = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
                         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
                 java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
@@ -248,15 +263,10 @@ class CommandRulesTest {
                     // god-backup's calls: a backup's INFO question, a restore's replication (of no records)
                     row.add(binary(rings.address(0), token, io.god.wire.Ops.BACKUP, new byte[] {2}));
                     row.add(binary(rings.address(0), token, io.god.wire.Ops.REPLICATE, new byte[] {0}));
-                    var admin = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
-                            + "/admin/status"));
-                    if (token != null) {
-                        admin.header("Authorization", bearer(token));
-                    }
-                    row.add(String.valueOf(http.send(admin.build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()));
+                    row.add(management(http, port, "/admin/status", token));
                     row.add(String.valueOf(rpc.handle("DHash.Clear", "{}".getBytes(StandardCharsets.UTF_8),
                             bearer(token)).status()));
+                    row.add(management(http, port, "/q/metrics", token));
                     table.put(token == null ? "none" : token, row);
                 }
                 String refused = "refused: " + rings.address(0) + ": ";
@@ -264,25 +274,30 @@ class CommandRulesTest {
                 String backup = " is ring traffic, refused (403): it needs the peer credential (god.auth.peer-token) "
                         + "or the admin credential (god.auth.admin-token)";
                 // columns: /rpc Put, binary Put, stamped Put, Put with hops, TIME, GOSSIP, BACKUP, REPLICATE,
-                // /admin/status, Clear
+                // /admin/status, Clear, GET /q/metrics
                 java.util.List<String> none = table.get("none");
                 assertThat(none.get(0)).isEqualTo("401");
                 assertThat(none.subList(1, 8)).as("no hello accepted").allSatisfy(c -> assertThat(c)
                         .startsWith("refused:").contains("god.auth.token"));
-                assertThat(none.subList(8, 10)).containsExactly("401", "401");
+                assertThat(none.subList(8, 11)).containsExactly("401", "401", "401");
                 java.util.List<String> client = table.get(CLIENT);
                 assertThat(client).containsExactly("200", "200", "403", "403", refused + "Timenet.ActualTime" + ring,
                         refused + "Discord.Gossip" + ring, refused + "DHash.Backup" + backup,
-                        refused + "DHash.Replicate" + backup, "403", "403");
+                        refused + "DHash.Replicate" + backup, "403", "403", "403");
                 java.util.List<String> peer = table.get(PEER);
                 assertThat(peer.subList(0, 5)).as("peer: ring traffic and forwarding, no data rights of its own")
                         .containsExactly("401", "401", "200", "200", "200");
                 assertThat(peer.get(5)).doesNotContain("403"); // past the gate: its payload is no members list
-                assertThat(peer.subList(6, 10)).containsExactly("200", "200", "403", "403");
+                assertThat(peer.subList(6, 11)).containsExactly("200", "200", "403", "403", "403");
                 java.util.List<String> admin = table.get(ADMIN);
                 assertThat(admin).as("admin: data and management, backup and restore, no other ring traffic")
                         .containsExactly("200", "200", "403", "403", refused + "Timenet.ActualTime" + ring,
-                                refused + "Discord.Gossip" + ring, "200", "200", "200", "200");
+                                refused + "Discord.Gossip" + ring, "200", "200", "200", "200", "200");
+                java.util.List<String> metrics = table.get(METRICS);
+                assertThat(metrics.get(0)).as("metrics: no data write").isEqualTo("401");
+                assertThat(metrics.subList(1, 8)).as("metrics: no hello on the binary port")
+                        .allSatisfy(c -> assertThat(c).startsWith("refused:"));
+                assertThat(metrics.subList(8, 11)).as("metrics: /q/metrics only").containsExactly("403", "403", "200");
             } finally {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             }

@@ -201,8 +201,9 @@ class NodeSettingsTest {
     }
 
     /**
-     * Three credentials: peer and admin fall back to the client's while unset; each has its own file and previous
-     * tokens (the names the operator mounts Secrets under); god.auth.clear is client or admin.
+     * Three credentials: peer and admin fall back to the client's while unset (the metrics one never does); each has
+     * its own file and previous tokens (the names the operator mounts Secrets under); god.auth.clear is client or
+     * admin.
      */
     @Test
     void peerAndAdminCredentialsFallBackToTheClientsAndReadTheirOwnFiles(
@@ -210,6 +211,7 @@ class NodeSettingsTest {
         NodeSettings one = NodeSettings.of(Map.of("god.auth.token", "client-token-1"));
         assertThat(one.peerTokens().accepted()).containsExactly("client-token-1");
         assertThat(one.adminTokens().accepted()).containsExactly("client-token-1");
+        assertThat(one.metricsTokens().set()).as("the metrics credential has no fallback").isFalse();
         assertThat(one.clearNeedsAdmin()).isFalse();
 
         java.nio.file.Path peer = tmp.resolve("peer");
@@ -222,6 +224,13 @@ class NodeSettingsTest {
         assertThat(three.peerTokens().accepted()).containsExactly("peer-token-new", "peer-token-old");
         assertThat(three.adminTokens().accepted()).containsExactly("admin-token-new", "admin-token-old");
         assertThat(three.clearNeedsAdmin()).isTrue();
+
+        java.nio.file.Path metrics = tmp.resolve("metrics");
+        java.nio.file.Files.writeString(metrics, "metrics-token-new\nmetrics-token-old\n");
+        assertThat(NodeSettings.of(Map.of("god.auth.metrics-token-file", metrics.toString())).metricsTokens()
+                .accepted()).containsExactly("metrics-token-new", "metrics-token-old");
+        assertThatThrownBy(() -> NodeSettings.of(Map.of("god.auth.metrics-token", "short")))
+                .hasMessage("god.auth.metrics-token: must be at least 8 characters when set");
 
         NodeSettings peerOnly = NodeSettings.of(Map.of("god.auth.peer-token", "peer-token-22"));
         assertThat(peerOnly.acceptedTokens()).as("clients stay open").isEmpty();

@@ -628,9 +628,13 @@ class GodClusterOperatorTest extends ScenarioSupport {
     /**
      * spec.monitoring without the Prometheus Operator: a False condition and one Warning event, the cluster runs.
      * Once the CRD is installed the next pass creates the ServiceMonitor (owned, our labels, the metrics Service's
-     * port), repairs drift of it; spec.monitoring.kind: PodMonitor replaces it by a PodMonitor of the member pods
+     * port, sending the generated metrics Secret's token), repairs drift of it; spec.monitoring.kind: PodMonitor replaces it by a PodMonitor of the member pods
      * (once that CRD is installed), which is deleted when monitoring is disabled again.
      */
+    /** What both monitor kinds send by default: the generated metrics credential (issue 34). */
+    static final Map<String, Object> METRICS_AUTHORIZATION = Map.of("type", "Bearer",
+            "credentials", Map.of("name", "demo-metrics-token", "key", "token"));
+
     @Test
     @Order(45)
     void serviceMonitorFollowsSpecMonitoringAndItsCrd() {
@@ -668,7 +672,11 @@ class GodClusterOperatorTest extends ScenarioSupport {
         }
         List<Map<String, Object>> endpoints = made.get("spec", "endpoints");
         assertThat(endpoints).singleElement().satisfies(e -> assertThat(e)
-                .containsEntry("port", "management").containsEntry("path", "/q/metrics"));
+                .containsEntry("port", "management").containsEntry("path", "/q/metrics")
+                .containsEntry("authorization", METRICS_AUTHORIZATION));
+        assertThat(k8s.secrets().inNamespace(ns).withName("demo-metrics-token").get().getMetadata()
+                .getOwnerReferences()).as("the metrics credential the monitor sends is generated and owned")
+                .singleElement().satisfies(r -> assertThat(r.getUid()).isEqualTo(gc.getMetadata().getUid()));
         assertThat(ports(metricsService)).containsExactly("management:9000");
 
         monitor.edit(m -> {
@@ -706,7 +714,8 @@ class GodClusterOperatorTest extends ScenarioSupport {
                 .getLabels()).as("the PodMonitor selects the member pods").containsAllEntriesOf(podSelector);
         List<Map<String, Object>> podEndpoints = pm.get("spec", "podMetricsEndpoints");
         assertThat(podEndpoints).singleElement().satisfies(e -> assertThat(e)
-                .containsEntry("port", "management").containsEntry("path", "/q/metrics"));
+                .containsEntry("port", "management").containsEntry("path", "/q/metrics")
+                .containsEntry("authorization", METRICS_AUTHORIZATION));
         assertThat(monitor.get()).isNull();
 
         edit(ns, "demo", c -> c.getSpec().getMonitoring().setEnabled(false));

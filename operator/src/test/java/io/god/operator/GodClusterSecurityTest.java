@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.god.operator.fake.FakeNodeAdmin;
 import io.god.operator.model.AuthSpec;
 import io.god.operator.model.GodCluster;
@@ -49,7 +48,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GodClusterSecurityTest extends ScenarioSupport {
 
-    static final List<String> GENERATED = List.of("demo-client-token", "demo-peer-token", "demo-admin-token");
+    static final List<String> GENERATED = List.of("demo-client-token", "demo-peer-token", "demo-admin-token",
+            "demo-metrics-token");
 
     @KubernetesTestServer
     KubernetesServer server;
@@ -88,9 +88,11 @@ class GodClusterSecurityTest extends ScenarioSupport {
         Container node = container(ns);
         assertThat(plainEnv(node)).containsEntry("GOD_AUTH_TOKEN_FILE", "/etc/god/auth/client/token")
                 .containsEntry("GOD_AUTH_PEER_TOKEN_FILE", "/etc/god/auth/peer/token")
-                .containsEntry("GOD_AUTH_ADMIN_TOKEN_FILE", "/etc/god/auth/admin/token");
+                .containsEntry("GOD_AUTH_ADMIN_TOKEN_FILE", "/etc/god/auth/admin/token")
+                .containsEntry("GOD_AUTH_METRICS_TOKEN_FILE", "/etc/god/auth/metrics/token");
         assertThat(secretVolumes(ns)).containsEntry("auth-client", "demo-client-token")
-                .containsEntry("auth-peer", "demo-peer-token").containsEntry("auth-admin", "demo-admin-token");
+                .containsEntry("auth-peer", "demo-peer-token").containsEntry("auth-admin", "demo-admin-token")
+                .containsEntry("auth-metrics", "demo-metrics-token");
         assertNoTokenOutsideItsSecret(ns, tokens.values());
 
         assertThat(nodeAdmin.lastToken(ns, "demo-0")).as("the operator's /admin calls carry the admin Secret's token")
@@ -153,8 +155,9 @@ class GodClusterSecurityTest extends ScenarioSupport {
                 "Secret ring-token (spec.auth.adminSecret)", "Secret demo-tls (spec.tls.secretName) does not exist");
         assertThat(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get())
                 .as("no member starts without its Secrets").isNull();
-        assertThat(k8s.secrets().inNamespace(ns).list().getItems()).as("named Secrets are never generated")
-                .extracting(s -> s.getMetadata().getName()).containsExactly("app-token");
+        assertThat(k8s.secrets().inNamespace(ns).list().getItems())
+                .as("named Secrets are never generated (the metrics one is not named: made)")
+                .extracting(s -> s.getMetadata().getName()).containsExactlyInAnyOrder("app-token", "demo-metrics-token");
 
         k8s.resource(secret(ns, "ring-token", Map.of("token", "short"))).create();
         k8s.resource(secret(ns, "demo-tls", Map.of("tls.crt", "CERT", "tls.key", "KEY"))).create();
@@ -240,19 +243,6 @@ class GodClusterSecurityTest extends ScenarioSupport {
                 "delete networking.k8s.io/networkpolicies", "watch networking.k8s.io/networkpolicies");
     }
 
-    /** No ConfigMap, status, event or pod template of the namespace holds any of the tokens. */
-    private void assertNoTokenOutsideItsSecret(String ns, java.util.Collection<String> tokens) {
-        List<String> elsewhere = new java.util.ArrayList<>();
-        k8s.configMaps().inNamespace(ns).list().getItems().forEach(c -> elsewhere.add(Serialization.asJson(c)));
-        elsewhere.add(Serialization.asJson(current(ns, "demo")));
-        events(ns).forEach(e -> elsewhere.add(Serialization.asJson(e)));
-        elsewhere.add(Serialization.asJson(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get()));
-        k8s.pods().inNamespace(ns).list().getItems().forEach(p -> elsewhere.add(Serialization.asJson(p)));
-        for (String token : tokens) {
-            assertThat(elsewhere).as("a token outside its Secret").noneMatch(text -> text.contains(token));
-        }
-    }
-
     /** Every pod made again from the current template. */
     private void awaitRolled(String ns, List<String> before) {
         await().atMost(TIMEOUT.multipliedBy(2)).until(() -> {
@@ -288,13 +278,6 @@ class GodClusterSecurityTest extends ScenarioSupport {
         return k8s.apps().statefulSets().inNamespace(ns).withName("demo").get().getSpec().getTemplate().getSpec()
                 .getVolumes().stream().filter(v -> v.getSecret() != null)
                 .collect(Collectors.toMap(v -> v.getName(), v -> v.getSecret().getSecretName()));
-    }
-
-    /** The current token (first line) of a credential Secret. */
-    private String token(String ns, String name) {
-        String value = new String(Base64.getDecoder().decode(k8s.secrets().inNamespace(ns).withName(name).get()
-                .getData().get("token")), StandardCharsets.UTF_8);
-        return value.lines().findFirst().orElseThrow();
     }
 
     private void putToken(String ns, String name, String value) {

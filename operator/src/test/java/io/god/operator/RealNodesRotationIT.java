@@ -1,7 +1,6 @@
 package io.god.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -109,14 +108,6 @@ class RealNodesRotationIT extends RealNodesSupport {
         }
         refusesAWrite("wrong-token-0003");
         assertThat(fakeController.gone(NS)).as("each member restarted once").hasSize(3);
-    }
-
-    /** A client with this token (null: none) cannot write. */
-    private void refusesAWrite(String token) {
-        try (GodClient client = clientWithToken(token, "demo-0")) {
-            assertThatThrownBy(() -> client.put(GodClient.utf8("refused"), GodClient.utf8("v"), true))
-                    .as("a write with token " + token).isInstanceOf(RuntimeException.class);
-        }
     }
 
     private void putToken(String value, boolean create) {

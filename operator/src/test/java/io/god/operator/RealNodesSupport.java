@@ -1,6 +1,7 @@
 package io.god.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.god.client.GodClient;
@@ -129,6 +130,14 @@ abstract class RealNodesSupport extends ScenarioSupport {
         // a call must outlast one replica timeout; ring refreshed every 5 s and after failures
         return GodClient.builder().endpoints(Stream.of(pods).map(nodes::binaryAddress).toArray(String[]::new))
                 .token(token).attemptTimeout(TimeScale.seconds(1)).deadline(TimeScale.seconds(5)).build();
+    }
+
+    /** A client of demo-0 with this token (null: none) cannot write. */
+    void refusesAWrite(String token) {
+        try (GodClient client = clientWithToken(token, "demo-0")) {
+            assertThatThrownBy(() -> client.put(GodClient.utf8("refused"), GodClient.utf8("v"), true))
+                    .as("a write with token " + token).isInstanceOf(RuntimeException.class);
+        }
     }
 
     /** Starts the workload on its own daemon thread. */

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.GodClusterSpec;
 import io.god.operator.model.GodClusterStatus;
@@ -172,6 +173,26 @@ abstract class ScenarioSupport {
 
     protected List<Event> events(String ns) {
         return k8s.v1().events().inNamespace(ns).list().getItems();
+    }
+
+    /** No ConfigMap, status, event or pod template of the namespace holds any of the tokens. */
+    protected void assertNoTokenOutsideItsSecret(String ns, java.util.Collection<String> tokens) {
+        List<String> elsewhere = new java.util.ArrayList<>();
+        k8s.configMaps().inNamespace(ns).list().getItems().forEach(c -> elsewhere.add(Serialization.asJson(c)));
+        elsewhere.add(Serialization.asJson(current(ns, "demo")));
+        events(ns).forEach(e -> elsewhere.add(Serialization.asJson(e)));
+        elsewhere.add(Serialization.asJson(k8s.apps().statefulSets().inNamespace(ns).withName("demo").get()));
+        k8s.pods().inNamespace(ns).list().getItems().forEach(p -> elsewhere.add(Serialization.asJson(p)));
+        for (String token : tokens) {
+            assertThat(elsewhere).as("a token outside its Secret").noneMatch(text -> text.contains(token));
+        }
+    }
+
+    /** The current token (first line) of a credential Secret. */
+    protected String token(String ns, String name) {
+        String value = new String(java.util.Base64.getDecoder().decode(k8s.secrets().inNamespace(ns).withName(name).get()
+                .getData().get("token")), java.nio.charset.StandardCharsets.UTF_8);
+        return value.lines().findFirst().orElseThrow();
     }
 
     protected List<String> eventReasons(String ns) {

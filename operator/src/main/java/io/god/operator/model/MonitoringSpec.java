@@ -25,8 +25,9 @@ public class MonitoringSpec {
             + " (release: kube-prometheus-stack).")
     private Map<String, String> labels;
 
-    @JsonPropertyDescription("Secret key holding the nodes' god.auth.token, sent as Authorization: Bearer when the"
-            + " nodes run with authentication.")
+    @JsonPropertyDescription("Secret key the monitor sends as Authorization: Bearer. Default: the metrics"
+            + " credential, key token of spec.auth.metricsSecret (else <cluster>-metrics-token). The nodes accept the"
+            + " metrics or the admin token on GET /q/metrics.")
     private SecretKeySelector bearerTokenSecret;
 
     public Boolean getEnabled() { return enabled; }

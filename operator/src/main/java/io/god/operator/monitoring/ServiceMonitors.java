@@ -3,12 +3,14 @@ package io.god.operator.monitoring;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.god.operator.model.GodCluster;
 import io.god.operator.model.MonitoringSpec;
 import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
+import io.god.operator.resources.NodeSecrets;
 import io.god.operator.resources.Ports;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -130,7 +132,7 @@ public final class ServiceMonitors {
 
     /**
      * A ServiceMonitor selects the metrics Service only (its own label); a PodMonitor selects the member pods; both on
-     * the management port, with our labels.
+     * the management port, with our labels, sending the metrics credential ({@link #bearerSecret}).
      */
     public static GenericKubernetesResource desired(GodCluster cluster) {
         MonitoringSpec spec = cluster.getSpec().getMonitoring();
@@ -144,10 +146,7 @@ public final class ServiceMonitors {
         Map<String, Object> endpoint = new LinkedHashMap<>();
         endpoint.put("port", "management");
         endpoint.put("path", "/q/metrics");
-        if (spec.getBearerTokenSecret() != null) {
-            endpoint.put("authorization", Map.of("type", "Bearer", "credentials", Map.of(
-                    "name", spec.getBearerTokenSecret().getName(), "key", spec.getBearerTokenSecret().getKey())));
-        }
+        endpoint.put("authorization", Map.of("type", "Bearer", "credentials", bearerSecret(cluster)));
         Map<String, Object> monitorSpec = new LinkedHashMap<>();
         monitorSpec.put("selector", Map.of("matchLabels", selector));
         monitorSpec.put("namespaceSelector", Map.of("matchNames", List.of(cluster.getMetadata().getNamespace())));
@@ -160,6 +159,19 @@ public final class ServiceMonitors {
                 .withOwnerReferences(DesiredObjects.ownerReference(cluster)).build());
         monitor.setAdditionalProperty("spec", monitorSpec);
         return monitor;
+    }
+
+    /**
+     * The Secret key the monitor sends as {@code Authorization: Bearer}: spec.monitoring.bearerTokenSecret when set,
+     * else the metrics credential's Secret (generated {@code <cluster>-metrics-token} unless spec.auth.metricsSecret
+     * names one). The field is {@code authorization} on both kinds: a ServiceMonitor endpoint's
+     * {@code bearerTokenSecret} is deprecated in the Prometheus Operator in favour of it.
+     */
+    static Map<String, String> bearerSecret(GodCluster cluster) {
+        SecretKeySelector named = cluster.getSpec().getMonitoring().getBearerTokenSecret();
+        return named != null ? Map.of("name", named.getName(), "key", named.getKey())
+                : Map.of("name", NodeSecrets.credential(cluster, NodeSecrets.Credential.METRICS).secretName(),
+                        "key", NodeSecrets.TOKEN_KEY);
     }
 
     private static boolean inSync(GenericKubernetesResource actual, GenericKubernetesResource desired) {

@@ -15,6 +15,8 @@ public final class NodeEnv {
     public static final String PEER_TOKEN_FILE = env("god.auth.peer-token-file");
     /** The management (/admin) credential file, same layout. */
     public static final String ADMIN_TOKEN_FILE = env("god.auth.admin-token-file");
+    /** The metrics (GET /q/metrics only, for Prometheus) credential file, same layout. */
+    public static final String METRICS_TOKEN_FILE = env("god.auth.metrics-token-file");
     public static final String TLS_CERT_FILE = env("god.tls.cert-file");
     public static final String TLS_KEY_FILE = env("god.tls.key-file");
     public static final String TLS_CA_FILE = env("god.tls.ca-file");

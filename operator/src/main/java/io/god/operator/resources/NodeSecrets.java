@@ -32,11 +32,15 @@ public final class NodeSecrets {
     /** r--r-----: the node's group (fsGroup) reads, nobody writes. */
     static final int FILE_MODE = 0440;
 
-    /** The three credentials of a ring and the node setting each one's file goes to. */
+    /**
+     * The four credentials of a ring and the node setting each one's file goes to: the three of issue 32 and the
+     * metrics one, which reads GET /q/metrics only (what the monitor of spec.monitoring sends).
+     */
     public enum Credential {
         CLIENT("client", NodeEnv.CLIENT_TOKEN_FILE, AuthSpec::getClientSecret),
         PEER("peer", NodeEnv.PEER_TOKEN_FILE, AuthSpec::getPeerSecret),
-        ADMIN("admin", NodeEnv.ADMIN_TOKEN_FILE, AuthSpec::getAdminSecret);
+        ADMIN("admin", NodeEnv.ADMIN_TOKEN_FILE, AuthSpec::getAdminSecret),
+        METRICS("metrics", NodeEnv.METRICS_TOKEN_FILE, AuthSpec::getMetricsSecret);
 
         private final String role;
         private final String env;
@@ -84,6 +88,11 @@ public final class NodeSecrets {
                     ? new Ref(c, generatedName(cluster, c), true) : new Ref(c, named, false));
         }
         return refs;
+    }
+
+    /** The Secret of one credential: named in spec.auth, else the generated one. */
+    public static Ref credential(GodCluster cluster, Credential credential) {
+        return credentials(cluster).get(credential.ordinal());
     }
 
     /** The name of the Secret the operator makes for a credential the spec does not name: demo-client-token. */

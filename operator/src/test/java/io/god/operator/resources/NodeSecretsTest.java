@@ -51,6 +51,7 @@ class NodeSecretsTest {
         assertThat(env(node)).containsEntry("GOD_AUTH_TOKEN_FILE", "/etc/god/auth/client/token")
                 .containsEntry("GOD_AUTH_PEER_TOKEN_FILE", "/etc/god/auth/peer/token")
                 .containsEntry("GOD_AUTH_ADMIN_TOKEN_FILE", "/etc/god/auth/admin/token")
+                .containsEntry("GOD_AUTH_METRICS_TOKEN_FILE", "/etc/god/auth/metrics/token")
                 .doesNotContainKeys("GOD_TLS_CERT_FILE", "GOD_AUTH_TOKEN");
         assertThat(node.getEnv()).as("no value from a Secret in the environment")
                 .allSatisfy(e -> assertThat(e.getValueFrom() == null || e.getValueFrom().getSecretKeyRef() == null).isTrue());
@@ -58,6 +59,7 @@ class NodeSecretsTest {
         assertThat(volumes.get("auth-client").getSecret().getSecretName()).isEqualTo("demo-client-token");
         assertThat(volumes.get("auth-peer").getSecret().getSecretName()).isEqualTo("demo-peer-token");
         assertThat(volumes.get("auth-admin").getSecret().getSecretName()).isEqualTo("demo-admin-token");
+        assertThat(volumes.get("auth-metrics").getSecret().getSecretName()).isEqualTo("demo-metrics-token");
         assertThat(volumes.get("auth-admin").getSecret().getItems()).singleElement()
                 .satisfies(i -> assertThat(i.getKey() + "→" + i.getPath()).isEqualTo("token→token"));
         assertThat(volumes.get("auth-admin").getSecret().getDefaultMode()).isEqualTo(0440);
@@ -65,7 +67,7 @@ class NodeSecretsTest {
         assertThat(node.getVolumeMounts()).filteredOn(m -> m.getMountPath().startsWith("/etc/god"))
                 .extracting(m -> m.getName() + ":" + m.getMountPath() + ":" + m.getReadOnly())
                 .containsExactly("auth-client:/etc/god/auth/client:true", "auth-peer:/etc/god/auth/peer:true",
-                        "auth-admin:/etc/god/auth/admin:true");
+                        "auth-admin:/etc/god/auth/admin:true", "auth-metrics:/etc/god/auth/metrics:true");
     }
 
     @Test
@@ -81,6 +83,8 @@ class NodeSecretsTest {
         assertThat(volumes.get("auth-peer").getSecret().getSecretName()).as("not named: generated")
                 .isEqualTo("demo-peer-token");
         assertThat(volumes.get("auth-admin").getSecret().getSecretName()).isEqualTo("ops-token");
+        assertThat(volumes.get("auth-metrics").getSecret().getSecretName()).as("not named: generated")
+                .isEqualTo("demo-metrics-token");
         assertThat(NodeSecrets.credentials(cluster(s -> s.setAuth(new AuthSpec()))))
                 .allSatisfy(r -> assertThat(r.generated()).isTrue());
     }
