@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # god's Redis protocol against Redis, the same redis-benchmark binary on both in one run: SET and GET of 16-byte
-# values over a key space of N keys, 50 clients, without pipelining and with -P 16; one god node (in memory, RESP
+# values over a key space of N keys, 50 clients, without pipelining and with -P 16; sorted sets: ZADD of random
+# members to random keys (-r) and ZRANGE myzset 0 99 WITHSCORES of a 100-member set; one god node (in memory, RESP
 # writes Sync, god.redundancy=1), a 3-node ring (god.redundancy=3, the benchmark on node 1) and a redis-server
 # without persistence. Prints the ratios and rewrites the resp.sh section of bench/RESULTS.md.
 #
@@ -64,6 +65,18 @@ bench() { # name host port [extra args]
   cat "$OUT/$name.csv" >&2
 }
 ops() { awk -F'","' -v t="$2" '$1 ~ "\""t {print int($2)}' "$OUT/$1.csv"; }
+# sorted sets: ZADD over random keys and members, then ZRANGE of a 100-member set (filled first)
+zbench() { # name host port
+  local name=$1 host=$2 port=$3 members=()
+  log "$name"
+  redis-benchmark -h "$host" -p "$port" -c "$CONC" -n "$N" -r "$N" --csv \
+    ZADD 'zset:__rand_int__' __rand_int__ 'm:__rand_int__' | tail -n +2 | sed 's/^"[^"]*"/"ZADD"/' > "$OUT/$name.csv"
+  for i in $(seq 1 100); do members+=("$i" "member:$i"); done
+  redis-cli -h "$host" -p "$port" ZADD myzset "${members[@]}" > /dev/null
+  redis-benchmark -h "$host" -p "$port" -c "$CONC" -n "$N" --csv ZRANGE myzset 0 99 WITHSCORES | tail -n +2 \
+    | sed 's/^"[^"]*"/"ZRANGE"/' >> "$OUT/$name.csv"
+  cat "$OUT/$name.csv" >&2
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "—" }'; }
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -78,6 +91,8 @@ bench god-p1 $SINGLE 6379
 bench redis-p1 $REDIS_HOST $REDIS_PORT
 bench god-p16 $SINGLE 6379 -P 16
 bench redis-p16 $REDIS_HOST $REDIS_PORT -P 16
+zbench god-z $SINGLE 6379
+zbench redis-z $REDIS_HOST $REDIS_PORT
 if [ "$RING" = 1 ]; then
   SEEDS="${NODES[0]}:9191,${NODES[1]}:9191,${NODES[2]}:9191"
   for i in 0 1 2; do start_node "ring-$i" "${NODES[$i]}" "$SEEDS" 3; done
@@ -87,6 +102,9 @@ if [ "$RING" = 1 ]; then
   bench redis-ring-p1 $REDIS_HOST $REDIS_PORT
   bench ring-p16 "${NODES[0]}" 6379 -P 16
   bench redis-ring-p16 $REDIS_HOST $REDIS_PORT -P 16
+  redis-cli -h $REDIS_HOST -p $REDIS_PORT FLUSHALL > /dev/null
+  zbench ring-z "${NODES[0]}" 6379
+  zbench redis-ring-z $REDIS_HOST $REDIS_PORT
   # raw keys are placed in byte order: how the benchmark's key:NNNNNNNNNNNN keys fell on the three owners
   OWNED=$(for h in "${NODES[@]}"; do curl -sf "http://$h:9000/admin/status" | jq -r '.ownedEntries'; done | paste -sd/ -)
 fi
@@ -103,6 +121,8 @@ row() { # label god-run redis-run test
   echo "$(java -version 2>&1 | head -1). Load average at the start $LOAD_START, at the end $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "The same \`redis-benchmark -t set,get -c $CONC -n $N -r $N -d 16\` against each server, one run right after"
   echo "the other; god in memory with RESP writes Sync, Redis without persistence; client and servers share the cores."
+  echo "Sorted sets: \`redis-benchmark -c $CONC -n $N -r $N ZADD zset:__rand_int__ __rand_int__ m:__rand_int__\` and"
+  echo "\`ZRANGE myzset 0 99 WITHSCORES\` of a 100-member set."
   echo
   echo "| run | god ops/s | Redis ops/s | god/Redis |"
   echo "| --- | --- | --- | --- |"
@@ -110,11 +130,15 @@ row() { # label god-run redis-run test
   row "one node, GET" god-p1 redis-p1 GET
   row "one node, SET -P 16" god-p16 redis-p16 SET
   row "one node, GET -P 16" god-p16 redis-p16 GET
+  row "one node, ZADD (random keys)" god-z redis-z ZADD
+  row "one node, ZRANGE 0 99 WITHSCORES" god-z redis-z ZRANGE
   if [ "$RING" = 1 ]; then
     row "3-node ring (N=3), SET" ring-p1 redis-ring-p1 SET
     row "3-node ring (N=3), GET" ring-p1 redis-ring-p1 GET
     row "3-node ring (N=3), SET -P 16" ring-p16 redis-ring-p16 SET
     row "3-node ring (N=3), GET -P 16" ring-p16 redis-ring-p16 GET
+    row "3-node ring (N=3), ZADD (random keys)" ring-z redis-ring-z ZADD
+    row "3-node ring (N=3), ZRANGE 0 99 WITHSCORES" ring-z redis-ring-z ZRANGE
     echo
     echo "Keys owned by the ring's three nodes at the end (raw keys, placed in byte order): $OWNED."
   fi
