@@ -23,18 +23,19 @@ import java.util.List;
  * {@code POST /admin/remove-member}), {@code syncAcks} the {@code god.sync.acks} setting,
  * {@code tombstoneCollectionHeld} whether collection is held because members are absent,
  * {@code catchingUp} the addresses known to be catching up, {@code stale} why a single member is
- * STALE (else null).
+ * STALE (else null), {@code redundancy} the node's {@code god.redundancy} N (the operator compares it with
+ * the GodCluster's: N is fixed after creation).
  */
 @JsonPropertyOrder({"state", "position", "address", "ringHash", "ring", "replicated", "ownedEntries", "heldEntries",
         "dataBytes", "lastSyncAt", "lastAliveAt", "collectedUpTo", "quarantinedAt", "leave", "uptimeSeconds", "futureStamps", "timeClamps",
-        "expectedMembers", "absentMembers", "syncAcks", "tombstoneCollectionHeld", "catchingUp", "stale"})
+        "expectedMembers", "absentMembers", "syncAcks", "tombstoneCollectionHeld", "catchingUp", "stale", "redundancy"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record AdminStatus(String state, String position, String address, String ringHash, List<Member> ring,
                           boolean replicated, long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt,
                           String lastAliveAt, String collectedUpTo, String quarantinedAt, Leave leave,
                           long uptimeSeconds, FutureStamps futureStamps, long timeClamps, int expectedMembers,
                           List<Member> absentMembers, String syncAcks, boolean tombstoneCollectionHeld,
-                          List<String> catchingUp, String stale) {
+                          List<String> catchingUp, String stale, int redundancy) {
 
     /** One ring member. */
     @JsonPropertyOrder({"position", "address"})
@@ -110,7 +111,7 @@ public record AdminStatus(String state, String position, String address, String 
                 leave(node), node.uptime().toSeconds(), future(node.futureStamps()),
                 node.timestamps().bound().clamps(), membership == null ? 0 : membership.expected().size(),
                 absent(node), node.settings().syncAcks().text(), node.collectionHeld(), catchingUp(node),
-                node.staleReason());
+                node.staleReason(), node.settings().redundancy());
     }
 
     private static List<Member> absent(GodNode node) {

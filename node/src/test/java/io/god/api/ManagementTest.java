@@ -60,6 +60,7 @@ class ManagementTest extends RpcTestSupport {
         assertThat(n.get("leave").isNull()).isTrue();
         assertThat(n.has("collectedUpTo")).isTrue();
         assertThat(n.get("quarantinedAt").isNull()).isTrue();
+        assertThat(n.get("redundancy").asInt()).as("god.redundancy, which the operator compares").isEqualTo(3);
         // the operator's parser reads it
         var parsed = JSON.readTree(body);
         assertThat(parsed.get("ring").isArray()).isTrue();

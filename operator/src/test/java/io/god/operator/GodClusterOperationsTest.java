@@ -60,6 +60,9 @@ class GodClusterOperationsTest extends ScenarioSupport {
     @Inject
     MeterRegistry meters;
 
+    @Inject
+    io.javaoperatorsdk.operator.Operator operator;
+
 
     @BeforeAll
     void startFakes() {
@@ -691,14 +694,78 @@ class GodClusterOperationsTest extends ScenarioSupport {
     }
 
     /**
+     * Scales a 3-member cluster down to 2 while the namespace's Events are answered here (not stored): the event of
+     * {@code trigger}, which the operator records right after its action and before the pass's status write, makes
+     * that status write fail once (a 422, which nothing retries within the pass). Checks that the write failed, that
+     * each step happened once (one leave, one MemberLeft, one ClaimDeleted) and that the scale-down ended with the
+     * drained member's claim deleted. The recorded API calls are checked in the last test (one shrink, one deletion).
+     */
+    void scaleDownWithAFailedStatusWriteAfter(String ns, String trigger) {
+        List<String> reasons = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        server.expect().post().withPath("/api/v1/namespaces/" + ns + "/events").andReply(201, request -> {
+            String body = request.getUtf8Body();
+            String reason = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(body,
+                    io.fabric8.kubernetes.api.model.Event.class).getReason();
+            reasons.add(reason);
+            if (trigger.equals(reason) && armed.getAndSet(false)) {
+                server.expect().put().withPath(statusPath(ns)).andReturn(422, "{\"kind\":\"Status\",\"code\":422}")
+                        .once();
+            }
+            return body;
+        }).always();
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        double errors = meters.counter("god.operator.reconciles", "result", "error").count();
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        running(ns, 2);
+        assertThat(meters.counter("god.operator.reconciles", "result", "error").count() - errors)
+                .as("the status write after " + trigger + " failed").isGreaterThanOrEqualTo(1);
+        assertThat(reasons.stream().filter(r -> List.of("DrainingMember", "MemberLeft", "ClaimDeleted").contains(r)))
+                .containsExactly("DrainingMember", "MemberLeft", "ClaimDeleted");
+        assertThat(nodeAdmin.calls(ns)).containsExactly("demo-2 leave");
+        assertThat(stsReplicas(ns)).isEqualTo(2);
+        assertThat(claimNames(ns)).containsExactly("data-demo-0", "data-demo-1");
+    }
+
+    /**
+     * The status write right after the shrink fails: the recorded intent (step Shrinking, drain confirmed) is where
+     * the next pass starts, so the StatefulSet is not shrunk again, the claim is deleted once, and the scale-down
+     * ends (no operation left).
+     */
+    @Test
+    @Order(30)
+    void aFailedStatusWriteAfterTheShrinkIsRecovered() {
+        scaleDownWithAFailedStatusWriteAfter("shrink-write", "MemberLeft");
+        assertThat(current("shrink-write", "demo").getStatus().getMembers()).hasSize(2);
+    }
+
+    /**
+     * The status write right after the claim deletion fails: the next pass finds the operation at step
+     * DeletingClaim with the claim going or gone, deletes nothing again and ends the scale-down.
+     */
+    @Test
+    @Order(30)
+    void aFailedStatusWriteAfterTheClaimDeletionIsRecovered() {
+        scaleDownWithAFailedStatusWriteAfter("claim-write", "ClaimDeleted");
+        assertThat(current("claim-write", "demo").getStatus().getKeptClaims()).isNull();
+    }
+
+    /**
      * The API server answers 500 to every status write for a long stretch — many more failed passes than JOSDK's
      * default of 5 retries — and then recovers: retries are unlimited (capped backoff), and the scale-up completes.
      * With the Kubernetes client's own 5xx retries on, the first retried status write never returned
-     * (fabric8io/kubernetes-client#8105) and this cluster was never reconciled again.
+     * (fabric8io/kubernetes-client#8105) and this cluster was never reconciled again. The retry in effect is the one
+     * RetryConfigurationTest walks for the packaged operator (unlimited), with the test profile's short back-off.
      */
     @Test
     @Order(31)
     void anOperationCompletesAfterTheApiServerFailedForLongerThanTheDefaultRetries() {
+        var retry = operator.getRegisteredController("godcluster").orElseThrow().getConfiguration().getRetry();
+        assertThat(retry).isInstanceOfSatisfying(io.javaoperatorsdk.operator.processing.retry.GenericRetry.class, r -> {
+            assertThat(r.getMaxAttempts()).as("unlimited").isEqualTo(-1);
+            assertThat(r.getMaxInterval()).as("the test profile's cap").isEqualTo(1_000);
+        });
         String ns = "api500";
         create(ns, "demo", spec -> spec.setReplicas(1));
         running(ns, 1);
@@ -789,10 +856,20 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 .filter(c -> c.verb().equals("delete") && c.resource().equals("persistentvolumeclaims"))
                 .map(c -> claimPath.matcher(c.path())).filter(Matcher::matches)
                 .map(m -> m.group(1) + "/" + m.group(2)).distinct().sorted().toList();
-        assertThat(deletedClaims).containsExactly("dies-image/data-demo-2", "drain/data-demo-2", "drain/data-demo-3",
-                "intent/data-demo-2", "no-room/data-demo-2", "pause-annotation/data-demo-1", "pending/data-demo-2",
-                "replace/data-demo-1", "resume/data-demo-2");
-        assertIntentBeforeAction(calls, "intent");
+        assertThat(deletedClaims).containsExactly("claim-write/data-demo-2", "dies-image/data-demo-2",
+                "drain/data-demo-2", "drain/data-demo-3", "intent/data-demo-2", "no-room/data-demo-2",
+                "pause-annotation/data-demo-1", "pending/data-demo-2", "replace/data-demo-1", "resume/data-demo-2",
+                "shrink-write/data-demo-2");
+        for (String ns : List.of("intent", "shrink-write", "claim-write")) {
+            assertIntentBeforeAction(calls, ns);
+            assertThat(calls.stream().filter(c -> c.path().contains("/namespaces/" + ns + "/"))
+                    .filter(c -> (c.verb().equals("patch") && c.resource().equals("statefulsets"))
+                            || (c.verb().equals("delete") && c.resource().equals("persistentvolumeclaims")))
+                    .map(c -> c.verb() + " " + c.resource()))
+                    .as("the scale-up from 0, one shrink and one claim deletion in " + ns + ", recovered passes"
+                            + " included")
+                    .containsExactly("patch statefulsets", "patch statefulsets", "delete persistentvolumeclaims");
+        }
     }
 
     /**

@@ -449,6 +449,21 @@ class GodClusterOperatorTest extends ScenarioSupport {
         assertThat(nodeConfig(ns)).containsEntry("GOD_REDUNDANCY", "3");
     }
 
+    /** A running cluster of this N, paused, its status.redundancy removed. */
+    void pausedWithoutRecordedRedundancy(String ns, int replicas, int redundancy) {
+        create(ns, "demo", spec -> {
+            spec.setReplicas(replicas);
+            spec.setRedundancy(redundancy);
+        });
+        awaitPhase(ns, "demo", "Running");
+        edit(ns, "demo", gc -> gc.getSpec().setPaused(true));
+        awaitPhase(ns, "demo", "Paused");
+        k8s.resources(GodCluster.class).inNamespace(ns).withName("demo").editStatus(gc -> {
+            gc.getStatus().setRedundancy(null);
+            return gc;
+        });
+    }
+
     /**
      * A cluster made before status.redundancy existed: the N its ConfigMap gives the nodes is the fixed one, and
      * the first pass records it.
@@ -457,20 +472,16 @@ class GodClusterOperatorTest extends ScenarioSupport {
     @Order(8)
     void theRedundancyOfAnOlderClusterIsTakenFromItsConfigMap() {
         String ns = "older";
-        create(ns, "demo", spec -> {
-            spec.setReplicas(1);
-            spec.setRedundancy(2);
-        });
-        awaitPhase(ns, "demo", "Running");
-        edit(ns, "demo", gc -> gc.getSpec().setPaused(true));
-        awaitPhase(ns, "demo", "Paused");
-        k8s.resources(GodCluster.class).inNamespace(ns).withName("demo").editStatus(gc -> {
-            gc.getStatus().setRedundancy(null); // as an operator before issue 26 wrote it
-            return gc;
-        });
+        pausedWithoutRecordedRedundancy(ns, 1, 2); // as an operator before issue 26 wrote the status
         k8s.configMaps().inNamespace(ns).withName("demo-config").edit(c -> {
             c.getData().put("GOD_REDUNDANCY", "2"); // where that operator kept N
             return c;
+        });
+        k8s.apps().statefulSets().inNamespace(ns).withName("demo").edit(sts -> {
+            // that operator's template named only the shared ConfigMap
+            sts.getSpec().getTemplate().getSpec().getContainers().get(0).getEnvFrom()
+                    .removeIf(e -> !"demo-config".equals(e.getConfigMapRef().getName()));
+            return sts;
         });
         edit(ns, "demo", gc -> {
             gc.getSpec().setPaused(false);
@@ -479,8 +490,38 @@ class GodClusterOperatorTest extends ScenarioSupport {
         GodClusterStatus refused = awaitPhase(ns, "demo", "Invalid");
         assertThat(Conditions.find(refused.getConditions(), Conditions.DEGRADED).get().getMessage())
                 .contains("the ring runs with 2, got 3");
+        assertThat(templateConfigMaps(ns)).as("nothing is applied").containsExactly("demo-config");
         edit(ns, "demo", gc -> gc.getSpec().setRedundancy(2));
         assertThat(awaitPhase(ns, "demo", "Running").getRedundancy()).isEqualTo(2);
+    }
+
+    /**
+     * The first pass after an upgrade (or a new cluster's first pass) failed before it recorded N, and the template's
+     * config says nothing about N any more: the N the running members report still refuses another spec.redundancy,
+     * before anything of the edit reaches the objects.
+     */
+    @Test
+    @Order(8)
+    void aRedundancyEditIsRefusedByTheNTheMembersReport() {
+        String ns = "reported";
+        nodeAdmin.redundancy(ns, 2);
+        pausedWithoutRecordedRedundancy(ns, 2, 2); // the pass that would have recorded N failed
+        String revision = templateConfigMaps(ns).get(0);
+        k8s.configMaps().inNamespace(ns).withName(revision).delete(); // no config tells N
+        edit(ns, "demo", gc -> {
+            gc.getSpec().setPaused(false);
+            gc.getSpec().setRedundancy(3);
+        });
+        GodClusterStatus refused = awaitPhase(ns, "demo", "Invalid");
+        assertThat(Conditions.find(refused.getConditions(), Conditions.DEGRADED).get().getMessage())
+                .contains("spec.redundancy is fixed after creation: the running members report N 2, got 3");
+        assertThat(refused.getRedundancy()).as("not recorded from the refused spec").isNull();
+        assertThat(templateConfigMaps(ns)).as("the template keeps its revision").startsWith(revision);
+        assertThat(k8s.configMaps().inNamespace(ns).withName(revision).get()).as("not made again").isNull();
+
+        edit(ns, "demo", gc -> gc.getSpec().setRedundancy(2));
+        assertThat(awaitPhase(ns, "demo", "Running").getRedundancy()).isEqualTo(2);
+        assertThat(nodeConfig(ns)).containsEntry("GOD_REDUNDANCY", "2");
     }
 
     @Test

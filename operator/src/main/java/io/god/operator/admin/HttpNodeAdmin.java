@@ -152,7 +152,7 @@ public class HttpNodeAdmin implements NodeAdmin {
                 n.path("replicated").asBoolean(false),
                 n.path("ownedEntries").asLong(0), n.path("heldEntries").asLong(0), n.path("dataBytes").asLong(0),
                 text(n, "lastSyncAt"), text(n, "lastAliveAt"), text(n, "collectedUpTo"), text(n, "quarantinedAt"),
-                leave(n.get("leave")), ring(ring));
+                leave(n.get("leave")), ring(ring), n.path("redundancy").isInt() ? n.get("redundancy").asInt() : null);
     }
 
     private static NodeStatus.LeaveProgress leave(JsonNode l) {

@@ -3,11 +3,13 @@ package io.god.operator.admin;
 /**
  * The parts of a node's /admin/status the operator reads (DESIGN §6; the node issues define the whole document).
  * Timestamps are kept as the node sent them (RFC 3339 text or epoch millis), or null when absent. {@code leave} is
- * present only while the node is LEAVING or LEFT.
+ * present only while the node is LEAVING or LEFT. {@code redundancy} is the node's N ({@code god.redundancy}), null
+ * from a node too old to report it.
  */
 public record NodeStatus(String state, String position, String ringHash, int ringSize, boolean replicated,
         long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt, String lastAliveAt,
-        String collectedUpTo, String quarantinedAt, LeaveProgress leave, java.util.List<RingMember> ring) {
+        String collectedUpTo, String quarantinedAt, LeaveProgress leave, java.util.List<RingMember> ring,
+        Integer redundancy) {
 
     public static final String JOINING = "JOINING";
     public static final String ACTIVE = "ACTIVE";
@@ -32,6 +34,14 @@ public record NodeStatus(String state, String position, String ringHash, int rin
     public record RingMember(String position, String address) {
     }
 
+    /** Without the node's N (a node that does not report it). */
+    public NodeStatus(String state, String position, String ringHash, int ringSize, boolean replicated,
+            long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt, String lastAliveAt,
+            String collectedUpTo, String quarantinedAt, LeaveProgress leave, java.util.List<RingMember> ring) {
+        this(state, position, ringHash, ringSize, replicated, ownedEntries, heldEntries, dataBytes, lastSyncAt,
+                lastAliveAt, collectedUpTo, quarantinedAt, leave, ring, null);
+    }
+
     public NodeStatus(String state, String position, String ringHash, int ringSize, boolean replicated,
             long ownedEntries, long heldEntries, long dataBytes, String lastSyncAt, String lastAliveAt,
             String collectedUpTo, String quarantinedAt, LeaveProgress leave) {
@@ -42,7 +52,13 @@ public record NodeStatus(String state, String position, String ringHash, int rin
     /** This status with another ring view. */
     public NodeStatus withRing(java.util.List<RingMember> members) {
         return new NodeStatus(state, position, ringHash, members.size(), replicated, ownedEntries, heldEntries,
-                dataBytes, lastSyncAt, lastAliveAt, collectedUpTo, quarantinedAt, leave, members);
+                dataBytes, lastSyncAt, lastAliveAt, collectedUpTo, quarantinedAt, leave, members, redundancy);
+    }
+
+    /** This status with another N. */
+    public NodeStatus withRedundancy(Integer n) {
+        return new NodeStatus(state, position, ringHash, ringSize, replicated, ownedEntries, heldEntries, dataBytes,
+                lastSyncAt, lastAliveAt, collectedUpTo, quarantinedAt, leave, ring, n);
     }
 
     /**

@@ -17,7 +17,6 @@ import io.god.operator.model.Settings;
 import io.god.operator.monitoring.ServiceMonitors;
 import io.god.operator.resources.DesiredObjects;
 import io.god.operator.resources.Labels;
-import io.god.operator.resources.NodeEnv;
 import io.god.operator.resources.OwnedObjects;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -148,12 +147,16 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             return reject(cluster, context, status.secretsUnavailable(secrets.problems()), StatusWriter.REASON_SECRETS,
                     secrets.problems());
         }
+        NodeAdmin nodeAdmin = this.nodeAdmin.withToken(secrets.adminToken());
+        List<String> redundancy = checkRunningRedundancy(cluster, settings, nodeAdmin);
+        if (!redundancy.isEmpty()) {
+            return rejectInvalid(cluster, context, status, redundancy);
+        }
         List<String> conflicts = applyOwnedObjects(cluster, settings,
                 new DesiredObjects.Secured(secrets.hash(), operatorNamespace));
         if (!conflicts.isEmpty()) {
             return reject(cluster, context, status.blocked(conflicts), StatusWriter.REASON_CONFLICT, conflicts);
         }
-        NodeAdmin nodeAdmin = this.nodeAdmin.withToken(secrets.adminToken());
         ServiceMonitors.Verdict monitoring = applyMonitoring(cluster);
         Observation observation = new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
         List<Member> members = cluster.getStatus() == null ? List.of() : cluster.getStatus().getMembers();
@@ -249,21 +252,18 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     }
 
     /**
-     * The N the ring runs with: recorded in the status by the first pass, or (a cluster made by an operator before
-     * that) the value in its ConfigMap; null for a new cluster.
+     * Before anything is applied, while the status has no N yet (an older operator's cluster, or a first pass that
+     * failed before its status write): spec.redundancy against the N the running members report, else the N their
+     * template gives them ({@link FixedRedundancy}); the objects would otherwise take the new N at once.
      */
-    private Integer fixedRedundancy(GodCluster cluster) {
-        if (cluster.getStatus() != null && cluster.getStatus().getRedundancy() != null) {
-            return cluster.getStatus().getRedundancy();
+    private List<String> checkRunningRedundancy(GodCluster cluster, Settings settings, NodeAdmin nodeAdmin) {
+        if (FixedRedundancy.recorded(cluster) != null) {
+            return List.of();
         }
-        ConfigMap config = client.configMaps().inNamespace(cluster.getMetadata().getNamespace())
-                .withName(Labels.configMap(cluster)).get();
-        String value = config == null || config.getData() == null ? null : config.getData().get(NodeEnv.REDUNDANCY);
-        try {
-            return value == null ? null : Integer.valueOf(value);
-        } catch (NumberFormatException e) {
-            return null; // drift of someone else's making: repaired from the spec
-        }
+        Observation seen = new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
+        StatefulSet sts = client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
+                .withName(Labels.statefulSet(cluster)).get();
+        return new FixedRedundancy(client).problems(cluster, settings, seen, sts);
     }
 
     /**
@@ -299,7 +299,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     private List<String> validate(GodCluster cluster, Settings settings) {
         List<String> problems = new java.util.ArrayList<>(SpecValidator.problems(cluster.getSpec(), settings));
         SpecValidator.checkName(cluster.getMetadata().getName(), problems);
-        SpecValidator.checkRedundancy(settings, fixedRedundancy(cluster), problems);
+        SpecValidator.checkRedundancy(settings, FixedRedundancy.recorded(cluster), problems);
         StatefulSet sts = client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
                 .withName(Labels.statefulSet(cluster)).get();
         if (sts != null && problems.stream().noneMatch(p -> p.startsWith("spec.storage"))) {

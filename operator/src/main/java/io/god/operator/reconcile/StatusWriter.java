@@ -147,9 +147,7 @@ public final class StatusWriter {
         s.setMembers(members);
         s.setRingHash(ringHash);
         s.setOperation(plan.operation());
-        List<String> kept = obs.claims().stream().filter(cl -> cl.ordinal() >= obs.statefulSetReplicas()
-                && !cl.terminating()).map(Observation.ClaimView::name).toList();
-        s.setKeptClaims(kept.isEmpty() ? null : kept);
+        s.setKeptClaims(keptClaims(obs));
         if (plan.operation() != null && Operation.REPLACE.equals(plan.operation().getType())) {
             s.setLastReplacement(new Replacement(plan.operation().getOrdinal(), plan.operation().getReplacedPodUid(),
                     plan.operation().getStartedAt()));
@@ -168,6 +166,20 @@ public final class StatusWriter {
         c.set(Conditions.PAUSED, Conditions.FALSE, "Reconciling", "");
         s.setConditions(c.build());
         return s;
+    }
+
+    /**
+     * The PVCs of removed members: ordinals at or above the StatefulSet's replicas. A hibernated ring (StatefulSet
+     * at 0) removed no member: its members' claims are not kept ones, and the list stays what it was (those of its
+     * claims that still exist).
+     */
+    private List<String> keptClaims(Observation obs) {
+        List<String> before = Optional.ofNullable(previous.getKeptClaims()).orElse(List.of());
+        List<String> kept = obs.claims().stream().filter(cl -> !cl.terminating())
+                .filter(cl -> obs.statefulSetReplicas() > 0 ? cl.ordinal() >= obs.statefulSetReplicas()
+                        : before.contains(cl.name()))
+                .map(Observation.ClaimView::name).toList();
+        return kept.isEmpty() ? null : kept;
     }
 
     private Conditions conditions() {

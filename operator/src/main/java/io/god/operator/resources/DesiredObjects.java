@@ -61,7 +61,7 @@ public final class DesiredObjects {
      */
     public static final String SECRETS_HASH = "god.io/secrets-hash";
     public static final String DATA_VOLUME = "data";
-    static final String CONTAINER = "node";
+    public static final String CONTAINER = "node";
     static final long RUN_AS_USER = 1001L;
 
     private final GodCluster cluster;

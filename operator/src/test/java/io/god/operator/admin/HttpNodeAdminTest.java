@@ -26,7 +26,7 @@ class HttpNodeAdminTest {
              "ring":[{"position":"00","address":"a:9191"},{"position":"7f","address":"b:9191"}],
              "ownedEntries":12,"heldEntries":36,"replicated":true,"lastSyncAt":"2026-11-21T10:00:00Z",
              "lastAliveAt":"2026-11-21T10:00:01Z","collectedUpTo":1732183200000,"quarantinedAt":null,
-             "dataBytes":4096,"somethingNew":{"x":1}}""";
+             "dataBytes":4096,"redundancy":2,"somethingNew":{"x":1}}""";
 
     static final String LEAVING = """
             {"state":"LEAVING","position":"7f","ringHash":"c0ffee","ring":[],"replicated":true,"dataBytes":10,
@@ -123,7 +123,17 @@ class HttpNodeAdminTest {
         assertThat(s.lastAliveAt()).isEqualTo("2026-11-21T10:00:01Z");
         assertThat(s.collectedUpTo()).isEqualTo("1732183200000");
         assertThat(s.quarantinedAt()).isNull();
+        assertThat(s.redundancy()).isEqualTo(2);
         assertThat(authorization.get()).isNull();
+    }
+
+    /** A node of the previous version reports no N; a null or non-number is not a number either. */
+    @Test
+    void aStatusWithoutRedundancyHasNone() throws IOException {
+        assertThat(HttpNodeAdmin.parse(LEAVING).redundancy()).isNull();
+        assertThat(HttpNodeAdmin.parse(STATUS.replace("\"redundancy\":2", "\"redundancy\":null")).redundancy()).isNull();
+        assertThat(HttpNodeAdmin.parse(STATUS.replace("\"redundancy\":2", "\"redundancy\":\"3\"")).redundancy())
+                .isNull();
     }
 
     @Test

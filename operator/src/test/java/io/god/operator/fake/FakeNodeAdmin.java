@@ -37,6 +37,8 @@ public class FakeNodeAdmin implements NodeAdmin {
     private final Set<String> notReplicated = ConcurrentHashMap.newKeySet();
     private final Map<String, String> refuseLeave = new ConcurrentHashMap<>();
     private final Map<String, Long> dataBytes = new ConcurrentHashMap<>();
+    /** namespace → the N its members report (none by default, as a node before issue 26). */
+    private final Map<String, Integer> redundancy = new ConcurrentHashMap<>();
     private final Map<String, java.time.Duration> slow = new ConcurrentHashMap<>();
     private final Set<String> outOfView = ConcurrentHashMap.newKeySet();
     /** "namespace/pod" → the IP of its instance when {@link #keepInView} was called. */
@@ -233,7 +235,7 @@ public class FakeNodeAdmin implements NodeAdmin {
                 .map(p -> new NodeStatus.RingMember(position(p), p.substring(ns.length() + 1) + ".peers:9191")).toList();
         return new NodeStatus(state, position(pod), "ring-" + ns, 3, !notReplicated.contains(ns), 10,
                 left != null && left == 0 ? 0 : 30, dataBytes.getOrDefault(ns, DEFAULT_DATA_BYTES), null, null, null,
-                null, progress, ring);
+                null, progress, ring, redundancy.get(ns));
     }
 
     /**
@@ -303,6 +305,11 @@ public class FakeNodeAdmin implements NodeAdmin {
     /** Every member of the namespace reports this many bytes held. */
     public void dataBytes(String namespace, long bytes) {
         dataBytes.put(namespace, bytes);
+    }
+
+    /** Every member of the namespace reports this N in /admin/status. */
+    public void redundancy(String namespace, int n) {
+        redundancy.put(namespace, n);
     }
 
     /** Every member of the namespace that is LEAVING is LEFT now. */

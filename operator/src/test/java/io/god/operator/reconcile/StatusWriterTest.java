@@ -192,4 +192,40 @@ class StatusWriterTest {
         });
         assertThat(Conditions.isTrue(failed.getConditions(), Conditions.READY)).as("kept from the last pass").isTrue();
     }
+
+    static List<Observation.ClaimView> claims(int count) {
+        return java.util.stream.IntStream.range(0, count)
+                .mapToObj(i -> new Observation.ClaimView("data-demo-" + i, i, 1L << 30, false)).toList();
+    }
+
+    /**
+     * keptClaims lists the claims of removed members only: above the StatefulSet's replicas while it runs; a
+     * hibernated ring (StatefulSet at 0) keeps the list it had, not every claim of its sleeping members.
+     */
+    @Test
+    void keptClaimsAreTheClaimsOfRemovedMembersOnly() {
+        GodCluster gc = cluster(3);
+        Settings settings = Settings.of(gc.getSpec(), "img");
+        gc.setStatus(new StatusWriter(gc, T0).observed(settings,
+                new Observation(3, null, List.of(), claims(4), Map.of(), Map.of()), STEADY));
+        assertThat(gc.getStatus().getKeptClaims()).as("member 3 was removed").containsExactly("data-demo-3");
+
+        gc.getSpec().setReplicas(0);
+        Settings hibernated = Settings.of(gc.getSpec(), "img");
+        Plan asleep = Plan.waiting(null, Progress.HIBERNATED, "");
+        gc.setStatus(new StatusWriter(gc, T0.plusSeconds(5)).observed(hibernated,
+                new Observation(0, null, List.of(), claims(4), Map.of(), Map.of()), asleep));
+        assertThat(gc.getStatus().getKeptClaims()).as("the sleeping members' claims are not kept ones")
+                .containsExactly("data-demo-3");
+
+        List<Observation.ClaimView> deleted = List.of(claims(4).get(0), claims(4).get(1), claims(4).get(2));
+        gc.setStatus(new StatusWriter(gc, T0.plusSeconds(10)).observed(hibernated,
+                new Observation(0, null, List.of(), deleted, Map.of(), Map.of()), asleep));
+        assertThat(gc.getStatus().getKeptClaims()).as("deleted by hand meanwhile").isNull();
+
+        GodCluster fresh = cluster(0);
+        var never = new StatusWriter(fresh, T0).observed(Settings.of(fresh.getSpec(), "img"),
+                new Observation(0, null, List.of(), claims(3), Map.of(), Map.of()), asleep);
+        assertThat(never.getKeptClaims()).as("a hibernated ring removed nobody").isNull();
+    }
 }
