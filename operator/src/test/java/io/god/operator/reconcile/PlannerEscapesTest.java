@@ -225,7 +225,113 @@ class PlannerEscapesTest {
         assertThat(w.claims).containsKey(3);
     }
 
+    @Test
+    void aRemovalInterruptedBeforeEveryLiveMemberWasToldTellsThemAllAgain() {
+        PlannerWorld w = new PlannerWorld(4);
+        w.failing.add(3);
+        w.pods.get(3).ready = false;
+        w.outOfView.add(3);
+        w.desired = 3;
+        while (!(w.plan().action() instanceof Action.RemoveMember)) {
+            w.step();
+        }
+        w.crashAfterIntent = true; // the operation reached the status; no member was told
+        w.step();
+        assertThat(w.operation.getStep()).isEqualTo(Operation.STEP_REMOVING);
+        w.removeUnanswered.add(1); // the next pass: demo-1 does not answer its call
+        assertThat(w.step().action()).hasToString("remove-member 3");
+        assertThat(w.operation.getStep()).as("not every live member was told").isEqualTo(Operation.STEP_REMOVING);
+        assertThat(w.stsReplicas).isEqualTo(4);
+        w.removeUnanswered.clear();
+        assertThat(w.settle()).containsExactly("remove-member 3", "remove-member 3", "replicas=3");
+        assertThat(w.toldRemoved).containsExactly("10.0.0.0 3", "10.0.0.2 3", "10.0.0.0 3", "10.0.0.1 3",
+                "10.0.0.2 3");
+        assertThat(w.claims).containsKey(3);
+    }
+
+    @Test
+    void aRemovedMembersPodStuckTerminatingIsReportedAndForceDeletedOnlyOnRequest() {
+        PlannerWorld w = new PlannerWorld(4);
+        w.failing.add(3);
+        w.pods.get(3).ready = false;
+        w.pods.get(3).stuck = true; // its Kubernetes node is lost
+        w.outOfView.add(3);
+        w.desired = 3;
+        for (int i = 0; i < 60; i++) {
+            w.step();
+        }
+        assertThat(w.actions).containsExactly("remove-member 3", "replicas=3");
+        assertThat(w.last.message()).contains("removing demo-3", "stuck Terminating", Planner.FORCE_DELETE_ANNOTATION);
+        assertThat(w.eventReasons().stream().filter("PodStuckTerminating"::equals)).isNotEmpty();
+        assertThat(w.operation.getType()).isEqualTo(Operation.REMOVE);
+        w.requests = new Planner.Requests(null, null, "3");
+        assertThat(w.settle()).containsExactly("remove-member 3", "replicas=3", "force-delete-pod 3");
+        assertThat(w.claims).as("the PVC is kept").containsKey(3);
+    }
+
+    @Test
+    void aDrainedMembersPodStuckTerminatingIsReportedAndForceDeletedOnlyOnRequest() {
+        PlannerWorld w = new PlannerWorld(4);
+        w.pods.get(3).stuck = true;
+        w.desired = 3;
+        for (int i = 0; i < 60; i++) {
+            w.step();
+        }
+        assertThat(w.actions).containsExactly("leave 3", "replicas=3");
+        assertThat(w.last.message()).contains("scaling down past demo-3", "stuck Terminating");
+        w.requests = new Planner.Requests(null, null, "3");
+        assertThat(w.settle()).containsExactly("leave 3", "replicas=3", "force-delete-pod 3", "delete-claim 3");
+    }
+
     // ---- replacing a member ----------------------------------------------------------------------------------------
+
+    /** demo-1 is replaced; its new pod never serves (a bad image, say): the replace waits for it. */
+    static PlannerWorld aReplacementThatNeverServes() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.stepTime = Duration.ofSeconds(10);
+        w.requests = new Planner.Requests("1", null, null);
+        w.failing.add(1);
+        for (int i = 0; i < 40; i++) {
+            w.step();
+        }
+        assertThat(w.actions).containsExactly("accept-replace 1", "delete-claim 1", "delete-pod 1");
+        assertThat(w.last.message()).contains("waiting for the new member");
+        assertThat(w.operation.getType()).isEqualTo(Operation.REPLACE);
+        return w;
+    }
+
+    @Test
+    void aNewImageTakesEffectOnAReplacementThatNeverServes() {
+        PlannerWorld w = aReplacementThatNeverServes();
+        w.templateHash = "v2";
+        w.failing.clear(); // the new image fixes it
+        Plan escape = w.step();
+        assertThat(escape.action()).hasToString("delete-pod 1");
+        assertThat(escape.alert().reason()).isEqualTo("ReplaceRejoinAbandoned");
+        assertThat(escape.alert().message()).contains("demo-1", "its pod template changed");
+        assertThat(w.settle()).containsExactly("accept-replace 1", "delete-claim 1", "delete-pod 1", "delete-pod 1",
+                "delete-pod 2", "delete-pod 0");
+        assertThat(w.pods.values()).allSatisfy(p -> assertThat(p.hash).isEqualTo("v2"));
+    }
+
+    @Test
+    void scalingUpIsNotBlockedByAReplacementThatNeverServes() {
+        PlannerWorld w = aReplacementThatNeverServes();
+        w.desired = 4;
+        assertThat(w.step().action()).hasToString("replicas=4");
+        assertThat(w.last.alert().reason()).isEqualTo("ReplaceRejoinAbandoned");
+        assertThat(w.stsReplicas).isEqualTo(4);
+        assertThat(w.pods).containsKey(3);
+    }
+
+    @Test
+    void hibernatingIsNotBlockedByAReplacementThatNeverServes() {
+        PlannerWorld w = aReplacementThatNeverServes();
+        w.desired = 0;
+        assertThat(w.settle()).endsWith("replicas=0");
+        assertThat(w.pods).isEmpty();
+    }
+
 
     @Test
     void aReplaceRequestReplacesExactlyOnceOver50Passes() {

@@ -82,6 +82,12 @@ final class PlannerWorld {
     /** Every event and alert the plans carried, in order (no repeat suppression). */
     final List<Plan.Event> events = new ArrayList<>();
     final List<Integer> removed = new ArrayList<>();
+    /** "host removed-ordinal" for every /admin/remove-member call that was answered, in order. */
+    final List<String> toldRemoved = new ArrayList<>();
+    /** Ordinals whose members do not answer /admin/remove-member (the call times out). */
+    final java.util.Set<Integer> removeUnanswered = new java.util.HashSet<>();
+    /** The next pass records its intent (the operation, as the reconciler does before acting) and then crashes. */
+    boolean crashAfterIntent;
     final List<String> actions = new ArrayList<>();
     Plan last;
 
@@ -148,6 +154,15 @@ final class PlannerWorld {
         Plan plan = plan(obs);
         silence = Silence.update(members(), obs, now);
         last = plan;
+        if (crashAfterIntent) {
+            crashAfterIntent = false;
+            if (!(plan.action() instanceof Action.None)) {
+                operation = plan.operation(); // the intent reached the status; the action was never taken
+            }
+            now = now.plus(stepTime);
+            tick();
+            return plan;
+        }
         apply(plan.action());
         if (!(plan.action() instanceof Action.None)) {
             actions.add(plan.action().toString());
@@ -158,10 +173,24 @@ final class PlannerWorld {
         if (plan.alert() != null) {
             events.add(plan.alert());
         }
-        operation = plan.operation();
+        operation = plan.action() instanceof Action.RemoveMember r ? told(r, plan.operation()) : plan.operation();
         now = now.plus(stepTime);
         tick();
         return plan;
+    }
+
+    /** As {@link ActionRunner}: the removal moves on to Shrinking only when every live member answered. */
+    private Operation told(Action.RemoveMember r, Operation op) {
+        boolean all = true;
+        for (String host : r.hosts()) {
+            int ordinal = Integer.parseInt(host.substring(host.lastIndexOf('.') + 1));
+            if (removeUnanswered.contains(ordinal)) {
+                all = false;
+            } else {
+                toldRemoved.add(host + " " + r.ordinal());
+            }
+        }
+        return op.atStep(all ? Operation.STEP_SHRINKING : Operation.STEP_REMOVING);
     }
 
     /** The reasons of the events recorded so far. */
