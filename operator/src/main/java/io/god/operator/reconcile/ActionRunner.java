@@ -129,8 +129,7 @@ final class ActionRunner {
         }
         String note = unsupported.isEmpty() ? "" : " (the nodes have no /admin/remove-member yet; the ring drops the"
                 + " member by failure detection)";
-        return new Plan(plan.action(), plan.operation().atStep(Operation.STEP_SHRINKING), plan.progress(),
-                plan.message() + note, plan.event(), plan.alert());
+        return plan.withAlert(plan.operation().atStep(Operation.STEP_SHRINKING), plan.alert()).noting(note);
     }
 
     /**

@@ -5,6 +5,7 @@ import static io.god.operator.reconcile.EventRecorder.WARNING;
 
 import io.god.operator.admin.NodeStatus;
 import io.god.operator.model.Operation;
+import io.god.operator.model.Wait;
 import io.god.operator.reconcile.Action.DeleteClaim;
 import io.god.operator.reconcile.Action.DeletePod;
 import io.god.operator.reconcile.Action.Leave;
@@ -42,16 +43,18 @@ public final class Planner {
     /**
      * The inputs: the spec's numbers, what was observed, the operation recorded in the status, the time, the
      * members that no longer answer ({@link Silence}), what the last status knew of each member's position, the
-     * user's explicit requests (annotations) and the operation deadline.
+     * user's explicit requests (annotations), the operation deadline, and the wait (with no operation open) the last
+     * status recorded.
      */
     public record Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, String clusterName,
             Observation obs, Operation operation, Instant now, Map<Integer, Silence.Entry> silence,
-            Silence.Bounds bounds, Map<Integer, String> positions, Requests requests, Duration operationTimeout) {
+            Silence.Bounds bounds, Map<Integer, String> positions, Requests requests, Duration operationTimeout,
+            Wait waiting) {
 
         public Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, String clusterName,
                 Observation obs, Operation operation, Instant now) {
             this(desired, redundancy, deleteClaimOnScaleDown, clusterName, obs, operation, now, Map.of(),
-                    Silence.Bounds.DEFAULT, Map.of(), Requests.NONE, DEFAULT_TIMEOUT);
+                    Silence.Bounds.DEFAULT, Map.of(), Requests.NONE, DEFAULT_TIMEOUT, null);
         }
 
         /** The members that no longer answer: silent for at least the bounds' passes and time. */
@@ -89,6 +92,9 @@ public final class Planner {
 
     public static Plan plan(Input in) {
         Plan plan = new Planner(in).next(in.operation());
+        if (plan.operation() == null) {
+            return Deadline.applyToWait(plan, in.waiting(), in.now(), in.operationTimeout());
+        }
         return Deadline.apply(plan, in.operation(), in.obs(), in.now(), in.operationTimeout(), in.clusterName());
     }
 

@@ -78,6 +78,60 @@ class PlannerEscapesTest {
     }
 
     @Test
+    void aRollGateThatNeverOpensPassesTheDeadlineOnceAndOnlyReportsIt() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.stepTime = Duration.ofMinutes(1);
+        w.pods.get(1).answers = false; // Ready, but its admin port is broken: the roll must not restart it blindly
+        w.templateHash = "v2";
+        int passes = 0;
+        while (!w.step().deadlineExceeded()) {
+            assertThat(++passes).as("passes until the deadline (a minute each)").isLessThanOrEqualTo(31);
+            assertThat(w.last.operation()).isNull();
+            assertThat(w.last.message()).contains("waiting before the next restart", "demo-1 does not answer");
+        }
+        assertThat(passes).isGreaterThanOrEqualTo(29);
+        assertThat(w.last.alert().reason()).isEqualTo(Deadline.REASON);
+        assertThat(w.last.alert().message()).contains("RollingRestart waited longer than PT30M",
+                "demo-1 does not answer", "Nothing is cancelled");
+        assertThat(Deadline.stalled(w.last, w.operationTimeout, "demo")).isEqualTo(w.last.alert().message());
+        for (int i = 0; i < 100; i++) {
+            assertThat(w.step().deadlineExceeded()).as("only reports").isTrue();
+        }
+        assertThat(w.eventReasons().stream().filter(Deadline.REASON::equals)).as("one event").hasSize(1);
+        assertThat(w.actions).isEmpty();
+        w.pods.get(1).answers = true;
+        assertThat(w.settle()).containsExactly("delete-pod 2", "delete-pod 1", "delete-pod 0");
+        assertThat(w.waiting).isNull();
+        assertThat(w.last.deadlineExceeded()).isFalse();
+    }
+
+    @Test
+    void aScaleDownGateCountsFromWhenItsWaitBeganAndANewWaitStartsOver() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.stepTime = Duration.ofMinutes(1);
+        w.replicated = false;
+        w.desired = 2;
+        for (int i = 0; i < 20; i++) {
+            assertThat(w.step().message()).contains("scale-down to 2 waits", "not replicated");
+        }
+        String since = w.waiting.getSince();
+        assertThat(w.waiting.getPhase()).isEqualTo("ScalingDown");
+        w.desired = 3;
+        w.templateHash = "v2"; // another wait: the roll's gate, counted afresh
+        assertThat(w.step().message()).contains("waiting before the next restart");
+        assertThat(w.waiting.getSince()).isNotEqualTo(since);
+        for (int i = 0; i < 25; i++) {
+            assertThat(w.step().deadlineExceeded()).isFalse();
+        }
+        int more = 0;
+        while (!w.step().deadlineExceeded()) {
+            assertThat(++more).as("30 minutes after the roll's wait began").isLessThanOrEqualTo(5);
+        }
+        assertThat(w.actions).isEmpty();
+        assertThat(w.last.alert().message()).contains("RollingRestart waited", "not replicated");
+    }
+
+    @Test
     void scalingBackUpPreemptsTheDrainOfADeadMember() {
         PlannerWorld w = drainWhoseMemberDies();
         for (int i = 0; i < 40; i++) {
@@ -125,6 +179,30 @@ class PlannerEscapesTest {
         assertThat(w.settle()).containsExactly("leave 3", "delete-pod 3", "leave 3", "replicas=3", "delete-claim 3",
                 "delete-pod 2", "delete-pod 1", "delete-pod 0");
         assertThat(w.pods.values()).allSatisfy(p -> assertThat(p.hash).isEqualTo("v2"));
+    }
+
+    @Test
+    void aCrashLoopingMemberIsNotTreatedAsDeadWhileItAnswersAndItsDrainCanStillBeCancelled() {
+        PlannerWorld w = drainWhoseMemberDies();
+        w.stepTime = Duration.ofSeconds(10);
+        PlannerWorld.PodState p = w.pods.get(3);
+        p.answersUnready = true; // a LEAVING node reports itself unready, and answers when it is up
+        p.answersEvery = 2; // it crash-loops: up every other pass
+        w.outOfView.add(3); // a removal without a drain would be allowed if it were silent
+        for (int i = 0; i < 200; i++) { // over half an hour
+            Plan plan = w.step();
+            assertThat(plan.operation().getType()).isEqualTo(Operation.SCALE_DOWN);
+            assertThat(plan.action()).isInstanceOf(Action.None.class);
+        }
+        assertThat(w.actions).as("neither removed nor abandoned").containsExactly("leave 3");
+        assertThat(w.last.deadlineExceeded()).as("its answering now and then is no progress").isTrue();
+        assertThat(w.eventReasons().stream().filter(Deadline.REASON::equals)).hasSize(1);
+        w.desired = 4;
+        w.step();
+        w.step();
+        assertThat(w.actions).as("cancelled on its next answer").containsExactly("leave 3", "cancel-leave 3");
+        assertThat(w.settle()).containsExactly("leave 3", "cancel-leave 3");
+        assertThat(w.stsReplicas).isEqualTo(4);
     }
 
     @Test
@@ -225,13 +303,19 @@ class PlannerEscapesTest {
         assertThat(w.claims).containsKey(3);
     }
 
-    @Test
-    void aRemovalInterruptedBeforeEveryLiveMemberWasToldTellsThemAllAgain() {
+    /** A 4-member ring scaled to 3 whose demo-3 is dead: never Ready, silent, out of the live members' views. */
+    static PlannerWorld deadHighestMember() {
         PlannerWorld w = new PlannerWorld(4);
         w.failing.add(3);
         w.pods.get(3).ready = false;
         w.outOfView.add(3);
         w.desired = 3;
+        return w;
+    }
+
+    @Test
+    void aRemovalInterruptedBeforeEveryLiveMemberWasToldTellsThemAllAgain() {
+        PlannerWorld w = deadHighestMember();
         while (!(w.plan().action() instanceof Action.RemoveMember)) {
             w.step();
         }
@@ -251,12 +335,8 @@ class PlannerEscapesTest {
 
     @Test
     void aRemovedMembersPodStuckTerminatingIsReportedAndForceDeletedOnlyOnRequest() {
-        PlannerWorld w = new PlannerWorld(4);
-        w.failing.add(3);
-        w.pods.get(3).ready = false;
+        PlannerWorld w = deadHighestMember();
         w.pods.get(3).stuck = true; // its Kubernetes node is lost
-        w.outOfView.add(3);
-        w.desired = 3;
         for (int i = 0; i < 60; i++) {
             w.step();
         }

@@ -39,6 +39,8 @@ final class PlannerWorld {
         boolean answersUnready;
         /** Deleted but its Kubernetes node is lost: it stays Terminating until force-deleted. */
         boolean stuck;
+        /** A crash loop: it answers /admin/status only on every n-th pass (0: whenever it is up). */
+        int answersEvery;
 
         PodState(int ordinal, String hash) {
             this.ordinal = ordinal;
@@ -64,6 +66,8 @@ final class PlannerWorld {
     final List<Integer> deletedClaims = new ArrayList<>();
     final List<Integer> deletedPods = new ArrayList<>();
     Operation operation;
+    /** The wait with no operation open, as the last status recorded it. */
+    io.god.operator.model.Wait waiting;
     Instant now = Instant.parse("2026-11-21T10:00:00Z");
     /** How far the clock moves per step. */
     Duration stepTime = Duration.ofSeconds(1);
@@ -79,6 +83,8 @@ final class PlannerWorld {
     /** What a LEAVING member reports as confirmed ranges (of 4). */
     long rangesConfirmed = 1;
     int uids;
+    /** Passes (steps) made so far. */
+    int passes;
     /** Every event and alert the plans carried, in order (no repeat suppression). */
     final List<Plan.Event> events = new ArrayList<>();
     final List<Integer> removed = new ArrayList<>();
@@ -105,7 +111,8 @@ final class PlannerWorld {
             views.add(new PodView(name, p.ordinal, p.ready && !p.terminating, "10.0.0." + p.ordinal, p.terminating, p.hash,
                     p.uid));
             // the operator asks every pod with an IP; whether it answers is the node's business
-            if (!p.terminating && p.answers && (p.ready || p.answersUnready)) {
+            boolean up = p.answersEvery == 0 || passes % p.answersEvery == 0;
+            if (!p.terminating && p.answers && up && (p.ready || p.answersUnready)) {
                 boolean done = NodeStatus.LEFT.equals(p.state) && !p.shuttingDown;
                 NodeStatus.LeaveProgress leave = NodeStatus.LEAVING.equals(p.state)
                         ? new NodeStatus.LeaveProgress("HANDING_OFF", null, 4, rangesConfirmed, leaveError)
@@ -131,7 +138,7 @@ final class PlannerWorld {
             positions.put(o, "0" + o);
         }
         return Planner.plan(new Planner.Input(desired, redundancy, deleteClaims, "demo", obs, operation, now,
-                Silence.update(members(), obs, now), bounds, positions, requests, operationTimeout));
+                Silence.update(members(), obs, now), bounds, positions, requests, operationTimeout, waiting));
     }
 
     /** The silence the last status recorded, as members. */
@@ -174,7 +181,9 @@ final class PlannerWorld {
             events.add(plan.alert());
         }
         operation = plan.action() instanceof Action.RemoveMember r ? told(r, plan.operation()) : plan.operation();
+        waiting = plan.waiting();
         now = now.plus(stepTime);
+        passes++;
         tick();
         return plan;
     }
