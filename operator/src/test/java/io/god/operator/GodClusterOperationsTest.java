@@ -484,6 +484,64 @@ class GodClusterOperationsTest extends ScenarioSupport {
         assertThat(current(ns, "demo").getStatus().getLastReplacement().getOrdinal()).isEqualTo(2);
     }
 
+    /**
+     * Issue 26's roll gate through the mock API server: demo-1 is Ready but its admin answers later than the operator's
+     * admin timeout (500 ms in tests). It is unknown, not unhealthy: the roll waits (the wait recorded in
+     * status.waiting) and restarts nothing until it answers in time, then completes.
+     */
+    @Test
+    @Order(16)
+    void aRollWaitsForAMemberWhoseAdminAnswersTooSlowly() {
+        String ns = "slow-admin";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        nodeAdmin.slow(ns, "demo-1", java.time.Duration.ofSeconds(2));
+        edit(ns, "demo", gc -> gc.getSpec().setRestartNonce("slow-1"));
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> s.getWaiting() != null && "RollingRestart".equals(s.getWaiting().getPhase()));
+        awaitPasses(ns, "demo-0", 20); // longer than unanswered-after (3 s): it counts as no longer answering
+        GodClusterStatus waiting = current(ns, "demo").getStatus();
+        assertThat(fakeController.gone(ns)).as("nothing restarted while demo-1 answers too late").isEmpty();
+        assertThat(Conditions.find(waiting.getConditions(), Conditions.PROGRESSING).orElseThrow().getMessage())
+                .contains("waiting before the next restart", "demo-1 does not answer /admin/status");
+        assertThat(waiting.getMembers().get(1).getMissedPolls()).isGreaterThanOrEqualTo(3);
+        nodeAdmin.reset(ns, "demo-1");
+        GodClusterStatus done = await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus(),
+                s -> "Running".equals(s.getPhase()) && s.getOperation() == null && s.getReadyReplicas() == 3
+                        && fakeController.gone(ns).containsAll(List.of("demo-0", "demo-1", "demo-2")));
+        assertThat(done.getWaiting()).isNull();
+        assertThat(eventReasons(ns)).doesNotContain("ProgressDeadlineExceeded");
+    }
+
+    /**
+     * A crash-looping member (not Ready, answering one /admin/status call in two) is not one that no longer answers:
+     * a scale-down past it waits for it instead of removing it as dead (its ring view would allow that), and a new
+     * image restarts it at once; the fixed member then drains normally.
+     */
+    @Test
+    @Order(17)
+    void aCrashLoopingMemberIsNotRemovedAsDeadAndANewImageStillTakesEffect() {
+        String ns = "crash-loop";
+        create(ns, "demo", spec -> spec.setReplicas(3));
+        running(ns, 3);
+        markNotReady(ns, "demo-2");
+        nodeAdmin.crashLoop(ns, "demo-2", 2);
+        nodeAdmin.dropFromView(ns, "demo-2"); // a removal without a drain would be allowed if it were silent
+        edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getPhase(), "ScalingDown"::equals);
+        awaitPasses(ns, "demo-0", 25); // longer than unanswered-after (3 s), more than 3 passes
+        assertThat(Conditions.find(current(ns, "demo").getStatus().getConditions(), Conditions.PROGRESSING)
+                .orElseThrow().getMessage()).contains("scale-down to 2 waits", "demo-2 is not Ready");
+        assertThat(nodeAdmin.calls(ns)).as("neither drained nor removed").isEmpty();
+        assertThat(stsReplicas(ns)).isEqualTo(3);
+        nodeAdmin.reset(ns, "demo-2"); // its views follow the pods again; the next instance is healthy
+        edit(ns, "demo", gc -> gc.getSpec().setImage("example.org/god-node:v2"));
+        running(ns, 2);
+        assertThat(fakeController.gone(ns)).startsWith("demo-2");
+        assertThat(nodeAdmin.calls(ns)).contains("demo-2 leave").noneMatch(c -> c.contains("remove"));
+        assertThat(eventReasons(ns)).doesNotContain("RemovingDeadMember", "RemoveRefused", "DrainAbandoned");
+    }
+
     // ---- no volume is deleted for staleness (DESIGN §8, revised): these move the operator's clock forward ----------
 
     /** Waits until the operator has made this many more passes over the namespace's ring that asked this pod. */
@@ -856,10 +914,10 @@ class GodClusterOperationsTest extends ScenarioSupport {
                 .filter(c -> c.verb().equals("delete") && c.resource().equals("persistentvolumeclaims"))
                 .map(c -> claimPath.matcher(c.path())).filter(Matcher::matches)
                 .map(m -> m.group(1) + "/" + m.group(2)).distinct().sorted().toList();
-        assertThat(deletedClaims).containsExactly("claim-write/data-demo-2", "dies-image/data-demo-2",
-                "drain/data-demo-2", "drain/data-demo-3", "intent/data-demo-2", "no-room/data-demo-2",
-                "pause-annotation/data-demo-1", "pending/data-demo-2", "replace/data-demo-1", "resume/data-demo-2",
-                "shrink-write/data-demo-2");
+        assertThat(deletedClaims).containsExactly("claim-write/data-demo-2", "crash-loop/data-demo-2",
+                "dies-image/data-demo-2", "drain/data-demo-2", "drain/data-demo-3", "intent/data-demo-2",
+                "no-room/data-demo-2", "pause-annotation/data-demo-1", "pending/data-demo-2", "replace/data-demo-1",
+                "resume/data-demo-2", "shrink-write/data-demo-2");
         for (String ns : List.of("intent", "shrink-write", "claim-write")) {
             assertIntentBeforeAction(calls, ns);
             assertThat(calls.stream().filter(c -> c.path().contains("/namespaces/" + ns + "/"))

@@ -53,11 +53,15 @@ public final class OperatorMeters {
 
     /**
      * Counts what changed between the operation in the status before and after a reconcile of one
-     * cluster, and sets whether its operation is past its deadline ({@code deadlineExceededAt}).
+     * cluster, and sets whether its operation (or its wait with none open) is past its deadline
+     * ({@code deadlineExceededAt}).
      */
     public void operations(String namespace, String cluster, GodClusterStatus before, GodClusterStatus after) {
         Operation current = after == null ? null : after.getOperation();
-        pastDeadline(namespace, cluster).set(current != null && current.getDeadlineExceededAt() != null ? 1 : 0);
+        boolean waitPast = after != null && after.getWaiting() != null
+                && after.getWaiting().getDeadlineExceededAt() != null;
+        pastDeadline(namespace, cluster).set(waitPast || (current != null && current.getDeadlineExceededAt() != null)
+                ? 1 : 0);
         operations(before, after);
     }
 
@@ -65,7 +69,7 @@ public final class OperatorMeters {
         return pastDeadline.computeIfAbsent(namespace + "/" + cluster, k -> {
             AtomicInteger v = new AtomicInteger();
             Gauge.builder(PAST_DEADLINE, v, AtomicInteger::get).tag("namespace", namespace).tag("cluster", cluster)
-                    .description("1 while the cluster's operation is past its deadline (spec.operationTimeout)")
+                    .description("1 while the cluster's operation or wait is past its deadline (spec.operationTimeout)")
                     .register(registry);
             return v;
         });

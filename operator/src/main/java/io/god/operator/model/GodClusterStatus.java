@@ -55,6 +55,10 @@ public class GodClusterStatus {
     @JsonPropertyDescription("The replication factor N the ring was created with: spec.redundancy cannot change it.")
     private Integer redundancy;
 
+    @JsonPropertyDescription("A wait with no operation open (the ring not healthy enough for the next step), since"
+            + " when: spec.operationTimeout reports it too.")
+    private Wait waiting;
+
     public Long getObservedGeneration() { return observedGeneration; }
     public void setObservedGeneration(Long observedGeneration) { this.observedGeneration = observedGeneration; }
     public Integer getReplicas() { return replicas; }
@@ -79,6 +83,8 @@ public class GodClusterStatus {
     public void setLastReplacement(Replacement lastReplacement) { this.lastReplacement = lastReplacement; }
     public Integer getRedundancy() { return redundancy; }
     public void setRedundancy(Integer redundancy) { this.redundancy = redundancy; }
+    public Wait getWaiting() { return waiting; }
+    public void setWaiting(Wait waiting) { this.waiting = waiting; }
 
     @Override
     public boolean equals(Object o) {
@@ -88,7 +94,7 @@ public class GodClusterStatus {
                 && Objects.equals(phase, s.phase) && Objects.equals(conditions, s.conditions)
                 && Objects.equals(members, s.members) && Objects.equals(ringHash, s.ringHash)
                 && Objects.equals(operation, s.operation) && Objects.equals(keptClaims, s.keptClaims)
-                && Objects.equals(lastReplacement, s.lastReplacement);
+                && Objects.equals(lastReplacement, s.lastReplacement) && Objects.equals(waiting, s.waiting);
     }
 
     @Override

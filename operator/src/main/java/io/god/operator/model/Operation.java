@@ -30,7 +30,10 @@ public class Operation {
     public static final String STEP_SHRINKING = "Shrinking";
     /** ScaleDown: the drained ordinal's PVC was deleted; waiting until it is gone. */
     public static final String STEP_DELETING_CLAIM = "DeletingClaim";
-    /** Remove: the ring was told; the StatefulSet shrinks past the dead member (Shrinking reused after). */
+    /**
+     * Remove: the live members are being told that the dead member is removed (told again each pass until every one
+     * answered); then Shrinking: the StatefulSet shrinks past the dead member.
+     */
     public static final String STEP_REMOVING = "Removing";
     /** Replace: the request was accepted (annotation cleared); its PVC is deleted next. */
     public static final String STEP_ACCEPTED = "Accepted";

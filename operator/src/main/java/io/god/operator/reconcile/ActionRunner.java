@@ -100,7 +100,8 @@ final class ActionRunner {
     /**
      * Tells every live member that the dead one is removed. A node without the call (404) is tolerated: the member
      * then leaves the ring by the nodes' failure detection alone, and the message says so. A refusal stops the removal
-     * (nothing else changed); no answer keeps the step, so the next pass tells the ring again.
+     * (nothing else changed); no answer keeps the step {@code Removing}, so the next pass tells the ring again. Only
+     * when every live member answered does the operation move on to {@code Shrinking}.
      */
     private Plan removeMember(GodCluster cluster, Plan plan, Action.RemoveMember remove) {
         String address = Labels.podAddress(cluster, Labels.pod(cluster, remove.ordinal()));
@@ -128,8 +129,7 @@ final class ActionRunner {
         }
         String note = unsupported.isEmpty() ? "" : " (the nodes have no /admin/remove-member yet; the ring drops the"
                 + " member by failure detection)";
-        return new Plan(plan.action(), plan.operation(), plan.progress(), plan.message() + note, plan.event(),
-                plan.alert());
+        return plan.withAlert(plan.operation().atStep(Operation.STEP_SHRINKING), plan.alert()).noting(note);
     }
 
     /**

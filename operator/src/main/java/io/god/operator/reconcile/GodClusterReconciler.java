@@ -166,7 +166,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         Plan plan = Planner.plan(new Planner.Input(settings.replicas(), settings.redundancy(),
                 settings.deleteClaimOnScaleDown(), cluster.getMetadata().getName(), observation, operation(cluster),
                 now, Silence.update(members, observation, now), silenceBounds, positions, requests(cluster),
-                GoDuration.parse(settings.operationTimeout())));
+                GoDuration.parse(settings.operationTimeout()), waiting(cluster)));
         GodClusterStatus before = cluster.getStatus(); // news and metrics compare with this, not with the intent
         recordIntent(cluster, context, status, plan);
         plan = new ActionRunner(client, nodeAdmin, adminTimeout, events()).run(cluster, plan);
@@ -228,6 +228,10 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
 
     private static Operation operation(GodCluster cluster) {
         return cluster.getStatus() == null ? null : cluster.getStatus().getOperation();
+    }
+
+    private static io.god.operator.model.Wait waiting(GodCluster cluster) {
+        return cluster.getStatus() == null ? null : cluster.getStatus().getWaiting();
     }
 
     private UpdateControl<GodCluster> reportPaused(GodCluster cluster, Context<GodCluster> context, StatusWriter status) {

@@ -5,6 +5,7 @@ import static io.god.operator.reconcile.EventRecorder.WARNING;
 
 import io.god.operator.admin.NodeStatus;
 import io.god.operator.model.Operation;
+import io.god.operator.model.Wait;
 import io.god.operator.reconcile.Action.DeleteClaim;
 import io.god.operator.reconcile.Action.DeletePod;
 import io.god.operator.reconcile.Action.Leave;
@@ -42,16 +43,18 @@ public final class Planner {
     /**
      * The inputs: the spec's numbers, what was observed, the operation recorded in the status, the time, the
      * members that no longer answer ({@link Silence}), what the last status knew of each member's position, the
-     * user's explicit requests (annotations) and the operation deadline.
+     * user's explicit requests (annotations), the operation deadline, and the wait (with no operation open) the last
+     * status recorded.
      */
     public record Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, String clusterName,
             Observation obs, Operation operation, Instant now, Map<Integer, Silence.Entry> silence,
-            Silence.Bounds bounds, Map<Integer, String> positions, Requests requests, Duration operationTimeout) {
+            Silence.Bounds bounds, Map<Integer, String> positions, Requests requests, Duration operationTimeout,
+            Wait waiting) {
 
         public Input(int desired, int redundancy, boolean deleteClaimOnScaleDown, String clusterName,
                 Observation obs, Operation operation, Instant now) {
             this(desired, redundancy, deleteClaimOnScaleDown, clusterName, obs, operation, now, Map.of(),
-                    Silence.Bounds.DEFAULT, Map.of(), Requests.NONE, DEFAULT_TIMEOUT);
+                    Silence.Bounds.DEFAULT, Map.of(), Requests.NONE, DEFAULT_TIMEOUT, null);
         }
 
         /** The members that no longer answer: silent for at least the bounds' passes and time. */
@@ -89,6 +92,9 @@ public final class Planner {
 
     public static Plan plan(Input in) {
         Plan plan = new Planner(in).next(in.operation());
+        if (plan.operation() == null) {
+            return Deadline.applyToWait(plan, in.waiting(), in.now(), in.operationTimeout());
+        }
         return Deadline.apply(plan, in.operation(), in.obs(), in.now(), in.operationTimeout(), in.clusterName());
     }
 
@@ -199,8 +205,8 @@ public final class Planner {
     private Plan shrunk(Operation op, int o) {
         Optional<PodView> pod = obs.pod(o);
         if (pod.isPresent()) {
-            return Plan.waiting(op.atStep(Operation.STEP_SHRINKING), Progress.SCALING_DOWN,
-                    "waiting for " + pod(o) + " to stop");
+            return stopping(op.atStep(Operation.STEP_SHRINKING), o, pod.get(), Progress.SCALING_DOWN,
+                    "scaling down past " + pod(o));
         }
         Optional<ClaimView> claim = obs.claim(o);
         if (!in.deleteClaimOnScaleDown() || claim.isEmpty()) {
@@ -343,8 +349,10 @@ public final class Planner {
     }
 
     /**
-     * Tells the live members that the dead member at {@code o} is removed; the StatefulSet shrinks past it next (the
-     * recorded step). When no member answered the call, the step stays {@code Removing} and the next pass tells again.
+     * Tells the live members that the dead member at {@code o} is removed. The step recorded before the call is
+     * {@code Removing}: a pass that stops before every live member answered (a crash, a failed write, a member that
+     * did not answer) leaves it there, and the next pass tells the ring again. Only when every live member answered
+     * does the step become {@code Shrinking} ({@link ActionRunner}), and the StatefulSet shrinks past it next.
      */
     private Plan remove(int o, String why) {
         List<String> hosts = new java.util.ArrayList<>();
@@ -356,7 +364,7 @@ public final class Planner {
         String message = "removing " + pod(o) + " without a drain (" + why + "; " + silence(o)
                 + "): every entry it held has a copy on a live member";
         return Plan.of(new Action.RemoveMember(o, in.positions().get(o), hosts),
-                op(Operation.REMOVE, desired, o, Operation.STEP_SHRINKING), Progress.SCALING_DOWN, message,
+                op(Operation.REMOVE, desired, o, Operation.STEP_REMOVING), Progress.SCALING_DOWN, message,
                 new Event(WARNING, "RemovingDeadMember", message + "; its PVC is kept"));
     }
 
@@ -373,8 +381,11 @@ public final class Planner {
                     "shrinking the StatefulSet to " + o + " past the removed " + pod(o), null));
         }
         if (obs.pod(o).isPresent()) {
-            return Optional.of(Plan.waiting(op.atStep(Operation.STEP_SHRINKING), Progress.SCALING_DOWN,
-                    "waiting for " + pod(o) + " to stop"));
+            if (desired == 0) {
+                return Optional.empty(); // hibernating stops every pod anyway; its PVC is kept like every other
+            }
+            return Optional.of(stopping(op.atStep(Operation.STEP_SHRINKING), o, obs.pod(o).get(),
+                    Progress.SCALING_DOWN, "removing " + pod(o)));
         }
         Optional<ClaimView> claim = obs.claim(o).filter(c -> !c.terminating());
         if (claim.isEmpty()) {
@@ -460,7 +471,7 @@ public final class Planner {
         boolean claimGoing = claim.isPresent() && claim.get().terminating();
         if (Operation.STEP_DELETING_POD.equals(op.getStep())) {
             if (pod.isPresent() && pod.get().terminating()) {
-                return Optional.of(stuck(op, o, pod.get()));
+                return Optional.of(stopping(op, o, pod.get(), Progress.REPLACING, "replacing " + pod(o)));
             }
             boolean old = pod.isPresent() && (Objects.equals(op.getReplacedPodUid(), pod.get().uid()) || claimGoing);
             if (old) {
@@ -474,6 +485,11 @@ public final class Planner {
             op = op.atStep(Operation.STEP_REJOINING);
         }
         if (pod.isEmpty() || pod.get().terminating() || !serving(o)) {
+            Optional<String> change = pod.filter(p -> !p.terminating() && outdated(p)).map(p -> "its pod template"
+                    + " changed").or(() -> Optional.of("spec.replicas is " + desired).filter(w -> desired > stsReplicas));
+            if (change.isPresent()) {
+                return Optional.of(endRejoinWait(o, change.get()));
+            }
             return Optional.of(Plan.waiting(op, Progress.REPLACING, "replacing " + pod(o) + ": waiting for the new"
                     + " member to be Ready and ACTIVE (it rejoins empty)"));
         }
@@ -484,24 +500,37 @@ public final class Planner {
     }
 
     /**
-     * The pod is Terminating: it normally goes within its grace period. One whose node stopped answering may sit
-     * there forever (its Kubernetes node lost); it is reported, and force-deleted only when annotated
-     * {@value #FORCE_DELETE_ANNOTATION} with its ordinal (the user vouches that its node is really gone).
+     * The replaced member's new pod does not serve yet, and the spec changed (a new template, more replicas): the
+     * replacement itself is done (its pod and PVC were deleted), only the wait for the rejoin ends. The next pass
+     * plans afresh: an outdated pod that serves nothing restarts at once from the new template, a scale-up goes on.
      */
-    private Plan stuck(Operation op, int o, PodView pod) {
-        if (!unanswering(o)) {
-            return Plan.waiting(op, Progress.REPLACING, "replacing " + pod(o) + ": waiting for its pod to stop");
+    private Plan endRejoinWait(int o, String why) {
+        Plan next = next(null);
+        return next.withAlert(next.operation(), new Event(WARNING, "ReplaceRejoinAbandoned", pod(o) + " was replaced"
+                + " (its pod and PVC deleted) but has not rejoined (" + silence(o) + ") and " + why
+                + ": the operator stops waiting for it and plans afresh"));
+    }
+
+    /**
+     * The operation waits for the pod at {@code o} to stop ({@code doing} says what for). A Terminating pod normally
+     * goes within its grace period; one whose node stopped answering may sit there forever (its Kubernetes node lost):
+     * it is reported, and force-deleted only when annotated {@value #FORCE_DELETE_ANNOTATION} with its ordinal (the
+     * user vouches that its node is really gone).
+     */
+    private Plan stopping(Operation op, int o, PodView pod, Progress progress, String doing) {
+        if (!pod.terminating() || !unanswering(o)) {
+            return Plan.waiting(op, progress, doing + ": waiting for its pod to stop");
         }
         if (String.valueOf(o).equals(in.requests().forceDeletePod())) {
-            return Plan.of(new DeletePod(o, pod.name(), true), op, Progress.REPLACING, "replacing " + pod(o)
+            return Plan.of(new DeletePod(o, pod.name(), true), op, progress, doing
                     + ": force-deleting its pod stuck Terminating, as annotated", new Event(WARNING,
                             "PodForceDeleted", pod(o) + " was stuck Terminating (" + silence(o)
                                     + "); force-deleted as annotation " + FORCE_DELETE_ANNOTATION + " asks"));
         }
-        String message = "replacing " + pod(o) + ": its pod is stuck Terminating (" + silence(o) + "; its Kubernetes"
+        String message = doing + ": its pod is stuck Terminating (" + silence(o) + "; its Kubernetes"
                 + " node may be lost). It is never force-deleted unless annotated " + FORCE_DELETE_ANNOTATION + ": \""
                 + o + "\"";
-        return Plan.of(Action.NONE, op, Progress.REPLACING, message, new Event(WARNING, "PodStuckTerminating", message));
+        return Plan.of(Action.NONE, op, progress, message, new Event(WARNING, "PodStuckTerminating", message));
     }
 
     // ---- 2. hibernate / scale up ----------------------------------------------------------------------------------

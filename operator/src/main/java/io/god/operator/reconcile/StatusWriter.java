@@ -152,8 +152,9 @@ public final class StatusWriter {
             s.setLastReplacement(new Replacement(plan.operation().getOrdinal(), plan.operation().getReplacedPodUid(),
                     plan.operation().getStartedAt()));
         }
-        String stalled = plan.deadlineExceeded() ? Deadline.message(plan.operation(),
-                GoDuration.parse(settings.operationTimeout()), cluster.getMetadata().getName(), plan.message()) : null;
+        s.setWaiting(plan.waiting());
+        String stalled = Deadline.stalled(plan, GoDuration.parse(settings.operationTimeout()),
+                cluster.getMetadata().getName());
         Conditions c = conditions();
         readyCondition(c, desired, ready, isReady, allActive, ringHash);
         progressingCondition(c, plan, stalled);

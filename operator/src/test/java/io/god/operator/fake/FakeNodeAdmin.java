@@ -40,6 +40,9 @@ public class FakeNodeAdmin implements NodeAdmin {
     /** namespace → the N its members report (none by default, as a node before issue 26). */
     private final Map<String, Integer> redundancy = new ConcurrentHashMap<>();
     private final Map<String, java.time.Duration> slow = new ConcurrentHashMap<>();
+    /** pod IP → n: the instance crash-loops, answering only every n-th /admin/status call. */
+    private final Map<String, Integer> crashLoop = new ConcurrentHashMap<>();
+    private final Map<String, Long> crashLoopCalls = new ConcurrentHashMap<>();
     private final Set<String> outOfView = ConcurrentHashMap.newKeySet();
     /** "namespace/pod" → the IP of its instance when {@link #keepInView} was called. */
     private final Map<String, String> inView = new ConcurrentHashMap<>();
@@ -72,7 +75,7 @@ public class FakeNodeAdmin implements NodeAdmin {
         }
         FakeStatefulSetController.podAt(host).ifPresent(p -> statusCalls.merge(p, 1L, Long::sum));
         String pod = reachable(host);
-        if (pod == null) {
+        if (pod == null || crashed(host)) {
             return refused(host);
         }
         java.time.Duration delay = slow.get(pod);
@@ -204,6 +207,23 @@ public class FakeNodeAdmin implements NodeAdmin {
     /** The pod answers /admin/status only after this delay (a slow admin; beyond the operator's timeout: none). */
     public void slow(String namespace, String pod, java.time.Duration delay) {
         slow.put(namespace + "/" + pod, delay);
+    }
+
+    /**
+     * The pod's current instance crash-loops: it answers only every {@code every}-th /admin/status call (the first
+     * call after this one answers), and refuses the others; its successor (another IP) answers as usual.
+     */
+    public void crashLoop(String namespace, String pod, int every) {
+        String ip = FakeStatefulSetController.ipOf(namespace + "/" + pod)
+                .orElseThrow(() -> new IllegalStateException("no pod " + namespace + "/" + pod + " runs"));
+        crashLoopCalls.put(ip, 0L);
+        crashLoop.put(ip, every);
+    }
+
+    /** A crash-looping instance is down for this call. */
+    private boolean crashed(String host) {
+        Integer every = crashLoop.get(host);
+        return every != null && crashLoopCalls.merge(host, 1L, Long::sum) % every != 1 % every;
     }
 
     /** "namespace/pod" at this IP, or null when no pod answers there. */

@@ -78,6 +78,60 @@ class PlannerEscapesTest {
     }
 
     @Test
+    void aRollGateThatNeverOpensPassesTheDeadlineOnceAndOnlyReportsIt() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.stepTime = Duration.ofMinutes(1);
+        w.pods.get(1).answers = false; // Ready, but its admin port is broken: the roll must not restart it blindly
+        w.templateHash = "v2";
+        int passes = 0;
+        while (!w.step().deadlineExceeded()) {
+            assertThat(++passes).as("passes until the deadline (a minute each)").isLessThanOrEqualTo(31);
+            assertThat(w.last.operation()).isNull();
+            assertThat(w.last.message()).contains("waiting before the next restart", "demo-1 does not answer");
+        }
+        assertThat(passes).isGreaterThanOrEqualTo(29);
+        assertThat(w.last.alert().reason()).isEqualTo(Deadline.REASON);
+        assertThat(w.last.alert().message()).contains("RollingRestart waited longer than PT30M",
+                "demo-1 does not answer", "Nothing is cancelled");
+        assertThat(Deadline.stalled(w.last, w.operationTimeout, "demo")).isEqualTo(w.last.alert().message());
+        for (int i = 0; i < 100; i++) {
+            assertThat(w.step().deadlineExceeded()).as("only reports").isTrue();
+        }
+        assertThat(w.eventReasons().stream().filter(Deadline.REASON::equals)).as("one event").hasSize(1);
+        assertThat(w.actions).isEmpty();
+        w.pods.get(1).answers = true;
+        assertThat(w.settle()).containsExactly("delete-pod 2", "delete-pod 1", "delete-pod 0");
+        assertThat(w.waiting).isNull();
+        assertThat(w.last.deadlineExceeded()).isFalse();
+    }
+
+    @Test
+    void aScaleDownGateCountsFromWhenItsWaitBeganAndANewWaitStartsOver() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.stepTime = Duration.ofMinutes(1);
+        w.replicated = false;
+        w.desired = 2;
+        for (int i = 0; i < 20; i++) {
+            assertThat(w.step().message()).contains("scale-down to 2 waits", "not replicated");
+        }
+        String since = w.waiting.getSince();
+        assertThat(w.waiting.getPhase()).isEqualTo("ScalingDown");
+        w.desired = 3;
+        w.templateHash = "v2"; // another wait: the roll's gate, counted afresh
+        assertThat(w.step().message()).contains("waiting before the next restart");
+        assertThat(w.waiting.getSince()).isNotEqualTo(since);
+        for (int i = 0; i < 25; i++) {
+            assertThat(w.step().deadlineExceeded()).isFalse();
+        }
+        int more = 0;
+        while (!w.step().deadlineExceeded()) {
+            assertThat(++more).as("30 minutes after the roll's wait began").isLessThanOrEqualTo(5);
+        }
+        assertThat(w.actions).isEmpty();
+        assertThat(w.last.alert().message()).contains("RollingRestart waited", "not replicated");
+    }
+
+    @Test
     void scalingBackUpPreemptsTheDrainOfADeadMember() {
         PlannerWorld w = drainWhoseMemberDies();
         for (int i = 0; i < 40; i++) {
@@ -125,6 +179,30 @@ class PlannerEscapesTest {
         assertThat(w.settle()).containsExactly("leave 3", "delete-pod 3", "leave 3", "replicas=3", "delete-claim 3",
                 "delete-pod 2", "delete-pod 1", "delete-pod 0");
         assertThat(w.pods.values()).allSatisfy(p -> assertThat(p.hash).isEqualTo("v2"));
+    }
+
+    @Test
+    void aCrashLoopingMemberIsNotTreatedAsDeadWhileItAnswersAndItsDrainCanStillBeCancelled() {
+        PlannerWorld w = drainWhoseMemberDies();
+        w.stepTime = Duration.ofSeconds(10);
+        PlannerWorld.PodState p = w.pods.get(3);
+        p.answersUnready = true; // a LEAVING node reports itself unready, and answers when it is up
+        p.answersEvery = 2; // it crash-loops: up every other pass
+        w.outOfView.add(3); // a removal without a drain would be allowed if it were silent
+        for (int i = 0; i < 200; i++) { // over half an hour
+            Plan plan = w.step();
+            assertThat(plan.operation().getType()).isEqualTo(Operation.SCALE_DOWN);
+            assertThat(plan.action()).isInstanceOf(Action.None.class);
+        }
+        assertThat(w.actions).as("neither removed nor abandoned").containsExactly("leave 3");
+        assertThat(w.last.deadlineExceeded()).as("its answering now and then is no progress").isTrue();
+        assertThat(w.eventReasons().stream().filter(Deadline.REASON::equals)).hasSize(1);
+        w.desired = 4;
+        w.step();
+        w.step();
+        assertThat(w.actions).as("cancelled on its next answer").containsExactly("leave 3", "cancel-leave 3");
+        assertThat(w.settle()).containsExactly("leave 3", "cancel-leave 3");
+        assertThat(w.stsReplicas).isEqualTo(4);
     }
 
     @Test
@@ -225,7 +303,115 @@ class PlannerEscapesTest {
         assertThat(w.claims).containsKey(3);
     }
 
+    /** A 4-member ring scaled to 3 whose demo-3 is dead: never Ready, silent, out of the live members' views. */
+    static PlannerWorld deadHighestMember() {
+        PlannerWorld w = new PlannerWorld(4);
+        w.failing.add(3);
+        w.pods.get(3).ready = false;
+        w.outOfView.add(3);
+        w.desired = 3;
+        return w;
+    }
+
+    @Test
+    void aRemovalInterruptedBeforeEveryLiveMemberWasToldTellsThemAllAgain() {
+        PlannerWorld w = deadHighestMember();
+        while (!(w.plan().action() instanceof Action.RemoveMember)) {
+            w.step();
+        }
+        w.crashAfterIntent = true; // the operation reached the status; no member was told
+        w.step();
+        assertThat(w.operation.getStep()).isEqualTo(Operation.STEP_REMOVING);
+        w.removeUnanswered.add(1); // the next pass: demo-1 does not answer its call
+        assertThat(w.step().action()).hasToString("remove-member 3");
+        assertThat(w.operation.getStep()).as("not every live member was told").isEqualTo(Operation.STEP_REMOVING);
+        assertThat(w.stsReplicas).isEqualTo(4);
+        w.removeUnanswered.clear();
+        assertThat(w.settle()).containsExactly("remove-member 3", "remove-member 3", "replicas=3");
+        assertThat(w.toldRemoved).containsExactly("10.0.0.0 3", "10.0.0.2 3", "10.0.0.0 3", "10.0.0.1 3",
+                "10.0.0.2 3");
+        assertThat(w.claims).containsKey(3);
+    }
+
+    @Test
+    void aRemovedMembersPodStuckTerminatingIsReportedAndForceDeletedOnlyOnRequest() {
+        PlannerWorld w = deadHighestMember();
+        w.pods.get(3).stuck = true; // its Kubernetes node is lost
+        for (int i = 0; i < 60; i++) {
+            w.step();
+        }
+        assertThat(w.actions).containsExactly("remove-member 3", "replicas=3");
+        assertThat(w.last.message()).contains("removing demo-3", "stuck Terminating", Planner.FORCE_DELETE_ANNOTATION);
+        assertThat(w.eventReasons().stream().filter("PodStuckTerminating"::equals)).isNotEmpty();
+        assertThat(w.operation.getType()).isEqualTo(Operation.REMOVE);
+        w.requests = new Planner.Requests(null, null, "3");
+        assertThat(w.settle()).containsExactly("remove-member 3", "replicas=3", "force-delete-pod 3");
+        assertThat(w.claims).as("the PVC is kept").containsKey(3);
+    }
+
+    @Test
+    void aDrainedMembersPodStuckTerminatingIsReportedAndForceDeletedOnlyOnRequest() {
+        PlannerWorld w = new PlannerWorld(4);
+        w.pods.get(3).stuck = true;
+        w.desired = 3;
+        for (int i = 0; i < 60; i++) {
+            w.step();
+        }
+        assertThat(w.actions).containsExactly("leave 3", "replicas=3");
+        assertThat(w.last.message()).contains("scaling down past demo-3", "stuck Terminating");
+        w.requests = new Planner.Requests(null, null, "3");
+        assertThat(w.settle()).containsExactly("leave 3", "replicas=3", "force-delete-pod 3", "delete-claim 3");
+    }
+
     // ---- replacing a member ----------------------------------------------------------------------------------------
+
+    /** demo-1 is replaced; its new pod never serves (a bad image, say): the replace waits for it. */
+    static PlannerWorld aReplacementThatNeverServes() {
+        PlannerWorld w = new PlannerWorld(3);
+        w.stepTime = Duration.ofSeconds(10);
+        w.requests = new Planner.Requests("1", null, null);
+        w.failing.add(1);
+        for (int i = 0; i < 40; i++) {
+            w.step();
+        }
+        assertThat(w.actions).containsExactly("accept-replace 1", "delete-claim 1", "delete-pod 1");
+        assertThat(w.last.message()).contains("waiting for the new member");
+        assertThat(w.operation.getType()).isEqualTo(Operation.REPLACE);
+        return w;
+    }
+
+    @Test
+    void aNewImageTakesEffectOnAReplacementThatNeverServes() {
+        PlannerWorld w = aReplacementThatNeverServes();
+        w.templateHash = "v2";
+        w.failing.clear(); // the new image fixes it
+        Plan escape = w.step();
+        assertThat(escape.action()).hasToString("delete-pod 1");
+        assertThat(escape.alert().reason()).isEqualTo("ReplaceRejoinAbandoned");
+        assertThat(escape.alert().message()).contains("demo-1", "its pod template changed");
+        assertThat(w.settle()).containsExactly("accept-replace 1", "delete-claim 1", "delete-pod 1", "delete-pod 1",
+                "delete-pod 2", "delete-pod 0");
+        assertThat(w.pods.values()).allSatisfy(p -> assertThat(p.hash).isEqualTo("v2"));
+    }
+
+    @Test
+    void scalingUpIsNotBlockedByAReplacementThatNeverServes() {
+        PlannerWorld w = aReplacementThatNeverServes();
+        w.desired = 4;
+        assertThat(w.step().action()).hasToString("replicas=4");
+        assertThat(w.last.alert().reason()).isEqualTo("ReplaceRejoinAbandoned");
+        assertThat(w.stsReplicas).isEqualTo(4);
+        assertThat(w.pods).containsKey(3);
+    }
+
+    @Test
+    void hibernatingIsNotBlockedByAReplacementThatNeverServes() {
+        PlannerWorld w = aReplacementThatNeverServes();
+        w.desired = 0;
+        assertThat(w.settle()).endsWith("replicas=0");
+        assertThat(w.pods).isEmpty();
+    }
+
 
     @Test
     void aReplaceRequestReplacesExactlyOnceOver50Passes() {

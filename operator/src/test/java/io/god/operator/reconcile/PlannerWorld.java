@@ -39,6 +39,8 @@ final class PlannerWorld {
         boolean answersUnready;
         /** Deleted but its Kubernetes node is lost: it stays Terminating until force-deleted. */
         boolean stuck;
+        /** A crash loop: it answers /admin/status only on every n-th pass (0: whenever it is up). */
+        int answersEvery;
 
         PodState(int ordinal, String hash) {
             this.ordinal = ordinal;
@@ -64,6 +66,8 @@ final class PlannerWorld {
     final List<Integer> deletedClaims = new ArrayList<>();
     final List<Integer> deletedPods = new ArrayList<>();
     Operation operation;
+    /** The wait with no operation open, as the last status recorded it. */
+    io.god.operator.model.Wait waiting;
     Instant now = Instant.parse("2026-11-21T10:00:00Z");
     /** How far the clock moves per step. */
     Duration stepTime = Duration.ofSeconds(1);
@@ -79,9 +83,17 @@ final class PlannerWorld {
     /** What a LEAVING member reports as confirmed ranges (of 4). */
     long rangesConfirmed = 1;
     int uids;
+    /** Passes (steps) made so far. */
+    int passes;
     /** Every event and alert the plans carried, in order (no repeat suppression). */
     final List<Plan.Event> events = new ArrayList<>();
     final List<Integer> removed = new ArrayList<>();
+    /** "host removed-ordinal" for every /admin/remove-member call that was answered, in order. */
+    final List<String> toldRemoved = new ArrayList<>();
+    /** Ordinals whose members do not answer /admin/remove-member (the call times out). */
+    final java.util.Set<Integer> removeUnanswered = new java.util.HashSet<>();
+    /** The next pass records its intent (the operation, as the reconciler does before acting) and then crashes. */
+    boolean crashAfterIntent;
     final List<String> actions = new ArrayList<>();
     Plan last;
 
@@ -99,7 +111,8 @@ final class PlannerWorld {
             views.add(new PodView(name, p.ordinal, p.ready && !p.terminating, "10.0.0." + p.ordinal, p.terminating, p.hash,
                     p.uid));
             // the operator asks every pod with an IP; whether it answers is the node's business
-            if (!p.terminating && p.answers && (p.ready || p.answersUnready)) {
+            boolean up = p.answersEvery == 0 || passes % p.answersEvery == 0;
+            if (!p.terminating && p.answers && up && (p.ready || p.answersUnready)) {
                 boolean done = NodeStatus.LEFT.equals(p.state) && !p.shuttingDown;
                 NodeStatus.LeaveProgress leave = NodeStatus.LEAVING.equals(p.state)
                         ? new NodeStatus.LeaveProgress("HANDING_OFF", null, 4, rangesConfirmed, leaveError)
@@ -125,7 +138,7 @@ final class PlannerWorld {
             positions.put(o, "0" + o);
         }
         return Planner.plan(new Planner.Input(desired, redundancy, deleteClaims, "demo", obs, operation, now,
-                Silence.update(members(), obs, now), bounds, positions, requests, operationTimeout));
+                Silence.update(members(), obs, now), bounds, positions, requests, operationTimeout, waiting));
     }
 
     /** The silence the last status recorded, as members. */
@@ -148,6 +161,15 @@ final class PlannerWorld {
         Plan plan = plan(obs);
         silence = Silence.update(members(), obs, now);
         last = plan;
+        if (crashAfterIntent) {
+            crashAfterIntent = false;
+            if (!(plan.action() instanceof Action.None)) {
+                operation = plan.operation(); // the intent reached the status; the action was never taken
+            }
+            now = now.plus(stepTime);
+            tick();
+            return plan;
+        }
         apply(plan.action());
         if (!(plan.action() instanceof Action.None)) {
             actions.add(plan.action().toString());
@@ -158,10 +180,26 @@ final class PlannerWorld {
         if (plan.alert() != null) {
             events.add(plan.alert());
         }
-        operation = plan.operation();
+        operation = plan.action() instanceof Action.RemoveMember r ? told(r, plan.operation()) : plan.operation();
+        waiting = plan.waiting();
         now = now.plus(stepTime);
+        passes++;
         tick();
         return plan;
+    }
+
+    /** As {@link ActionRunner}: the removal moves on to Shrinking only when every live member answered. */
+    private Operation told(Action.RemoveMember r, Operation op) {
+        boolean all = true;
+        for (String host : r.hosts()) {
+            int ordinal = Integer.parseInt(host.substring(host.lastIndexOf('.') + 1));
+            if (removeUnanswered.contains(ordinal)) {
+                all = false;
+            } else {
+                toldRemoved.add(host + " " + r.ordinal());
+            }
+        }
+        return op.atStep(all ? Operation.STEP_SHRINKING : Operation.STEP_REMOVING);
     }
 
     /** The reasons of the events recorded so far. */
