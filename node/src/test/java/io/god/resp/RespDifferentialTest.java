@@ -19,8 +19,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The same seeded random sequence of string, hash and sorted-set commands against a real redis-server and a god node
- * over RESP must give the same replies: scores (Redis 7.0's %.17g, ±inf, −0), ranks, score and lex ranges with REV
- * and LIMIT, ZADD's options, pops, the set algebra with WEIGHTS and AGGREGATE, and the errors (WRONGTYPE, NaN, bad
+ * over RESP must give the same replies: scores (Redis 7.0's %.17g, ±inf, −0), HINCRBY/HINCRBYFLOAT (long double
+ * sums, overflows), ZMPOP, ranks, score and lex ranges with REV and LIMIT, ZADD's options, pops, the set algebra with WEIGHTS and AGGREGATE, and the errors (WRONGTYPE, NaN, bad
  * floats and ranges, syntax). Only the order of HKEYS/HVALS/HGETALL is compared as a set: Redis answers in its hash's
  * order, god in field order (docs/resp.md).
  */
