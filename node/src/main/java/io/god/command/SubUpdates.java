@@ -6,6 +6,7 @@ import io.god.persist.Record;
 import io.god.setop.Encodings;
 import io.god.tree.Item;
 import io.god.tree.TreeState;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -110,6 +111,8 @@ public final class SubUpdates {
                 case "hset" -> u.hset(rest, false);
                 case "hsetnx" -> u.hset(rest, true);
                 case "hdel" -> u.remove(rest, Kind.HASH);
+                case "hincrby" -> u.hincrby(rest);
+                case "hincrbyfloat" -> u.hincrbyfloat(rest);
                 case "zrem" -> u.remove(rest, Kind.ZSET);
                 case "zadd" -> u.zadd(rest);
                 case "zpop" -> u.zpop(rest);
@@ -178,6 +181,65 @@ public final class SubUpdates {
                 added += exists ? 0 : 1;
             }
             return done(added, List.of());
+        }
+
+        /** field, increment (a string2ll integer): HINCRBY, answering the new value. */
+        Outcome hincrby(List<byte[]> args) {
+            Long incr = RedisNumbers.integer(args.get(1));
+            if (incr == null) {
+                throw new CommandError(400, "value is not an integer or out of range");
+            }
+            Item old = fieldOf(args.get(0));
+            long value = 0;
+            if (old.exists()) {
+                Long v = RedisNumbers.integer(old.value());
+                if (v == null) {
+                    throw new CommandError(400, "hash value is not an integer");
+                }
+                value = v;
+            }
+            if (incr < 0 && value < 0 && incr < Long.MIN_VALUE - value
+                    || incr > 0 && value > 0 && incr > Long.MAX_VALUE - value) {
+                throw new CommandError(400, "increment or decrement would overflow");
+            }
+            value += incr;
+            write(Record.subPut(key, args.get(0), Long.toString(value).getBytes(StandardCharsets.US_ASCII), ts()));
+            return done(value, List.of());
+        }
+
+        /** field, increment (a finite long double): HINCRBYFLOAT, answering the new value as stored. */
+        Outcome hincrbyfloat(List<byte[]> args) {
+            BigDecimal incr = RedisNumbers.longDouble(args.get(1));
+            if (incr == null) {
+                throw new CommandError(400, "value is not a valid float");
+            }
+            if (incr == RedisNumbers.INFINITE) {
+                throw new CommandError(400, "value is NaN or Infinity");
+            }
+            Item old = fieldOf(args.get(0));
+            BigDecimal value = BigDecimal.ZERO;
+            if (old.exists()) {
+                value = RedisNumbers.longDouble(old.value());
+                if (value == null || value == RedisNumbers.INFINITE) { // Redis takes a stored inf, then refuses the sum
+                    throw new CommandError(400, value == null ? "hash value is not a float"
+                            : "increment would produce NaN or Infinity");
+                }
+            }
+            value = RedisNumbers.add(value, incr);
+            if (value == RedisNumbers.INFINITE) {
+                throw new CommandError(400, "increment would produce NaN or Infinity");
+            }
+            byte[] stored = RedisNumbers.human(value).getBytes(StandardCharsets.US_ASCII);
+            admission.checkValue(stored, "Value");
+            write(Record.subPut(key, args.get(0), stored, ts()));
+            return done(0, List.of(stored));
+        }
+
+        /** The field of a hash (the key becomes one: WRONGTYPE for another type). */
+        private Item fieldOf(byte[] field) {
+            admission.checkKey(field, "SubKey");
+            become(Kind.HASH);
+            return sub().get(field);
         }
 
         Outcome remove(List<byte[]> members, Kind kind) {

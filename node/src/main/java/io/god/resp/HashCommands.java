@@ -1,14 +1,17 @@
 package io.god.resp;
 
+import io.god.command.RedisNumbers;
 import io.god.command.Wire;
 import io.god.command.SubUpdates.Kind;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Hashes of the RESP table: a hash is the key's (unmirrored) sub tree, a field its sub key. Writes run at the key's
- * owner ({@code SubUpdate}: the type check and HSETNX's test with the write); reads check the type, then read the
+ * owner ({@code SubUpdate}: the type check, HSETNX's test and HINCRBY/HINCRBYFLOAT's read with the write); the
+ * increments are checked here first, as Redis does before the type. Reads check the type, then read the
  * sub tree, so fields come back in byte order (Redis: its own order).
  */
 final class HashCommands {
@@ -27,6 +30,19 @@ final class HashCommands {
         });
         core.add("HSETNX", 4, (s, a, w) -> w.integer(core.update(s, a.get(1), "hsetnx", a.subList(2, 4)).n()));
         core.add("HDEL", -3, (s, a, w) -> w.integer(core.update(s, a.get(1), "hdel", a.subList(2, a.size())).n()));
+        core.add("HINCRBY", 4, (s, a, w) -> {
+            if (RedisNumbers.integer(a.get(3)) == null) {
+                throw new IllegalArgumentException("value is not an integer or out of range");
+            }
+            w.integer(core.update(s, a.get(1), "hincrby", a.subList(2, 4)).n());
+        });
+        core.add("HINCRBYFLOAT", 4, (s, a, w) -> {
+            BigDecimal incr = RedisNumbers.longDouble(a.get(3));
+            if (incr == null || incr == RedisNumbers.INFINITE) {
+                throw new IllegalArgumentException(incr == null ? Scores.NOT_A_FLOAT : "value is NaN or Infinity");
+            }
+            w.bulk(core.update(s, a.get(1), "hincrbyfloat", a.subList(2, 4)).values().get(0));
+        });
         core.add("HGET", 3, (s, a, w) -> {
             read(s, a.get(1));
             w.bulk(field(s, a.get(1), a.get(2)));
@@ -54,7 +70,7 @@ final class HashCommands {
         core.add("HKEYS", 2, (s, a, w) -> w.bulks(all(s, a.get(1), true, false)));
         core.add("HVALS", 2, (s, a, w) -> w.bulks(all(s, a.get(1), false, true)));
         core.add("HGETALL", 2, (s, a, w) -> w.bulks(all(s, a.get(1), true, true)));
-        core.add("HSCAN", -3, this::scan);
+        core.add("HSCAN", -3, (s, a, w) -> SubScan.scan(core, s, a, w, Kind.HASH, v -> v));
     }
 
     private long set(RespSession s, List<byte[]> a, String op) {
@@ -88,28 +104,5 @@ final class HashCommands {
             }
         }
         return out;
-    }
-
-    /** HSCAN key cursor [MATCH p] [COUNT n]: fields in byte order after the cursor's, COUNT at most per call. */
-    @SuppressWarnings("unchecked")
-    private void scan(RespSession s, List<byte[]> a, RespWriter w) {
-        byte[] key = a.get(1);
-        byte[] after = core.cursors.find(RespCommands.text(a.get(2)));
-        ScanOptions o = ScanOptions.parse(a, 3, false);
-        read(s, key);
-        Wire.Req q = RespCommands.req(key, null);
-        q.from = after.length == 0 ? null : after;
-        q.fromInc = false;
-        q.len = Math.min(o.count(), RespCommands.SCAN_MAX);
-        List<Wire.ValueRes> page = (List<Wire.ValueRes>) core.call(s, "SliceLen", q);
-        List<byte[]> out = new ArrayList<>();
-        for (Wire.ValueRes v : page) {
-            if (o.matches(v.key())) {
-                out.add(v.key());
-                out.add(v.value());
-            }
-        }
-        boolean end = page.size() < q.len;
-        w.array(2).bulk(end ? "0" : core.cursors.save(page.get(page.size() - 1).key())).bulks(out);
     }
 }

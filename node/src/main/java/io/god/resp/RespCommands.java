@@ -63,6 +63,7 @@ final class RespCommands {
         new KeyCommands(this).register();
         new HashCommands(this).register();
         new SortedSetCommands(this).register();
+        new SortedSetPicks(this).register();
         new SetAlgebraCommands(this).register();
         new GodCommands(this).register();
     }

@@ -54,6 +54,12 @@ final class RespWriter {
         return this;
     }
 
+    /** The null array (ZMPOP finding nothing): {@code *-1} in RESP2, {@code _} in RESP3. */
+    RespWriter nilArray() {
+        out.appendString(session.protocol == 3 ? "_" : "*-1").appendBytes(CRLF);
+        return this;
+    }
+
     RespWriter array(int n) {
         out.appendByte((byte) '*').appendString(Integer.toString(n)).appendBytes(CRLF);
         return this;

@@ -117,6 +117,48 @@ class RespHashZsetTest {
     }
 
     @Test
+    void zscanPagesMembersInByteOrderAndZrandmemberCountsAsRedis() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.limits.result-rows", "50")).start(1);
+                Jedis j = RespTest.jedis(n, 0)) {
+            for (int i = 0; i < 30; i++) {
+                j.zadd("z", 30 - i, String.format("m%02d", i));
+            }
+            List<String> members = new ArrayList<>();
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<Tuple> page = j.zscan("z", cursor, new ScanParams().match("m*").count(7));
+                page.getResult().forEach(t -> {
+                    members.add(t.getElement());
+                    assertThat(t.getScore()).isEqualTo(30 - Integer.parseInt(t.getElement().substring(1)));
+                });
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            assertThat(members).as("every member once, in byte order").hasSize(30).isSorted().doesNotHaveDuplicates();
+
+            assertThat(j.zrandmember("z")).startsWith("m");
+            assertThat(j.zrandmember("none")).isNull();
+            assertThat(j.zrandmember("z", 10)).as("positive: distinct").hasSize(10).doesNotHaveDuplicates();
+            assertThat(j.zrandmember("z", 40)).as("positive over the size: all").hasSize(30)
+                    .containsExactlyInAnyOrderElementsOf(members);
+            List<String> repeats = j.zrandmember("z", -45);
+            assertThat(repeats).as("negative: |count|, repeats allowed").hasSize(45).isSubsetOf(members);
+            assertThat(repeats.stream().distinct().count()).as("45 picks of 30 repeat").isLessThan(45);
+            List<Tuple> scored = j.zrandmemberWithScores("z", 3);
+            assertThat(scored).hasSize(3).allMatch(t -> t.getScore() == 30 - Integer.parseInt(t.getElement()
+                    .substring(1)));
+            assertThat(j.zrandmember("z", 0)).isEmpty();
+            assertThat(j.zrandmember("none", -3)).isEmpty();
+            assertThatThrownBy(() -> j.zrandmember("z", -51)).as("over god.limits.result-rows")
+                    .hasMessageContaining("god.limits.result-rows");
+            assertThatThrownBy(() -> j.sendCommand(() -> "ZRANDMEMBER".getBytes(), "z", "1", "SCORES"))
+                    .hasMessage("ERR syntax error");
+            j.set("s", "x");
+            assertThatThrownBy(() -> j.zrandmember("s")).hasMessageStartingWith("WRONGTYPE");
+            assertThat(j.zcard("z")).as("nothing taken").isEqualTo(30);
+        }
+    }
+
+    @Test
     void aRingServesEveryKeyThroughEveryNodeAndCountsEveryConcurrentIncrement() throws Exception {
         try (RespNodes n = new RespNodes(Map.of()).start(3)) {
             try (Jedis j0 = RespTest.jedis(n, 0)) {
@@ -163,6 +205,8 @@ class RespHashZsetTest {
                             for (int x = 0; x < 100; x++) {
                                 j.zincrby("counter", 1, "hits");
                                 j.hsetnx("claims", "f" + x, "node" + node);
+                                j.hincrBy("tally", "n", 1);
+                                j.hincrByFloat("tally", "x", 0.5);
                             }
                         }
                         return null;
@@ -177,6 +221,7 @@ class RespHashZsetTest {
             try (Jedis j = RespTest.jedis(n, 2)) {
                 assertThat(j.zscore("counter", "hits")).as("no increment lost").isEqualTo(300.0);
                 assertThat(j.hlen("claims")).as("each field claimed once").isEqualTo(100);
+                assertThat(j.hmget("tally", "n", "x")).as("no HINCRBY/HINCRBYFLOAT lost").containsExactly("300", "150");
             }
         }
     }
