@@ -76,7 +76,7 @@ final class ActionRunner {
     private Plan node(Plan plan, java.util.function.Function<String, CompletionStage<LeaveAnswer>> call, String host,
             String what) {
         if (host == null) {
-            return Plan.waiting(plan.operation(), plan.progress(), plan.message() + ": the pod has no IP yet");
+            return waiting(plan, plan.message() + ": the pod has no IP yet");
         }
         LeaveAnswer answer;
         try {
@@ -84,8 +84,7 @@ final class ActionRunner {
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             // the node may or may not have got the call: the operation stays, and the next pass looks and asks again
-            return Plan.waiting(plan.operation(), plan.progress(), plan.message() + ": no answer ("
-                    + cause.getClass().getSimpleName() + ")");
+            return waiting(plan, plan.message() + ": no answer (" + cause.getClass().getSimpleName() + ")");
         }
         if (!answer.refused()) {
             return plan;
@@ -95,6 +94,11 @@ final class ActionRunner {
         // a refused leave means the drain has not started; a refused cancel (already LEFT) continues the removal
         return Plan.of(Action.NONE, cancelling ? plan.operation() : null, plan.progress(), message,
                 new Plan.Event(EventRecorder.WARNING, cancelling ? "CancelLeaveRefused" : "LeaveRefused", message));
+    }
+
+    /** The plan turned into a wait on its operation; an alert it carries (a deadline just passed) is still recorded. */
+    private static Plan waiting(Plan plan, String message) {
+        return Plan.waiting(plan.operation(), plan.progress(), message).withAlert(plan.operation(), plan.alert());
     }
 
     /**
@@ -113,9 +117,10 @@ final class ActionRunner {
                         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).join();
             } catch (RuntimeException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                return Plan.waiting(plan.operation().atStep(Operation.STEP_REMOVING), plan.progress(),
-                        plan.message() + ": " + host
-                        + " did not answer /admin/remove-member (" + cause.getClass().getSimpleName() + ")");
+                Operation removing = plan.operation().atStep(Operation.STEP_REMOVING);
+                return Plan.waiting(removing, plan.progress(), plan.message() + ": " + host
+                        + " did not answer /admin/remove-member (" + cause.getClass().getSimpleName() + ")")
+                        .withAlert(removing, plan.alert());
             }
             if (answer.outcome() == RemoveAnswer.Outcome.REFUSED) {
                 String message = "the ring refused to remove " + Labels.pod(cluster, remove.ordinal()) + ": "
