@@ -127,11 +127,33 @@ public final class Executor {
             Wire.Req q = (Wire.Req) request; // every replica of the key is catching up: the newest of them
             mergeRead(cluster, orEmpty(q.key), command == Command.SUB_GET ? orEmpty(q.subKey) : null);
         }
-        if (command.is(Flag.EXPENSIVE)) {
+        if (expensive(command, request)) {
             return bulkhead.run(() -> operations.run(command, request, o.authorization(), stamp));
         }
         return operations.run(command, request, o.authorization(), stamp);
     }
+
+    /**
+     * Whether a command runs in the bulkhead: an {@link Flag#EXPENSIVE} one, except a slice by position whose two
+     * bounds (both from the start or both from the end) span at most {@link #CHEAP_SLICE_ROWS} entries — it costs a
+     * descent and those rows, like a point read. Redis clients page sorted sets with such reads (ZRANGE key 0 99):
+     * in the bulkhead, 50 of them at once were refused "busy" (bench/resp.sh).
+     */
+    static boolean expensive(Command command, Object request) {
+        if (!command.is(Flag.EXPENSIVE)) {
+            return false;
+        }
+        boolean byPosition = command == Command.SLICE_INDEX || command == Command.REVERSE_SLICE_INDEX
+                || command == Command.MIRROR_SLICE_INDEX || command == Command.MIRROR_REVERSE_SLICE_INDEX;
+        if (!byPosition || !(request instanceof Wire.Req q) || q.minIndex == null || q.maxIndex == null
+                || (q.minIndex < 0) != (q.maxIndex < 0)) {
+            return true;
+        }
+        return q.maxIndex - q.minIndex >= CHEAP_SLICE_ROWS;
+    }
+
+    /** The most entries a slice by position may span and still run outside the bulkhead. */
+    static final long CHEAP_SLICE_ROWS = 1024;
 
     /**
      * A client's command whose answer is always a result object (another member's answer decoded), for the front

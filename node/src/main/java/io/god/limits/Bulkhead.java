@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Admission for expensive calls (set expressions, unbounded slices): at most {@code running} run at
+ * Admission for expensive calls (set expressions, slices that are unbounded or span more than 1024 rows): at most {@code running} run at
  * once and {@code queued} more wait for a slot, each at most {@code maxWait}; beyond that a call is
  * refused at once with a {@link Full} (HTTP 503 with {@code Retry-After}), so a flood of large
  * expressions cannot take every worker thread and the heap while point reads keep being served.

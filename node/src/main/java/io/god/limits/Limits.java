@@ -32,7 +32,7 @@ import java.util.function.Function;
  * @param evalTime how long one call may evaluate (checked cooperatively inside the skippers)
  * @param jsonDepth nesting depth of a JSON request body
  * @param jsonString characters of one JSON string (a base64 value is a string)
- * @param expensiveRunning expensive calls (set expressions, unbounded slices) running at once
+ * @param expensiveRunning expensive calls (set expressions, slices that are unbounded or span more than 1024 rows) running at once
  * @param expensiveQueue expensive calls waiting for a slot; more are answered 503
  * @param frameBudget bytes of request frames all binary connections together may buffer
  */
