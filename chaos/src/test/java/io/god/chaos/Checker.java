@@ -45,6 +45,45 @@ final class Checker {
     /** The kind of an acknowledged put without Sync missing at the end: reported, not a violation. */
     static final String ASYNC_LOST = "async write lost";
 
+    /** The kind of a key whose replicas still hold different copies after the final convergence. */
+    static final String REPLICA_MISMATCH = "replica mismatch";
+
+    /**
+     * What one replica holds of a key, read from it directly (not routed): the entry, or its tombstone
+     * ({@code exists} false, the delete's stamp), or nothing (false, 0); {@code error}: the read failed.
+     */
+    record Copy(String node, boolean exists, long timestamp, String value, String error) {
+        static Copy failed(String node, String error) {
+            return new Copy(node, false, 0, null, error);
+        }
+
+        /** Same entry, stamp and value: what anti-entropy must bring the replicas to (DESIGN §5). */
+        boolean agrees(Copy o) {
+            return error == null && o.error == null && exists == o.exists && timestamp == o.timestamp
+                    && java.util.Objects.equals(value, o.value);
+        }
+
+        @Override
+        public String toString() {
+            return node + ": " + (error != null ? "read failed (" + error + ")" : exists ? value + " @" + timestamp
+                    : timestamp == 0 ? "nothing" : "tombstone @" + timestamp);
+        }
+    }
+
+    /**
+     * Null when every replica of the key holds the same copy (tombstones compared like values), else a
+     * {@link #REPLICA_MISMATCH} naming each replica and what it holds; a replica that could not be read
+     * disagrees. {@code ops}: the key's history, for the excerpt.
+     */
+    static Violation compareReplicas(String key, List<Copy> copies, List<Op> ops) {
+        if (copies.isEmpty()) {
+            throw new IllegalArgumentException("no replica read for " + key);
+        }
+        boolean agree = copies.stream().allMatch(c -> c.agrees(copies.get(0)));
+        return agree ? null : new Violation(REPLICA_MISMATCH, key, "after the final convergence the replicas hold "
+                + copies, ops == null ? List.of() : ops);
+    }
+
     private Checker() {
     }
 

@@ -131,4 +131,44 @@ class CheckerTest {
                 .containsExactly(Checker.ASYNC_LOST);
         assertThat(Checker.check(h, Map.of("u0-1", new Checker.Final(false, true, "v-u0-1")))).isEmpty();
     }
+
+    static Checker.Copy copy(String node, boolean exists, long ts, String value) {
+        return new Checker.Copy(node, exists, ts, value, null);
+    }
+
+    @Test
+    void replicasHoldingTheSameEntryOrTheSameTombstoneAgree() {
+        assertThat(Checker.compareReplicas("a", List.of(copy("n0", true, 7, "v-a"), copy("n1", true, 7, "v-a"),
+                copy("n2", true, 7, "v-a")), List.of())).isNull();
+        assertThat(Checker.compareReplicas("a", List.of(copy("n0", false, 9, null), copy("n1", false, 9, null),
+                copy("n2", false, 9, null)), List.of())).isNull();
+    }
+
+    @Test
+    void replicasThatDifferInValueStampOrTombstoneAreAMismatchNamingEachReplica() {
+        List<Op> h = List.of(put(1, "a", 0, 10, Op.Outcome.OK), del(2, "a", 20, 30, Op.Outcome.OK));
+        Checker.Violation v = Checker.compareReplicas("a", List.of(copy("n0", false, 9, null), copy("n1", false, 9, null),
+                copy("n2", true, 7, "v-a")), h);
+        assertThat(v.kind()).isEqualTo(Checker.REPLICA_MISMATCH);
+        assertThat(v.key()).isEqualTo("a");
+        assertThat(v.detail()).contains("n0: tombstone @9", "n1: tombstone @9", "n2: v-a @7");
+        assertThat(v.describe()).contains("#1", "#2"); // the key's history
+        // same value, another stamp: last-write-wins could order it differently later
+        assertThat(Checker.compareReplicas("a", List.of(copy("n0", true, 7, "v-a"), copy("n1", true, 8, "v-a")), h))
+                .isNotNull();
+        // a tombstone against nothing: the tombstone never reached that replica
+        assertThat(Checker.compareReplicas("a", List.of(copy("n0", false, 9, null), copy("n1", false, 0, null)), h)
+                .detail()).contains("n0: tombstone @9", "n1: nothing");
+    }
+
+    @Test
+    void aReplicaThatCouldNotBeReadIsAMismatchAndNoReplicaAtAllIsRefused() {
+        Checker.Violation v = Checker.compareReplicas("a", List.of(copy("n0", true, 7, "v-a"),
+                Checker.Copy.failed("n1", "timeout")), List.of());
+        assertThat(v.detail()).contains("n1: read failed (timeout)");
+        assertThat(Checker.compareReplicas("a", List.of(Checker.Copy.failed("n0", "503 awaits repair")), List.of()))
+                .isNotNull();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Checker.compareReplicas("a", List.of(), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no replica read for a");
+    }
 }

@@ -24,11 +24,12 @@ final class Cluster implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final ObjectMapper json = new ObjectMapper();
 
-    Cluster(Net net, Path jar, Path out) {
+    /** {@code settings}: JVM options added to every node's command line (e.g. a short tombstone window). */
+    Cluster(Net net, Path jar, Path out, List<String> settings) {
         this.net = net;
         StringJoiner s = new StringJoiner(",");
         for (int i = 0; i < net.size(); i++) {
-            NodeProcess n = new NodeProcess(i, net, jar, out);
+            NodeProcess n = new NodeProcess(i, net, jar, out, settings);
             nodes.add(n);
             s.add(n.address());
         }

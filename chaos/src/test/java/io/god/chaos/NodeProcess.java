@@ -39,12 +39,15 @@ final class NodeProcess {
     private final Path jar;
     private final Path dataDir;
     private final Path log;
+    /** JVM options beyond the fixed ones, before {@code -jar}. */
+    private final List<String> settings;
     private Process process;
     private boolean paused;
     /** The clock offset (s) the next start runs under (libfaketime), 0 for the real clock. */
     private int clockOffsetSeconds;
 
-    NodeProcess(int index, Net net, Path jar, Path out) {
+    NodeProcess(int index, Net net, Path jar, Path out, List<String> settings) {
+        this.settings = List.copyOf(settings);
         this.index = index;
         this.net = net;
         this.jar = jar;
@@ -84,7 +87,7 @@ final class NodeProcess {
         Files.createDirectories(dataDir);
         String ip = net.ip(index);
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of("ip", "netns", "exec", net.namespace(index), javaBin,
+        List<String> cmd = new java.util.ArrayList<>(List.of("ip", "netns", "exec", net.namespace(index), javaBin,
                 "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1",
                 "-Dquarkus.http.host=" + ip, "-Dquarkus.http.port=" + HTTP_PORT,
                 "-Dquarkus.management.host=" + ip, "-Dquarkus.management.port=" + ADMIN_PORT,
@@ -92,8 +95,9 @@ final class NodeProcess {
                 "-Dgod.node.port=" + NODE_PORT, "-Dgod.node.advertise=" + address(),
                 "-Dgod.seeds=" + seeds, "-Dgod.data-dir=" + dataDir, "-Dgod.redundancy=3",
                 "-Dgod.ring.interval=200ms", "-Dgod.rpc.timeout=" + TimeScale.setting("500ms"),
-                "-Dgod.sync.interval=1s", "-Dgod.time.max-skew=" + MAX_SKEW_SECONDS + "s", TimeScale.jvmOption(),
-                "-jar", jar.toAbsolutePath().toString());
+                "-Dgod.sync.interval=1s", "-Dgod.time.max-skew=" + MAX_SKEW_SECONDS + "s", TimeScale.jvmOption()));
+        cmd.addAll(settings);
+        cmd.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
         Files.writeString(log, "=== start " + Instant.now()
                 + (clockOffsetSeconds == 0 ? "" : ", clock offset " + clockOffsetSeconds + " s") + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         ProcessBuilder pb = new ProcessBuilder(cmd);

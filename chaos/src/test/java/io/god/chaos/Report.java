@@ -28,6 +28,12 @@ final class Report {
         return out;
     }
 
+    static Map<String, Integer> byKind(List<Checker.Violation> vs) {
+        Map<String, Integer> out = new TreeMap<>();
+        vs.forEach(v -> out.merge(v.kind(), 1, Integer::sum));
+        return out;
+    }
+
     static Map<String, Object> json(Campaign.Result r) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("seed", r.config().seed());
@@ -52,10 +58,27 @@ final class Report {
         m.put("finalConvergenceMs", r.finalConvergenceMs());
         m.put("finalNotConverged", r.finalNotConverged());
         m.put("keysChecked", r.finals().size());
-        Map<String, Integer> byKind = new TreeMap<>();
-        r.violations().forEach(v -> byKind.merge(v.kind(), 1, Integer::sum));
-        m.put("violationsByKind", byKind);
+        m.put("violationsByKind", byKind(r.violations()));
         m.put("violations", r.violations().stream().limit(20).map(Checker.Violation::describe).toList());
+        Replicas.Outcome rep = r.replicas();
+        if (rep != null) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("keys", rep.keys());
+            rm.put("copies", rep.copies());
+            rm.put("differedAtFirst", rep.differedAtFirst());
+            rm.put("agreedAfterMs", rep.agreedAfterMs());
+            rm.put("mismatches", rep.mismatches().size());
+            m.put("replicaComparison", rm);
+        }
+        if (r.config().tombstoneWindow() != null) {
+            Map<String, Object> w = new LinkedHashMap<>();
+            w.put("tombstoneWindowMs", r.config().tombstoneWindow().toMillis());
+            w.put("faultMs", r.config().faultTime().toMillis());
+            w.put("countsByKind", byKind(r.beyondWindow()));
+            w.put("nodes", r.windowNotes());
+            w.put("excerpts", r.beyondWindow().stream().limit(10).map(Checker.Violation::describe).toList());
+            m.put("beyondTombstoneWindow", w);
+        }
         m.put("knownIssues", r.knownIssues());
         m.put("unavailableBeyondSkewBound", r.unavailable());
         return m;
@@ -68,7 +91,12 @@ final class Report {
                 .append(r.passed() ? "passed" : "FAILED").append("** in ").append(r.wallMs() / 1000.0).append(" s\n")
                 .append("- operations: ").append(counts(r.history(), Long.MIN_VALUE, Long.MAX_VALUE)).append('\n')
                 .append("- final convergence: ").append(r.finalConvergenceMs() == null ? "NONE: " + r.finalNotConverged()
-                        : r.finalConvergenceMs() + " ms").append("; keys checked: ").append(r.finals().size()).append("\n\n");
+                        : r.finalConvergenceMs() + " ms").append("; keys checked: ").append(r.finals().size()).append('\n');
+        Replicas.Outcome rep = r.replicas();
+        b.append("- replicas compared (direct reads of each key's copies): ").append(rep == null ? "not compared (no convergence)"
+                : rep.keys() + " keys, " + rep.copies() + " copies, " + rep.differedAtFirst() + " keys differed at first, "
+                + (rep.agreedAfterMs() == null ? "**" + rep.mismatches().size() + " still differ**"
+                : "all agreed after " + rep.agreedAfterMs() + " ms")).append("\n\n");
         b.append("| nemesis | action | fault (ms) | smallest ring seen | converged after heal (ms) | ops during the fault (availability) |\n")
                 .append("|---|---|---|---|---|---|\n");
         for (Campaign.Phase p : r.phases()) {
@@ -83,6 +111,18 @@ final class Report {
         } else {
             b.append(r.violations().size()).append(" violations (seed ").append(r.config().seed()).append("):\n\n```\n");
             r.violations().stream().limit(20).forEach(v -> b.append(v.describe()).append('\n'));
+            b.append("```\n");
+        }
+        if (r.config().tombstoneWindow() != null) {
+            b.append("\n## Partition longer than the tombstone window (reported, never failing)\n\n")
+                    .append("Tombstone window ").append(r.config().tombstoneWindow().toMillis()).append(" ms, faults of ")
+                    .append(r.config().faultTime().toMillis()).append(" ms. What the checker found: ")
+                    .append(byKind(r.beyondWindow())).append(" (resurrected deletes, lost writes: ")
+                    .append(r.beyondWindow().stream().filter(v -> v.kind().equals("resurrected delete")).count())
+                    .append(", ").append(r.beyondWindow().stream().filter(v -> v.kind().equals("lost write")).count())
+                    .append(").\n\n```\n");
+            r.windowNotes().forEach(n -> b.append(n).append('\n'));
+            r.beyondWindow().stream().limit(5).forEach(v -> b.append(v.describe()).append('\n'));
             b.append("```\n");
         }
         if (!r.knownIssues().isEmpty()) {
