@@ -153,12 +153,24 @@ class CheckerTest {
         assertThat(v.key()).isEqualTo("a");
         assertThat(v.detail()).contains("n0: tombstone @9", "n1: tombstone @9", "n2: v-a @7");
         assertThat(v.describe()).contains("#1", "#2"); // the key's history
-        // same value, another stamp: last-write-wins could order it differently later
-        assertThat(Checker.compareReplicas("a", List.of(copy("n0", true, 7, "v-a"), copy("n1", true, 8, "v-a")), h))
-                .isNotNull();
+        assertThat(Checker.compareReplicas("a", List.of(copy("n0", true, 7, "v-a"), copy("n1", true, 7, "v-b")), h)
+                .kind()).isEqualTo(Checker.REPLICA_MISMATCH);
         // a tombstone against nothing: the tombstone never reached that replica
-        assertThat(Checker.compareReplicas("a", List.of(copy("n0", false, 9, null), copy("n1", false, 0, null)), h)
-                .detail()).contains("n0: tombstone @9", "n1: nothing");
+        Checker.Violation missing = Checker.compareReplicas("a", List.of(copy("n0", false, 9, null),
+                copy("n1", false, 0, null)), h);
+        assertThat(missing.kind()).isEqualTo(Checker.REPLICA_MISMATCH);
+        assertThat(missing.detail()).contains("n0: tombstone @9", "n1: nothing");
+    }
+
+    @Test
+    void theSameDataUnderDifferentStampsIsReportedApart() {
+        // last-write-wins could order a later write differently on each replica, but anti-entropy never sees it
+        assertThat(Checker.compareReplicas("a", List.of(copy("n0", true, 7, "v-a"), copy("n1", true, 8, "v-a")), List.of())
+                .kind()).isEqualTo(Checker.STAMPS_DIFFER);
+        Checker.Violation v = Checker.compareReplicas("a", List.of(copy("n0", false, 9, null), copy("n1", false, 8, null),
+                copy("n2", false, 9, null)), List.of());
+        assertThat(v.kind()).isEqualTo(Checker.STAMPS_DIFFER);
+        assertThat(v.detail()).contains("n1: tombstone @8");
     }
 
     @Test

@@ -111,6 +111,16 @@ final class NodeProcess {
         paused = false;
     }
 
+    /** The lines of the node's log containing {@code text} (at most 10, each cut to 400 characters). */
+    List<String> logLines(String text) {
+        try (var lines = Files.lines(log)) {
+            return lines.filter(l -> l.contains(text)).limit(10).map(l -> l.length() > 400 ? l.substring(0, 400) + "…" : l)
+                    .toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return List.of("node " + index + ": log unreadable: " + e.getMessage());
+        }
+    }
+
     /** SIGKILL, waiting (bounded) until it is gone. */
     synchronized void kill() throws InterruptedException {
         if (process == null) {

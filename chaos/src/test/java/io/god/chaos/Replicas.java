@@ -32,10 +32,12 @@ final class Replicas {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
 
     /**
-     * What the comparison found: keys and copies compared, keys that differed at the first pass, how
-     * long until every key agreed (null: some still differ, listed in {@code mismatches}).
+     * What the comparison found: keys and copies compared, how long the first pass of reads took, keys that
+     * differed in it, how long after it every key held the same data (null: some still differ), and the keys that
+     * still differ at the end ({@link Checker#REPLICA_MISMATCH}, or {@link Checker#STAMPS_DIFFER} only).
      */
-    record Outcome(int keys, int copies, int differedAtFirst, Long agreedAfterMs, List<Checker.Violation> mismatches) {
+    record Outcome(int keys, int copies, long firstPassMs, int differedAtFirst, Long agreedAfterMs,
+                   List<Checker.Violation> mismatches) {
     }
 
     private Replicas() {
@@ -74,13 +76,17 @@ final class Replicas {
             }
         }
         int differedAtFirst = differ.size();
-        while (!differ.isEmpty() && System.nanoTime() < end) {
+        long firstPass = System.nanoTime();
+        // stamp-only differences are never repaired (Checker.STAMPS_DIFFER): only other ones are waited for
+        while (differ.values().stream().anyMatch(v -> v.kind().equals(Checker.REPLICA_MISMATCH)) && System.nanoTime() < end) {
             Thread.sleep(200); // anti-entropy rounds run every god.sync.interval (1 s here)
             differ.replaceAll((key, v) -> Checker.compareReplicas(key, readCopies(client, key, tombstonesAsAbsent), byKey.get(key)));
             differ.values().removeIf(java.util.Objects::isNull);
         }
-        Long agreed = differ.isEmpty() ? (System.nanoTime() - start) / 1_000_000 : null;
-        return new Outcome(keys.size(), copies, differedAtFirst, agreed, List.copyOf(differ.values()));
+        Long agreed = differ.values().stream().noneMatch(v -> v.kind().equals(Checker.REPLICA_MISMATCH))
+                ? (System.nanoTime() - firstPass) / 1_000_000 : null;
+        return new Outcome(keys.size(), copies, (firstPass - start) / 1_000_000, differedAtFirst, agreed,
+                List.copyOf(differ.values()));
     }
 
     /** The key's copy on each of its replicas (owner first). */

@@ -65,6 +65,7 @@ final class Report {
             Map<String, Object> rm = new LinkedHashMap<>();
             rm.put("keys", rep.keys());
             rm.put("copies", rep.copies());
+            rm.put("firstPassMs", rep.firstPassMs());
             rm.put("differedAtFirst", rep.differedAtFirst());
             rm.put("agreedAfterMs", rep.agreedAfterMs());
             rm.put("mismatches", rep.mismatches().size());
@@ -94,9 +95,9 @@ final class Report {
                         : r.finalConvergenceMs() + " ms").append("; keys checked: ").append(r.finals().size()).append('\n');
         Replicas.Outcome rep = r.replicas();
         b.append("- replicas compared (direct reads of each key's copies): ").append(rep == null ? "not compared (no convergence)"
-                : rep.keys() + " keys, " + rep.copies() + " copies, " + rep.differedAtFirst() + " keys differed at first, "
-                + (rep.agreedAfterMs() == null ? "**" + rep.mismatches().size() + " still differ**"
-                : "all agreed after " + rep.agreedAfterMs() + " ms")).append("\n\n");
+                : rep.keys() + " keys, " + rep.copies() + " copies in " + rep.firstPassMs() + " ms, " + rep.differedAtFirst()
+                + " keys differed, " + (rep.agreedAfterMs() == null ? "**" + rep.mismatches().size() + " still differ**"
+                : "the same data on every replica " + rep.agreedAfterMs() + " ms later")).append("\n\n");
         b.append("| nemesis | action | fault (ms) | smallest ring seen | converged after heal (ms) | ops during the fault (availability) |\n")
                 .append("|---|---|---|---|---|---|\n");
         for (Campaign.Phase p : r.phases()) {
@@ -107,7 +108,8 @@ final class Report {
         }
         b.append("\n## Invariants\n\n");
         if (r.violations().isEmpty()) {
-            b.append("No lost acknowledged write, no resurrected delete, no stale read, every key readable after the heal.\n");
+            b.append("No lost acknowledged write, no resurrected delete, no stale read, every key readable after the heal, ")
+                    .append(r.replicas() == null ? "replicas not compared.\n" : "the same data on each key's replicas.\n");
         } else {
             b.append(r.violations().size()).append(" violations (seed ").append(r.config().seed()).append("):\n\n```\n");
             r.violations().stream().limit(20).forEach(v -> b.append(v.describe()).append('\n'));
