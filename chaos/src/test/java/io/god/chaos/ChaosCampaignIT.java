@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * {@code god.chaos.duration} (e.g. {@code 30m}: random nemeses until then; unset: each once),
  * {@code god.chaos.nemeses} (comma-separated names), {@code god.chaos.fault} (seconds per fault),
  * {@code god.chaos.tombstone-window} (e.g. {@code 5s}: runs the report-only scenario of a partition longer than it).
- * Report and node logs: {@code chaos/target/chaos/}.
+ * Report and node logs: {@code chaos/target/chaos/} (the window scenario: {@code chaos/target/chaos-window/}).
  */
 @ScaledTimeout(value = 20, unit = TimeUnit.MINUTES)
 class ChaosCampaignIT {
