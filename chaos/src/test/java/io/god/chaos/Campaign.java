@@ -133,7 +133,8 @@ final class Campaign implements AutoCloseable {
         List<String> known = new ArrayList<>();
         List<String> unavailable = new ArrayList<>();
         List<Checker.Violation> found = new ArrayList<>(Checker.check(ops, finals));
-        // replicas that disagree after convergence are never excused (not by a skewed clock either)
+        // replicas holding different data after convergence are never excused (not by a skewed clock either);
+        // the same data under different stamps is a known, open finding (Checker.STAMPS_DIFFER)
         List<Checker.Violation> mismatches = replicas == null ? List.of() : replicas.mismatches();
         List<Checker.Violation> beyondWindow = new ArrayList<>();
         if (config.faultsOutlastWindow()) { // beyond the promise: counted and reported, never failing
