@@ -64,6 +64,7 @@ final class RespCommands {
         new HashCommands(this).register();
         new SortedSetCommands(this).register();
         new SortedSetPicks(this).register();
+        new RandomPicks(this).register();
         new SetAlgebraCommands(this).register();
         new GodCommands(this).register();
     }

@@ -123,7 +123,11 @@ class RespDifferentialTest {
             list("ZSCAN", "zd", "0", "MATCH"), list("HSCAN", "nohash", "0", "COUNT", "0"),
             list("ZRANDMEMBER", "s"), list("ZRANDMEMBER", "zz"), list("ZRANDMEMBER", "zz", "5"),
             list("ZRANDMEMBER", "zz", "-5", "WITHSCORES"), list("ZRANDMEMBER", "zz", "1", "SCORES"),
-            list("ZRANDMEMBER", "zz", "x"));
+            list("ZRANDMEMBER", "zz", "x"), list("HRANDFIELD", "s"), list("HRANDFIELD", "nohash"),
+            list("HRANDFIELD", "nohash", "5"), list("HRANDFIELD", "nohash", "-5", "WITHVALUES"),
+            list("HRANDFIELD", "nohash", "1", "VALUES"), list("HRANDFIELD", "nohash", "x"), list("HRANDFIELD", "s", "2"),
+            list("HSET", "h1", "f", "v"), list("HRANDFIELD", "h1"), list("HRANDFIELD", "h1", "3", "WITHVALUES"),
+            list("HRANDFIELD", "h1", "-2"));
 
     @Test
     void fixedCommandsAnswerAsRedisDoes() throws Exception {

@@ -155,6 +155,25 @@ class RespHashZsetTest {
             j.set("s", "x");
             assertThatThrownBy(() -> j.zrandmember("s")).hasMessageStartingWith("WRONGTYPE");
             assertThat(j.zcard("z")).as("nothing taken").isEqualTo(30);
+
+            for (int i = 0; i < 30; i++) {
+                j.hset("h", String.format("f%02d", i), "v" + i);
+            }
+            assertThat(j.hrandfield("h")).startsWith("f");
+            assertThat(j.hrandfield("none")).isNull();
+            assertThat(j.hrandfield("h", 10)).as("positive: distinct").hasSize(10).doesNotHaveDuplicates();
+            assertThat(j.hrandfield("h", 40)).as("positive over the size: all").hasSize(30)
+                    .containsExactlyInAnyOrderElementsOf(j.hkeys("h"));
+            assertThat(j.hrandfield("h", -45)).as("negative: |count|, repeats allowed").hasSize(45)
+                    .isSubsetOf(j.hkeys("h"));
+            assertThat(j.hrandfieldWithValues("h", 4)).hasSize(4)
+                    .allMatch(e -> e.getValue().equals("v" + Integer.parseInt(e.getKey().substring(1))));
+            assertThat(j.hrandfield("h", 51)).as("a positive count over the bound answers the 30 there are").hasSize(30);
+            assertThatThrownBy(() -> j.hrandfield("h", -51)).hasMessageContaining("god.limits.result-rows");
+            assertThatThrownBy(() -> j.hrandfield("z")).hasMessageStartingWith("WRONGTYPE");
+            assertThatThrownBy(() -> j.sendCommand(() -> "HRANDFIELD".getBytes(), "h", "1", "WITHSCORES"))
+                    .hasMessage("ERR syntax error");
+            assertThat(j.hlen("h")).as("nothing taken").isEqualTo(30);
         }
     }
 
