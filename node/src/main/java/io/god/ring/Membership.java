@@ -9,15 +9,12 @@ import static io.god.ring.MemberCodec.writeMembers;
 
 import io.god.events.Event;
 import io.god.events.EventBus;
-import io.god.transport.Transport;
-import io.god.transport.TransportException;
 import io.god.wire.Ops;
 import io.god.wire.WireReader;
 import io.god.wire.WireWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +24,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * Ring membership as a state machine without I/O of its own: {@link #tick()} (called every
- * {@code god.ring.interval} by whoever drives it) and {@link #handle} (incoming requests) are its only
- * entry points; it talks to peers through the {@link Transport} seam and draws randomness from the
- * seeded {@link Random}. No sleeps, no wall clock.
+ * Ring membership as a state machine without I/O of its own (DESIGN §4): messages in, messages out.
+ * {@link #tick()} (called every {@code god.ring.interval} by whoever drives it), {@link #leave()} and
+ * {@link #remove} return the {@link Outbound} messages to send; {@link #handle} takes incoming requests and
+ * returns the reply; {@link #answered} and {@link #unanswered} take the outcome of each message sent
+ * (and may return more). The node wires it to the network (io.god.cluster.MembershipLink, with a deadline
+ * on every call); randomness comes from the seeded {@link Random}. No sleeps, no wall clock, no transport:
+ * the ring package does not depend on io.god.transport (ArchitectureTest).
  *
  * <p><b>Bootstrap</b> (DESIGN §7): a JOINING node asks every other seed to {@code JOIN}; the first
  * member that answers (in seed order) gives the ring, the node takes its persisted position or, if it
@@ -111,7 +111,6 @@ public final class Membership {
     private static final int MAX_REDUNDANCY = 1_000;
 
     private final Config config;
-    private final Transport transport;
     private final Random random;
     private final EventBus events;
     private final Consumer<byte[]> positionChosen;
@@ -130,8 +129,10 @@ public final class Membership {
     private final Rumors rumors = new Rumors();
     private long listBudget = LIST_MEMBERS_PER_TICK;
     private byte[] startPosition;
-    private final Set<String> inFlight = new HashSet<>();
-    private boolean joinInFlight;
+    /** Members pinged whose answer is awaited: pinged again only once it came (or did not). */
+    private final Set<String> inFlight = new java.util.HashSet<>();
+    /** The join attempt awaiting answers (null: none); one at a time. */
+    private JoinAttempt join;
     /** False: this node founds a ring only once another node is up and waits for one (see {@link #foundAlone}). */
     private volatile boolean foundsAlone = true;
     /** Another node asked this joining node to join it or for its collectedUpTo: it is up and waits for a ring. */
@@ -165,10 +166,8 @@ public final class Membership {
     /**
      * @param positionChosen told once when a node without a persisted position takes one (persist it)
      */
-    public Membership(Config config, Transport transport, Random random, EventBus events,
-                      Consumer<byte[]> positionChosen) {
+    public Membership(Config config, Random random, EventBus events, Consumer<byte[]> positionChosen) {
         this.config = config;
-        this.transport = transport;
         this.random = random;
         this.events = events;
         this.positionChosen = positionChosen;
@@ -270,15 +269,15 @@ public final class Membership {
     /**
      * Removes an expected member that is gone for good (the admin call {@code POST /admin/remove-member}):
      * named by its address or its position (hex). Only a member that is not in this node's view may be
-     * removed (a live member drains with {@code /admin/leave}). Every member of the view is told, as
-     * if the member had left ({@code LEAVE}; best effort within the RPC deadline, the call may be
-     * repeated). Returns the removed entry, or null when no expected member has that name (already
-     * removed, left, or never known here: the call is idempotent, as the operator asks every member).
+     * removed (a live member drains with {@code /admin/leave}). Every member of the view is to be told, as
+     * if the member had left: the returned messages ({@code LEAVE}; best effort, the call may be
+     * repeated). Returns the removed entry, or a removal of nobody when no expected member has that name
+     * (already removed, left, or never known here: the call is idempotent, as the operator asks every member).
      *
      * @throws IllegalArgumentException when no member is named
      * @throws IllegalStateException naming the problem (a live member; this node is not a ring member)
      */
-    public Member remove(String addressOrPosition) {
+    public Removal remove(String addressOrPosition) {
         Member gone;
         List<String> tell = new ArrayList<>();
         synchronized (this) {
@@ -302,7 +301,7 @@ public final class Membership {
                 }
             }
             if (gone == null) {
-                return null; // not (or no longer) expected: removing is idempotent, the operator asks every member
+                return new Removal(null, List.of()); // not (or no longer) expected: idempotent
             }
             forgetExpected(gone); // not "left": if it ever comes back, it rejoins (and is checked for stale data)
             for (Member m : view.members()) {
@@ -314,17 +313,20 @@ public final class Membership {
         WireWriter lw = new WireWriter();
         writeMember(lw, gone);
         byte[] payload = lw.string(REMOVED).toBytes();
+        List<Outbound> out = new ArrayList<>();
         for (String a : tell) {
-            transport.call(a, Ops.LEAVE, payload, config.rpcTimeout()).whenComplete((r, e) -> {
-                if (e != null) {
-                    LOG.log(System.Logger.Level.WARNING, config.address() + ": " + a + " did not confirm the removal"
-                            + " of a member (repeat POST /admin/remove-member when it is back): " + e);
-                }
-            });
+            out.add(new Outbound(a, Ops.LEAVE, payload, Outbound.Kind.REMOVE));
         }
         LOG.log(System.Logger.Level.WARNING, config.address() + " removed " + gone + " from the expected membership"
-                + " (on request); told " + tell.size() + " member(s)");
-        return gone;
+                + " (on request); telling " + tell.size() + " member(s)");
+        return new Removal(gone, out);
+    }
+
+    /**
+     * What {@link #remove} did: the removed entry (null: no expected member has that name) and the
+     * messages that tell the members of the view.
+     */
+    public record Removal(Member member, List<Outbound> messages) {
     }
 
     /** A member that dropped out of the view still counts as expected, unless it left or was removed. */
@@ -387,18 +389,26 @@ public final class Membership {
 
     // ------------------------------------------------------------------ tick
 
-    /** One round: join attempts while JOINING, pings and probes while ACTIVE. */
-    public void tick() {
-        List<String> toPing = new ArrayList<>();
+    /** One round: join attempts while JOINING, pings and probes while ACTIVE. Returns the messages to send. */
+    public List<Outbound> tick() {
+        List<Outbound> out = new ArrayList<>();
+        List<Outbound> pings = new ArrayList<>();
+        List<Member> pinged = new ArrayList<>(); // their entries (null: a probe of a down member), for the events
+        boolean decided = false;
+        Member me;
         synchronized (this) {
             ticks++;
             if (state == State.LEFT) {
-                return;
+                return out;
             }
             if (state == State.JOINING) {
-                if (!joinInFlight) {
-                    joinInFlight = true;
-                    toPing = null;
+                if (join == null) {
+                    join = newJoinAttempt();
+                    if (join.asked.isEmpty()) {
+                        decided = finishJoin(); // nobody to ask: decide at once (found a ring, or wait)
+                    } else {
+                        out.addAll(join.messages);
+                    }
                 }
             } else {
                 down.expire(ticks, config.forgetAfterTicks());
@@ -408,102 +418,167 @@ public final class Membership {
                         2L * Math.max(LIST_MEMBERS_PER_TICK, known));
                 for (String a : PingTargets.pick(view, self, config.neighbours(), config.fanout(), random)) {
                     if (inFlight.add(a)) {
-                        toPing.add(a);
+                        pings.add(ping(a));
+                        pinged.add(view.get(a));
                     }
                 }
                 boolean small = known - 1 <= 2 * config.neighbours() + config.fanout();
                 for (String a : down.toProbe(small, config.probes(), view.size(), random)) {
                     if (inFlight.add(a)) {
-                        toPing.add(a);
+                        pings.add(ping(a));
+                        pinged.add(view.get(a));
                     }
                 }
+                out.addAll(pings);
+            }
+            me = self;
+        }
+        if (decided) {
+            publishIfChanged();
+        }
+        for (int i = 0; i < pings.size(); i++) {
+            publishComm(me, pings.get(i).to(), pinged.get(i), "Discord.Ping");
+        }
+        return out;
+    }
+
+    /**
+     * The outcome of a message this node sent: the peer's reply. Returns the messages to send next (a
+     * members list pushed after a ping whose reply showed another ring).
+     */
+    public List<Outbound> answered(Outbound sent, byte[] reply) {
+        return switch (sent.kind()) {
+            case JOIN -> joinAnswered(sent, reply, null);
+            case PING -> pingAnswered(sent.to(), reply, null);
+            case GOSSIP, LEAVE, REMOVE -> List.of();
+        };
+    }
+
+    /** The outcome of a message this node sent: no answer (unreachable, deadline passed, or an error reply). */
+    public List<Outbound> unanswered(Outbound sent, Outbound.NoAnswer why) {
+        switch (sent.kind()) {
+            case JOIN -> {
+                return joinAnswered(sent, null, why);
+            }
+            case PING -> {
+                return pingAnswered(sent.to(), null, why);
+            }
+            case LEAVE -> LOG.log(System.Logger.Level.INFO, config.address() + ": " + sent.to()
+                    + " did not confirm the leave (failure detection will drop this node): " + why.message());
+            case REMOVE -> LOG.log(System.Logger.Level.WARNING, config.address() + ": " + sent.to()
+                    + " did not confirm the removal of a member (repeat POST /admin/remove-member when it is back): "
+                    + why.message());
+            case GOSSIP -> {
+                // best effort: the next ping exchange lists again if the rings still differ
             }
         }
-        if (toPing == null) {
-            attemptJoin();
-            return;
-        }
-        for (String a : toPing) {
-            ping(a);
-        }
+        return List.of();
     }
 
     // ------------------------------------------------------------------ joining
 
-    private void attemptJoin() {
-        List<String> others = new ArrayList<>();
+    /** One join attempt: every seed (and member that probed this node) is asked; decided once all answered. */
+    private static final class JoinAttempt {
+        final List<String> asked = new ArrayList<>();
+        final List<Outbound> messages = new ArrayList<>();
+        final Map<String, List<Member>> rings = new HashMap<>();
+        int pending;
+        /** A refusal for another N (DESIGN §7), if any member refused this node. */
+        String refusal;
+    }
+
+    private JoinAttempt newJoinAttempt() {
+        JoinAttempt a = new JoinAttempt();
         List<String> candidates = new ArrayList<>(config.seeds());
-        synchronized (this) {
-            candidates.addAll(probers);
-            probers.clear();
-        }
+        candidates.addAll(probers);
+        probers.clear();
         for (String s : candidates) {
-            if (!s.equals(config.address()) && !others.contains(s)) {
-                others.add(s);
+            if (!s.equals(config.address()) && !a.asked.contains(s)) {
+                a.asked.add(s);
             }
         }
-        List<CompletableFuture<List<Member>>> replies = new ArrayList<>();
         WireWriter joinRequest = new WireWriter().string(config.address());
         if (config.redundancy() > 0) {
             joinRequest.varint(config.redundancy()); // a member of the previous version reads no payload at all
         }
         byte[] req = joinRequest.toBytes();
-        java.util.concurrent.atomic.AtomicReference<String> refusal = new java.util.concurrent.atomic.AtomicReference<>();
-        for (String seed : others) {
-            replies.add(transport.call(seed, Ops.JOIN, req, config.rpcTimeout())
-                    .thenApply(Membership::decodeMembers)
-                    .exceptionally(e -> {
-                        TransportException te = TransportException.of(e);
-                        if (te.reason() == TransportException.Reason.REMOTE && String.valueOf(te.getMessage())
-                                .contains(REDUNDANCY_MISMATCH)) {
-                            refusal.set(te.getMessage());
-                        }
-                        return null;
-                    }));
+        for (String seed : a.asked) {
+            a.messages.add(new Outbound(seed, Ops.JOIN, req, Outbound.Kind.JOIN));
         }
-        CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
-            List<Member> found = null;
-            for (CompletableFuture<List<Member>> r : replies) {
-                List<Member> m = r.getNow(null);
-                if (m != null && !m.isEmpty()) {
-                    found = m;
-                    break;
-                }
+        a.pending = a.asked.size();
+        return a;
+    }
+
+    private List<Outbound> joinAnswered(Outbound sent, byte[] reply, Outbound.NoAnswer why) {
+        boolean decided;
+        synchronized (this) {
+            JoinAttempt a = join;
+            if (a == null || !a.messages.contains(sent)) {
+                return List.of(); // not the attempt in flight (cannot happen while each message has one outcome)
             }
-            boolean founder = config.seeds().isEmpty() || config.seeds().get(0).equals(config.address());
-            synchronized (this) {
-                joinInFlight = false;
-                if (state != State.JOINING) {
-                    return;
+            if (reply != null) {
+                try {
+                    a.rings.put(sent.to(), decodeMembers(reply));
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "bad join reply from " + sent.to() + ": " + e);
                 }
-                if (found == null && refusal.get() != null) {
-                    // a ring with another N exists: never found a second one beside it
-                    if (!refusal.get().equals(lastRefusal)) {
-                        lastRefusal = refusal.get();
-                        LOG.log(System.Logger.Level.ERROR, config.address() + ": the ring refuses this node: "
-                                + refusal.get() + "; it stays out of the ring (not ready) until god.redundancy"
-                                + " is the ring's");
-                    }
-                    founder = false;
-                }
-                if (found == null && founder && !foundsAlone && !peerWaiting) {
-                    if (!toldWaiting) {
-                        toldWaiting = true;
-                        LOG.log(System.Logger.Level.WARNING, config.address() + ": no seed is a ring member; this"
-                                + " node's data awaits repair from the ring, so it founds no ring alone and waits"
-                                + " for another member of god.seeds to start");
-                    }
-                    founder = false;
-                }
-                if (found != null) {
-                    becomeActive(found);
-                } else if (founder) {
-                    LOG.log(System.Logger.Level.INFO, config.address() + ": no seed is a ring member; founding a ring");
-                    becomeActive(List.of());
-                }
+            } else if (why.refused() && String.valueOf(why.message()).contains(REDUNDANCY_MISMATCH)) {
+                a.refusal = why.message();
             }
+            a.pending--;
+            decided = a.pending == 0 && finishJoin();
+        }
+        if (decided) {
             publishIfChanged();
-        });
+        }
+        return List.of();
+    }
+
+    /**
+     * Decides the join attempt once every asked node answered (or did not): the first that gave a ring
+     * (in seed order), else founding one or waiting. Returns whether it was decided (false: the node left).
+     */
+    private boolean finishJoin() {
+        JoinAttempt a = join;
+        join = null;
+        if (state != State.JOINING) {
+            return false;
+        }
+        List<Member> found = null;
+        for (String s : a.asked) {
+            List<Member> m = a.rings.get(s);
+            if (m != null && !m.isEmpty()) {
+                found = m;
+                break;
+            }
+        }
+        boolean founder = config.seeds().isEmpty() || config.seeds().get(0).equals(config.address());
+        if (found == null && a.refusal != null) {
+            // a ring with another N exists: never found a second one beside it
+            if (!a.refusal.equals(lastRefusal)) {
+                lastRefusal = a.refusal;
+                LOG.log(System.Logger.Level.ERROR, config.address() + ": the ring refuses this node: "
+                        + a.refusal + "; it stays out of the ring (not ready) until god.redundancy"
+                        + " is the ring's");
+            }
+            founder = false;
+        }
+        if (found == null && founder && !foundsAlone && !peerWaiting) {
+            if (!toldWaiting) {
+                toldWaiting = true;
+                LOG.log(System.Logger.Level.WARNING, config.address() + ": no seed is a ring member; this"
+                        + " node's data awaits repair from the ring, so it founds no ring alone and waits"
+                        + " for another member of god.seeds to start");
+            }
+            founder = false;
+        }
+        if (found != null) {
+            becomeActive(found);
+        } else if (founder) {
+            LOG.log(System.Logger.Level.INFO, config.address() + ": no seed is a ring member; founding a ring");
+            becomeActive(List.of());
+        }
+        return true;
     }
 
     private void becomeActive(List<Member> members) {
@@ -533,57 +608,48 @@ public final class Membership {
 
     // ------------------------------------------------------------------ pings
 
-    private void ping(String address) {
-        byte[] req;
-        Member me;
-        Member dest;
-        synchronized (this) {
-            me = self;
-            dest = view.get(address);
-            WireWriter w = new WireWriter();
-            writeMember(w, self);
-            w.string(view.hash());
-            Rumors.write(w, outgoing(address));
-            req = w.toBytes();
-        }
-        publishComm(me, address, dest, "Discord.Ping");
-        transport.call(address, Ops.PING, req, config.rpcTimeout()).whenComplete((reply, error) -> {
-            byte[] push = null;
-            synchronized (this) {
-                inFlight.remove(address);
-                if (state == State.LEFT) {
-                    return; // an answer that arrived after this node left
-                }
-                if (error != null) {
-                    failed(address, TransportException.of(error));
-                } else {
-                    try {
-                        WireReader r = new WireReader(reply);
-                        Member callee = readMember(r);
-                        String hash = r.string();
-                        Listing listing = r.bool() ? readListing(r) : null;
-                        List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
-                        r.end();
-                        alive(callee);
-                        news.forEach(this::learn);
-                        if (listing != null) {
-                            merge(listing);
-                        }
-                        if (!view.hash().equals(hash) && mayList()) {
-                            push = encodeListing();
-                        }
-                    } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.WARNING, "bad ping reply from " + address + ": " + e);
-                    }
-                }
-            }
-            publishIfChanged();
-            if (push != null) {
-                transport.call(address, Ops.GOSSIP, push, config.rpcTimeout());
-            }
-        });
+    /** A ping of {@code address}: this node's entry, its ring hash and rumors (under the lock). */
+    private Outbound ping(String address) {
+        WireWriter w = new WireWriter();
+        writeMember(w, self);
+        w.string(view.hash());
+        Rumors.write(w, outgoing(address));
+        return new Outbound(address, Ops.PING, w.toBytes(), Outbound.Kind.PING);
     }
 
+    private List<Outbound> pingAnswered(String address, byte[] reply, Outbound.NoAnswer why) {
+        byte[] push = null;
+        synchronized (this) {
+            inFlight.remove(address);
+            if (state == State.LEFT) {
+                return List.of(); // an answer that arrived after this node left
+            }
+            if (reply == null) {
+                failed(address, why.message());
+            } else {
+                try {
+                    WireReader r = new WireReader(reply);
+                    Member callee = readMember(r);
+                    String hash = r.string();
+                    Listing listing = r.bool() ? readListing(r) : null;
+                    List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
+                    r.end();
+                    alive(callee);
+                    news.forEach(this::learn);
+                    if (listing != null) {
+                        merge(listing);
+                    }
+                    if (!view.hash().equals(hash) && mayList()) {
+                        push = encodeListing();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "bad ping reply from " + address + ": " + e);
+                }
+            }
+        }
+        publishIfChanged();
+        return push == null ? List.of() : List.of(new Outbound(address, Ops.GOSSIP, push, Outbound.Kind.GOSSIP));
+    }
     /** The rumors for a message to {@code to}: first any death notice about {@code to} itself. */
     private List<Rumors.Rumor> outgoing(String to) {
         List<Rumors.Rumor> out = new ArrayList<>();
@@ -609,7 +675,7 @@ public final class Membership {
         return true;
     }
 
-    private void failed(String address, TransportException e) {
+    private void failed(String address, String why) {
         if (!view.contains(address) || address.equals(config.address())) {
             return; // a probe of a down member, or a member already gone
         }
@@ -623,7 +689,7 @@ public final class Membership {
             rememberAbsent(gone);
             rumors.add(new Rumors.Rumor(true, gone));
             LOG.log(System.Logger.Level.INFO, config.address() + " removed " + gone + " after " + n
-                    + " failed pings: " + e.getMessage());
+                    + " failed pings: " + why);
         }
     }
 
@@ -756,16 +822,16 @@ public final class Membership {
     }
 
     /**
-     * Leaves the ring: the node stops pinging and answering pings and joins, and tells every member of
-     * its view ({@code LEAVE}, best effort within the RPC deadline; a member the message misses drops
-     * the node by failure detection). Returns the members it told (its last view without itself).
+     * Leaves the ring: the node stops pinging and answering pings and joins, and is to tell every member
+     * of its view (the returned {@code LEAVE} messages, best effort; a member a message misses drops the
+     * node by failure detection). Returns them with the members told (its last view without itself).
      */
-    public List<Member> leave() {
+    public Leaving leave() {
         List<Member> others = new ArrayList<>();
         Member me;
         synchronized (this) {
             if (state != State.ACTIVE) {
-                return others;
+                return new Leaving(others, List.of());
             }
             me = self;
             for (Member m : view.members()) {
@@ -785,23 +851,21 @@ public final class Membership {
             published = view.hash();
         }
         byte[] payload = encodeLeave(me);
-        List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+        List<Outbound> out = new ArrayList<>();
         for (Member m : others) {
-            calls.add(transport.call(m.address(), Ops.LEAVE, payload, config.rpcTimeout()));
+            out.add(new Outbound(m.address(), Ops.LEAVE, payload, Outbound.Kind.LEAVE));
         }
-        for (int i = 0; i < calls.size(); i++) {
-            try {
-                calls.get(i).get(config.rpcTimeout().toNanos() * 2, java.util.concurrent.TimeUnit.NANOSECONDS);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                LOG.log(System.Logger.Level.INFO, config.address() + ": " + others.get(i).address()
-                        + " did not confirm the leave (failure detection will drop this node): " + e);
-            }
-        }
-        LOG.log(System.Logger.Level.INFO, config.address() + " left the ring; told " + others.size() + " member(s)");
-        return others;
+        LOG.log(System.Logger.Level.INFO, config.address() + " left the ring; telling " + others.size() + " member(s)");
+        return new Leaving(others, out);
+    }
+
+    /** What {@link #leave()} did: the members to tell (its last view without itself) and the messages for them. */
+    public record Leaving(List<Member> members, List<Outbound> messages) {
+    }
+
+    /** The deadline of every message this node sends (the configured RPC timeout). */
+    public Duration deadline() {
+        return config.rpcTimeout();
     }
 
     /** Ticks since this node's view last changed (0 while joining). */
