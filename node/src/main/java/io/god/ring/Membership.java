@@ -143,15 +143,8 @@ public final class Membership {
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
     private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
-    /**
-     * Expected members that are not in the view (DESIGN §5: a member that died, restarts or is
-     * partitioned away still counts until it drains or is removed on request): address → last entry.
-     */
-    private final Map<String, Member> absent = new HashMap<>();
-    /** Members removed on request ({@link #remove}) or by their leave: address → incarnation; never absent again. */
-    private final Map<String, Long> removed = new HashMap<>();
-    private Ring expectedCache;
-    private Ring expectedFor;
+    /** The expected membership E's bookkeeping (DESIGN §5): absent members, removals. */
+    private final Expected expected;
     /** Set when the ring declared this node dead (a notice about itself, or its view shrank to itself). */
     private boolean declaredDead;
     private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -168,6 +161,7 @@ public final class Membership {
      */
     public Membership(Config config, Random random, EventBus events, Consumer<byte[]> positionChosen) {
         this.config = config;
+        this.expected = new Expected(config.address());
         this.random = random;
         this.events = events;
         this.positionChosen = positionChosen;
@@ -234,36 +228,13 @@ public final class Membership {
     public Ring expected() {
         Ring live = ring();
         synchronized (this) {
-            if (expectedCache != null && expectedFor == live) {
-                return expectedCache;
-            }
-            Ring out = live;
-            if (!absent.isEmpty()) {
-                List<Member> all = new ArrayList<>(live.members());
-                for (Member m : absent.values()) {
-                    if (!view.contains(m.address()) && live.at(m.position()) == null) {
-                        all.add(m);
-                    }
-                }
-                if (all.size() > live.size()) {
-                    out = new Ring(all);
-                }
-            }
-            expectedCache = out;
-            expectedFor = live;
-            return out;
+            return expected.over(live, view);
         }
     }
 
     /** Expected members that are not in the view now (down, restarting or partitioned away). */
     public synchronized List<Member> absent() {
-        List<Member> out = new ArrayList<>();
-        for (Member m : absent.values()) {
-            if (!view.contains(m.address())) {
-                out.add(m);
-            }
-        }
-        return out;
+        return expected.absent(view);
     }
 
     /**
@@ -294,16 +265,11 @@ public final class Membership {
                             + " with POST /admin/leave on that member instead");
                 }
             }
-            gone = null;
-            for (Member m : absent.values()) {
-                if (m.address().equals(want) || m.hex().equalsIgnoreCase(want)) {
-                    gone = m;
-                }
-            }
+            gone = expected.named(want);
             if (gone == null) {
                 return new Removal(null, List.of()); // not (or no longer) expected: idempotent
             }
-            forgetExpected(gone); // not "left": if it ever comes back, it rejoins (and is checked for stale data)
+            expected.forget(gone); // not "left": if it ever comes back, it rejoins (and is checked for stale data)
             for (Member m : view.members()) {
                 if (!m.address().equals(config.address())) {
                     tell.add(m.address());
@@ -331,26 +297,7 @@ public final class Membership {
 
     /** A member that dropped out of the view still counts as expected, unless it left or was removed. */
     private void rememberAbsent(Member m) {
-        Long gone = removed.get(m.address());
-        if (m.address().equals(config.address()) || gone != null && gone >= m.incarnation()
-                || left.containsKey(m.address())) {
-            return;
-        }
-        Member have = absent.get(m.address());
-        if (have == null || have.incarnation() <= m.incarnation()) {
-            absent.put(m.address(), m);
-            expectedCache = null;
-        }
-    }
-
-    /** The member left (drained) or was removed on request: it no longer counts as expected. */
-    private void forgetExpected(Member m) {
-        removed.merge(m.address(), m.incarnation(), Math::max);
-        Member have = absent.get(m.address());
-        if (have != null && have.incarnation() <= m.incarnation()) {
-            absent.remove(m.address());
-        }
-        expectedCache = null;
+        expected.remember(m, left.containsKey(m.address()));
     }
 
     /**
@@ -404,10 +351,10 @@ public final class Membership {
             if (state == State.JOINING) {
                 if (join == null) {
                     join = newJoinAttempt();
-                    if (join.asked.isEmpty()) {
+                    if (join.done()) {
                         decided = finishJoin(); // nobody to ask: decide at once (found a ring, or wait)
                     } else {
-                        out.addAll(join.messages);
+                        out.addAll(join.messages());
                     }
                 }
             } else {
@@ -477,56 +424,33 @@ public final class Membership {
 
     // ------------------------------------------------------------------ joining
 
-    /** One join attempt: every seed (and member that probed this node) is asked; decided once all answered. */
-    private static final class JoinAttempt {
-        final List<String> asked = new ArrayList<>();
-        final List<Outbound> messages = new ArrayList<>();
-        final Map<String, List<Member>> rings = new HashMap<>();
-        int pending;
-        /** A refusal for another N (DESIGN §7), if any member refused this node. */
-        String refusal;
-    }
-
     private JoinAttempt newJoinAttempt() {
-        JoinAttempt a = new JoinAttempt();
         List<String> candidates = new ArrayList<>(config.seeds());
         candidates.addAll(probers);
         probers.clear();
-        for (String s : candidates) {
-            if (!s.equals(config.address()) && !a.asked.contains(s)) {
-                a.asked.add(s);
-            }
-        }
-        WireWriter joinRequest = new WireWriter().string(config.address());
-        if (config.redundancy() > 0) {
-            joinRequest.varint(config.redundancy()); // a member of the previous version reads no payload at all
-        }
-        byte[] req = joinRequest.toBytes();
-        for (String seed : a.asked) {
-            a.messages.add(new Outbound(seed, Ops.JOIN, req, Outbound.Kind.JOIN));
-        }
-        a.pending = a.asked.size();
-        return a;
+        return new JoinAttempt(config.address(), candidates, config.redundancy());
     }
 
     private List<Outbound> joinAnswered(Outbound sent, byte[] reply, Outbound.NoAnswer why) {
         boolean decided;
         synchronized (this) {
             JoinAttempt a = join;
-            if (a == null || !a.messages.contains(sent)) {
+            if (a == null || !a.sent(sent)) {
                 return List.of(); // not the attempt in flight (cannot happen while each message has one outcome)
             }
             if (reply != null) {
+                List<Member> members = List.of();
                 try {
-                    a.rings.put(sent.to(), decodeMembers(reply));
+                    members = decodeMembers(reply);
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "bad join reply from " + sent.to() + ": " + e);
                 }
-            } else if (why.refused() && String.valueOf(why.message()).contains(REDUNDANCY_MISMATCH)) {
-                a.refusal = why.message();
+                a.answered(sent.to(), members);
+            } else {
+                boolean otherN = why.refused() && String.valueOf(why.message()).contains(REDUNDANCY_MISMATCH);
+                a.unanswered(otherN ? why.message() : null);
             }
-            a.pending--;
-            decided = a.pending == 0 && finishJoin();
+            decided = a.done() && finishJoin();
         }
         if (decided) {
             publishIfChanged();
@@ -544,21 +468,14 @@ public final class Membership {
         if (state != State.JOINING) {
             return false;
         }
-        List<Member> found = null;
-        for (String s : a.asked) {
-            List<Member> m = a.rings.get(s);
-            if (m != null && !m.isEmpty()) {
-                found = m;
-                break;
-            }
-        }
+        List<Member> found = a.ring();
         boolean founder = config.seeds().isEmpty() || config.seeds().get(0).equals(config.address());
-        if (found == null && a.refusal != null) {
+        if (found == null && a.refusal() != null) {
             // a ring with another N exists: never found a second one beside it
-            if (!a.refusal.equals(lastRefusal)) {
-                lastRefusal = a.refusal;
+            if (!a.refusal().equals(lastRefusal)) {
+                lastRefusal = a.refusal();
                 LOG.log(System.Logger.Level.ERROR, config.address() + ": the ring refuses this node: "
-                        + a.refusal + "; it stays out of the ring (not ready) until god.redundancy"
+                        + a.refusal() + "; it stays out of the ring (not ready) until god.redundancy"
                         + " is the ring's");
             }
             founder = false;
@@ -719,7 +636,7 @@ public final class Membership {
         Member old = view.get(m.address());
         if (old == null || old.incarnation() < m.incarnation()) {
             view.put(m);
-            removed.remove(m.address()); // removed on request, yet back: expected again
+            expected.back(m.address()); // removed on request, yet back: expected again
             rumors.add(new Rumors.Rumor(false, m));
         }
     }
@@ -841,8 +758,7 @@ public final class Membership {
             }
             state = State.LEFT;
             view.clear();
-            absent.clear();
-            expectedCache = null;
+            expected.clear();
             down.clear();
             failures.clear();
             heard.clear();
@@ -991,7 +907,7 @@ public final class Membership {
                     r.end();
                     if (REMOVED.equals(why)) { // an admin removed an absent member: no longer expected
                         if (!gone.address().equals(config.address()) && !view.contains(gone.address())) {
-                            forgetExpected(gone);
+                            expected.forget(gone);
                         }
                     } else {
                         Member current = view.get(gone.address());
@@ -1002,7 +918,7 @@ public final class Membership {
                         }
                         if (!gone.address().equals(config.address())) {
                             left.put(gone.address(), new Down(gone, ticks));
-                            forgetExpected(gone);
+                            expected.forget(gone);
                         }
                     }
                     reply = new byte[0];
