@@ -7,7 +7,6 @@ import static io.god.ring.MemberCodec.readMembers;
 import static io.god.ring.MemberCodec.writeMember;
 import static io.god.ring.MemberCodec.writeMembers;
 
-import io.god.events.Event;
 import io.god.events.EventBus;
 import io.god.wire.Ops;
 import io.god.wire.WireReader;
@@ -112,25 +111,21 @@ public final class Membership {
 
     private final Config config;
     private final Random random;
-    private final EventBus events;
     private final Consumer<byte[]> positionChosen;
 
     private State state = State.JOINING;
     private Member self;
     private final View view = new View();
-    private final Map<String, Integer> failures = new HashMap<>();
     private final Notices down = new Notices();
     /** Members that announced their leave: address → (entry, tick); gossip must not bring them back. */
     private final Map<String, Down> left = new HashMap<>();
-    /** Tick of the last direct contact (ping or answer) with each member of the view. */
-    private final Map<String, Long> heard = new HashMap<>();
     /** Notices about members this node kept (recent direct contact): told to the member itself. */
     private final Map<String, Member> refute = new HashMap<>();
     private final Rumors rumors = new Rumors();
     private long listBudget = LIST_MEMBERS_PER_TICK;
     private byte[] startPosition;
-    /** Members pinged whose answer is awaited: pinged again only once it came (or did not). */
-    private final Set<String> inFlight = new java.util.HashSet<>();
+    /** Pings in flight, failed pings in a row, last direct contact: failure detection's bookkeeping. */
+    private final FailureDetector detector;
     /** The join attempt awaiting answers (null: none); one at a time. */
     private JoinAttempt join;
     /** False: this node founds a ring only once another node is up and waits for one (see {@link #foundAlone}). */
@@ -147,7 +142,8 @@ public final class Membership {
     private final Expected expected;
     /** Set when the ring declared this node dead (a notice about itself, or its view shrank to itself). */
     private boolean declaredDead;
-    private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Ring changes told to listeners and events; since when the view is stable. */
+    private final Changes changes;
 
     private record Down(Member member, long since) {
     }
@@ -162,8 +158,9 @@ public final class Membership {
     public Membership(Config config, Random random, EventBus events, Consumer<byte[]> positionChosen) {
         this.config = config;
         this.expected = new Expected(config.address());
+        this.detector = new FailureDetector(config.failuresToRemove());
         this.random = random;
-        this.events = events;
+        this.changes = new Changes(events);
         this.positionChosen = positionChosen;
         this.startPosition = config.position() == null ? null : config.position().clone();
     }
@@ -191,7 +188,7 @@ public final class Membership {
     }
 
     public void onChange(Consumer<Ring> listener) {
-        listeners.add(listener);
+        changes.listen(listener);
     }
 
     /** Whether an address is in this node's view. */
@@ -326,7 +323,7 @@ public final class Membership {
 
     /** Members of the view that missed at least one ping and are not yet removed (the metrics). */
     public synchronized int suspected() {
-        return failures.size();
+        return detector.suspected();
     }
 
     /** Rumors waiting to be piggybacked (tests). */
@@ -364,14 +361,14 @@ public final class Membership {
                 listBudget = Math.min(listBudget + LIST_MEMBERS_PER_TICK,
                         2L * Math.max(LIST_MEMBERS_PER_TICK, known));
                 for (String a : PingTargets.pick(view, self, config.neighbours(), config.fanout(), random)) {
-                    if (inFlight.add(a)) {
+                    if (detector.mayPing(a)) {
                         pings.add(ping(a));
                         pinged.add(view.get(a));
                     }
                 }
                 boolean small = known - 1 <= 2 * config.neighbours() + config.fanout();
                 for (String a : down.toProbe(small, config.probes(), view.size(), random)) {
-                    if (inFlight.add(a)) {
+                    if (detector.mayPing(a)) {
                         pings.add(ping(a));
                         pinged.add(view.get(a));
                     }
@@ -384,7 +381,7 @@ public final class Membership {
             publishIfChanged();
         }
         for (int i = 0; i < pings.size(); i++) {
-            publishComm(me, pings.get(i).to(), pinged.get(i), "Discord.Ping");
+            changes.comm(me, pings.get(i).to(), pinged.get(i), "Discord.Ping");
         }
         return out;
     }
@@ -537,7 +534,7 @@ public final class Membership {
     private List<Outbound> pingAnswered(String address, byte[] reply, Outbound.NoAnswer why) {
         byte[] push = null;
         synchronized (this) {
-            inFlight.remove(address);
+            detector.settled(address);
             if (state == State.LEFT) {
                 return List.of(); // an answer that arrived after this node left
             }
@@ -596,8 +593,8 @@ public final class Membership {
         if (!view.contains(address) || address.equals(config.address())) {
             return; // a probe of a down member, or a member already gone
         }
-        int n = failures.merge(address, 1, Integer::sum);
-        if (n >= config.failuresToRemove()) {
+        if (detector.failed(address)) {
+            int n = detector.failures(address);
             Member gone = removeLive(address);
             if (view.size() == 1) {
                 declaredDead = true; // alone in its view: the rest of the ring has most likely dropped it too
@@ -611,8 +608,7 @@ public final class Membership {
     }
 
     private Member removeLive(String address) {
-        failures.remove(address);
-        heard.remove(address);
+        detector.forget(address);
         refute.remove(address);
         return view.remove(address);
     }
@@ -627,8 +623,7 @@ public final class Membership {
             return; // a late message of a node that has left
         }
         left.remove(m.address());
-        failures.remove(m.address());
-        heard.put(m.address(), ticks);
+        detector.heardFrom(m.address(), ticks);
         Notices.Notice notice = down.remove(m.address());
         if (notice != null && notice.member().incarnation() >= m.incarnation()) {
             refute.put(m.address(), notice.member()); // it must outbid the notice others still spread
@@ -686,8 +681,7 @@ public final class Membership {
         if (old != null && old.incarnation() > m.incarnation()) {
             return; // a notice of an older incarnation: that node has restarted since
         }
-        Long last = heard.get(a);
-        if (old != null && last != null && ticks - last <= config.failuresToRemove()) {
+        if (old != null && detector.heardRecently(a, ticks)) {
             refute.put(a, m); // direct contact wins here; the member will outbid the notice
             return;
         }
@@ -703,11 +697,6 @@ public final class Membership {
         listing.members().forEach(this::heardOf);
         listing.notices().forEach(this::notice);
     }
-
-    private String published = "";
-    private long changedAtTick;
-    private String around = "";
-    private long aroundChangedAtTick;
 
     /**
      * Moves this node to a new ring position (migration). The entry gets a higher incarnation, so
@@ -760,11 +749,10 @@ public final class Membership {
             view.clear();
             expected.clear();
             down.clear();
-            failures.clear();
-            heard.clear();
+            detector.clear();
             refute.clear();
             rumors.clear();
-            published = view.hash();
+            changes.left(view.hash());
         }
         byte[] payload = encodeLeave(me);
         List<Outbound> out = new ArrayList<>();
@@ -786,7 +774,7 @@ public final class Membership {
 
     /** Ticks since this node's view last changed (0 while joining). */
     public synchronized long stableTicks() {
-        return state == State.ACTIVE ? ticks - changedAtTick : 0;
+        return state == State.ACTIVE ? changes.stableTicks(ticks) : 0;
     }
 
     /**
@@ -797,51 +785,20 @@ public final class Membership {
      * changes every few intervals, and a node would hardly ever clean (seen in the large-ring simulation).
      */
     public synchronized long neighbourhoodStableTicks() {
-        return state == State.ACTIVE ? ticks - aroundChangedAtTick : 0;
+        return state == State.ACTIVE ? changes.neighbourhoodStableTicks(ticks) : 0;
     }
 
     private void publishIfChanged() {
-        Ring r = null;
+        Ring r;
         Member me;
         synchronized (this) {
-            String h = view.hash();
-            if (view.isEmpty() || h.equals(published)) {
+            if (view.isEmpty() || !changes.changed(view, self, config.neighbours(), ticks) || !changes.wanted()) {
                 return;
             }
-            published = h;
-            changedAtTick = ticks;
-            String a = self == null ? h : view.around(self, config.neighbours());
-            if (!a.equals(around)) {
-                around = a;
-                aroundChangedAtTick = ticks;
-            }
+            r = view.ring();
             me = self;
-            if (!listeners.isEmpty() || events != null && events.hasListeners()) {
-                r = view.ring();
-            }
         }
-        if (r == null) {
-            return;
-        }
-        for (Consumer<Ring> l : listeners) {
-            l.accept(r);
-        }
-        if (events != null && events.hasListeners()) {
-            List<Event.NodeRef> refs = new ArrayList<>();
-            for (Member m : r.members()) {
-                refs.add(new Event.NodeRef(m.position(), m.address()));
-            }
-            events.publish(new Event.RingChange(new Event.NodeRef(me.position(), me.address()), refs));
-        }
-    }
-
-    private void publishComm(Member me, String to, Member dest, String op) {
-        if (events == null || !events.hasListeners() || me == null) {
-            return;
-        }
-        events.publish(new Event.Comm(new Event.NodeRef(me.position(), me.address()),
-                dest == null ? new Event.NodeRef(new byte[Positions.SIZE], to)
-                        : new Event.NodeRef(dest.position(), dest.address()), null, null, op));
+        changes.tell(r, me);
     }
 
     // ------------------------------------------------------------------ incoming
@@ -967,6 +924,6 @@ public final class Membership {
 
     /** Counts of pings in flight (tests). */
     synchronized int inFlight() {
-        return inFlight.size();
+        return detector.inFlight();
     }
 }
