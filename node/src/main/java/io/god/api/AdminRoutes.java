@@ -71,7 +71,7 @@ public class AdminRoutes {
                 return;
             }
             try {
-                io.god.ring.Member gone = node.membership().remove(name);
+                io.god.ring.Member gone = node.removeMember(name);
                 java.util.Map<String, Object> answer = new java.util.LinkedHashMap<>();
                 answer.put("removed", gone == null ? null
                         : java.util.Map.of("position", gone.hex(), "address", gone.address()));

@@ -55,7 +55,7 @@ public final class Drain extends RepairTask {
     }
 
     private final AntiEntropy antiEntropy;
-    private final Membership membership;
+    private final java.util.function.Supplier<List<Member>> leaveRing;
     private final Runnable forgetIdentity;
 
     private Phase phase = Phase.IDLE; // guarded by this
@@ -65,13 +65,15 @@ public final class Drain extends RepairTask {
     private Member self;
 
     /**
+     * @param leaveRing leaves the ring and tells its members (MembershipLink#leave); returns the members told
      * @param forgetIdentity run once the data is dropped: forgets the persisted position (a restart
      *                       is a new, empty node)
      */
-    public Drain(RepairContext context, AntiEntropy antiEntropy, Membership membership, Runnable forgetIdentity) {
+    public Drain(RepairContext context, AntiEntropy antiEntropy, java.util.function.Supplier<List<Member>> leaveRing,
+                 Runnable forgetIdentity) {
         super(context);
         this.antiEntropy = antiEntropy;
-        this.membership = membership;
+        this.leaveRing = leaveRing;
         this.forgetIdentity = forgetIdentity;
     }
 
@@ -155,7 +157,7 @@ public final class Drain extends RepairTask {
                     self = me;
                 }
                 update(Phase.LEFT_RING, progress.rangesTotal(), progress.rangesConfirmed(), 0, null);
-                formerMembers = membership.leave();
+                formerMembers = leaveRing.get();
             }
             Ring r = currentRing();
             if (r == null) {

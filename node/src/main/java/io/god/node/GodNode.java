@@ -105,6 +105,8 @@ public final class GodNode implements AutoCloseable {
     private io.god.transport.NodeTls tls;
     private Vertx vertx;
     private Membership membership;
+    /** Sends membership's messages over the transport (the ring package does no I/O). */
+    private io.god.cluster.MembershipLink membershipLink;
     private Cluster cluster;
     private io.god.cluster.AntiEntropy antiEntropy;
     private io.god.cluster.Cleaner cleaner;
@@ -332,8 +334,9 @@ public final class GodNode implements AutoCloseable {
         long forgetTicks = Math.max(1, c.forgetAfter().toNanos() / c.ringInterval().toNanos());
         membership = new Membership(new Membership.Config(settings.advertise(), settings.seeds(), position,
                 clock.nanos(), c.rpcTimeout(), c.ringFailures(), forgetTicks, c.ringNeighbours(), c.ringFanout(),
-                c.ringProbes(), settings.redundancy()), transport,
-                new Random(runtime.seeds().getAsLong()), events, this::positionChosen);
+                c.ringProbes(), settings.redundancy()), new Random(runtime.seeds().getAsLong()), events,
+                this::positionChosen);
+        membershipLink = new io.god.cluster.MembershipLink(membership, transport);
         Retry retry = new Retry(transport, scheduler, clock, c.rpcAttempts(), Duration.ofMillis(
                 Math.max(5, c.rpcTimeout().toMillis() / 20)));
         cluster = new Cluster(settings.advertise(), membership, transport, retry, store, timestamps, events,
@@ -354,7 +357,7 @@ public final class GodNode implements AutoCloseable {
                 quarantine::collectedUpTo, settings.bodySize());
         quarantine.onQuarantined(this::rejoin);
         quarantine.staleDecision(this::staleWithTheOnlyCopy);
-        drain = new io.god.cluster.Drain(repair, antiEntropy, membership, () -> {
+        drain = new io.god.cluster.Drain(repair, antiEntropy, membershipLink::leave, () -> {
             store.metadata().ifPresent(m -> m.delete(POSITION));
             quarantine.forget();
         });
@@ -389,7 +392,7 @@ public final class GodNode implements AutoCloseable {
             long now = monotonicNow();
             long last = lastTickAt;
             lastTickAt = now;
-            membership.tick();
+            membershipLink.tick();
             sampleTime();
             boolean dead = membership.takeDeclaredDead();
             if (membership.state() == Membership.State.ACTIVE && state == State.JOINING) {
@@ -1066,6 +1069,14 @@ public final class GodNode implements AutoCloseable {
     /** Ring membership (this node's view). */
     public Membership membership() {
         return membership;
+    }
+
+    /**
+     * Removes an absent member on request (POST /admin/remove-member; {@link Membership#remove}) and tells
+     * the members of the view. Returns the removed entry, or null when no expected member has that name.
+     */
+    public Member removeMember(String addressOrPosition) {
+        return membershipLink.remove(addressOrPosition);
     }
 
     /** Routing and replication. */

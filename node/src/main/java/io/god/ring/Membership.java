@@ -7,17 +7,13 @@ import static io.god.ring.MemberCodec.readMembers;
 import static io.god.ring.MemberCodec.writeMember;
 import static io.god.ring.MemberCodec.writeMembers;
 
-import io.god.events.Event;
 import io.god.events.EventBus;
-import io.god.transport.Transport;
-import io.god.transport.TransportException;
 import io.god.wire.Ops;
 import io.god.wire.WireReader;
 import io.god.wire.WireWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +23,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * Ring membership as a state machine without I/O of its own: {@link #tick()} (called every
- * {@code god.ring.interval} by whoever drives it) and {@link #handle} (incoming requests) are its only
- * entry points; it talks to peers through the {@link Transport} seam and draws randomness from the
- * seeded {@link Random}. No sleeps, no wall clock.
+ * Ring membership as a state machine without I/O of its own (DESIGN §4): messages in, messages out.
+ * {@link #tick()} (called every {@code god.ring.interval} by whoever drives it), {@link #leave()} and
+ * {@link #remove} return the {@link Outbound} messages to send; {@link #handle} takes incoming requests and
+ * returns the reply; {@link #answered} and {@link #unanswered} take the outcome of each message sent
+ * (and may return more). The node wires it to the network (io.god.cluster.MembershipLink, with a deadline
+ * on every call); randomness comes from the seeded {@link Random}. No sleeps, no wall clock, no transport:
+ * the ring package does not depend on io.god.transport (ArchitectureTest).
  *
  * <p><b>Bootstrap</b> (DESIGN §7): a JOINING node asks every other seed to {@code JOIN}; the first
  * member that answers (in seed order) gives the ring, the node takes its persisted position or, if it
@@ -111,27 +110,24 @@ public final class Membership {
     private static final int MAX_REDUNDANCY = 1_000;
 
     private final Config config;
-    private final Transport transport;
     private final Random random;
-    private final EventBus events;
     private final Consumer<byte[]> positionChosen;
 
     private State state = State.JOINING;
     private Member self;
     private final View view = new View();
-    private final Map<String, Integer> failures = new HashMap<>();
     private final Notices down = new Notices();
     /** Members that announced their leave: address → (entry, tick); gossip must not bring them back. */
     private final Map<String, Down> left = new HashMap<>();
-    /** Tick of the last direct contact (ping or answer) with each member of the view. */
-    private final Map<String, Long> heard = new HashMap<>();
     /** Notices about members this node kept (recent direct contact): told to the member itself. */
     private final Map<String, Member> refute = new HashMap<>();
     private final Rumors rumors = new Rumors();
     private long listBudget = LIST_MEMBERS_PER_TICK;
     private byte[] startPosition;
-    private final Set<String> inFlight = new HashSet<>();
-    private boolean joinInFlight;
+    /** Pings in flight, failed pings in a row, last direct contact: failure detection's bookkeeping. */
+    private final FailureDetector detector;
+    /** The join attempt awaiting answers (null: none); one at a time. */
+    private JoinAttempt join;
     /** False: this node founds a ring only once another node is up and waits for one (see {@link #foundAlone}). */
     private volatile boolean foundsAlone = true;
     /** Another node asked this joining node to join it or for its collectedUpTo: it is up and waits for a ring. */
@@ -142,18 +138,12 @@ public final class Membership {
     /** Members that pinged this node while it was joining: asked on the next join attempt (guarded by this). */
     private final Set<String> probers = new LinkedHashSet<>();
     private long ticks;
-    /**
-     * Expected members that are not in the view (DESIGN §5: a member that died, restarts or is
-     * partitioned away still counts until it drains or is removed on request): address → last entry.
-     */
-    private final Map<String, Member> absent = new HashMap<>();
-    /** Members removed on request ({@link #remove}) or by their leave: address → incarnation; never absent again. */
-    private final Map<String, Long> removed = new HashMap<>();
-    private Ring expectedCache;
-    private Ring expectedFor;
+    /** The expected membership E's bookkeeping (DESIGN §5): absent members, removals. */
+    private final Expected expected;
     /** Set when the ring declared this node dead (a notice about itself, or its view shrank to itself). */
     private boolean declaredDead;
-    private final List<Consumer<Ring>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Ring changes told to listeners and events; since when the view is stable. */
+    private final Changes changes;
 
     private record Down(Member member, long since) {
     }
@@ -165,12 +155,12 @@ public final class Membership {
     /**
      * @param positionChosen told once when a node without a persisted position takes one (persist it)
      */
-    public Membership(Config config, Transport transport, Random random, EventBus events,
-                      Consumer<byte[]> positionChosen) {
+    public Membership(Config config, Random random, EventBus events, Consumer<byte[]> positionChosen) {
         this.config = config;
-        this.transport = transport;
+        this.expected = new Expected(config.address());
+        this.detector = new FailureDetector(config.failuresToRemove());
         this.random = random;
-        this.events = events;
+        this.changes = new Changes(events);
         this.positionChosen = positionChosen;
         this.startPosition = config.position() == null ? null : config.position().clone();
     }
@@ -198,7 +188,7 @@ public final class Membership {
     }
 
     public void onChange(Consumer<Ring> listener) {
-        listeners.add(listener);
+        changes.listen(listener);
     }
 
     /** Whether an address is in this node's view. */
@@ -235,50 +225,27 @@ public final class Membership {
     public Ring expected() {
         Ring live = ring();
         synchronized (this) {
-            if (expectedCache != null && expectedFor == live) {
-                return expectedCache;
-            }
-            Ring out = live;
-            if (!absent.isEmpty()) {
-                List<Member> all = new ArrayList<>(live.members());
-                for (Member m : absent.values()) {
-                    if (!view.contains(m.address()) && live.at(m.position()) == null) {
-                        all.add(m);
-                    }
-                }
-                if (all.size() > live.size()) {
-                    out = new Ring(all);
-                }
-            }
-            expectedCache = out;
-            expectedFor = live;
-            return out;
+            return expected.over(live, view);
         }
     }
 
     /** Expected members that are not in the view now (down, restarting or partitioned away). */
     public synchronized List<Member> absent() {
-        List<Member> out = new ArrayList<>();
-        for (Member m : absent.values()) {
-            if (!view.contains(m.address())) {
-                out.add(m);
-            }
-        }
-        return out;
+        return expected.absent(view);
     }
 
     /**
      * Removes an expected member that is gone for good (the admin call {@code POST /admin/remove-member}):
      * named by its address or its position (hex). Only a member that is not in this node's view may be
-     * removed (a live member drains with {@code /admin/leave}). Every member of the view is told, as
-     * if the member had left ({@code LEAVE}; best effort within the RPC deadline, the call may be
-     * repeated). Returns the removed entry, or null when no expected member has that name (already
-     * removed, left, or never known here: the call is idempotent, as the operator asks every member).
+     * removed (a live member drains with {@code /admin/leave}). Every member of the view is to be told, as
+     * if the member had left: the returned messages ({@code LEAVE}; best effort, the call may be
+     * repeated). Returns the removed entry, or a removal of nobody when no expected member has that name
+     * (already removed, left, or never known here: the call is idempotent, as the operator asks every member).
      *
      * @throws IllegalArgumentException when no member is named
      * @throws IllegalStateException naming the problem (a live member; this node is not a ring member)
      */
-    public Member remove(String addressOrPosition) {
+    public Removal remove(String addressOrPosition) {
         Member gone;
         List<String> tell = new ArrayList<>();
         synchronized (this) {
@@ -295,16 +262,11 @@ public final class Membership {
                             + " with POST /admin/leave on that member instead");
                 }
             }
-            gone = null;
-            for (Member m : absent.values()) {
-                if (m.address().equals(want) || m.hex().equalsIgnoreCase(want)) {
-                    gone = m;
-                }
-            }
+            gone = expected.named(want);
             if (gone == null) {
-                return null; // not (or no longer) expected: removing is idempotent, the operator asks every member
+                return new Removal(null, List.of()); // not (or no longer) expected: idempotent
             }
-            forgetExpected(gone); // not "left": if it ever comes back, it rejoins (and is checked for stale data)
+            expected.forget(gone); // not "left": if it ever comes back, it rejoins (and is checked for stale data)
             for (Member m : view.members()) {
                 if (!m.address().equals(config.address())) {
                     tell.add(m.address());
@@ -314,41 +276,25 @@ public final class Membership {
         WireWriter lw = new WireWriter();
         writeMember(lw, gone);
         byte[] payload = lw.string(REMOVED).toBytes();
+        List<Outbound> out = new ArrayList<>();
         for (String a : tell) {
-            transport.call(a, Ops.LEAVE, payload, config.rpcTimeout()).whenComplete((r, e) -> {
-                if (e != null) {
-                    LOG.log(System.Logger.Level.WARNING, config.address() + ": " + a + " did not confirm the removal"
-                            + " of a member (repeat POST /admin/remove-member when it is back): " + e);
-                }
-            });
+            out.add(new Outbound(a, Ops.LEAVE, payload, Outbound.Kind.REMOVE));
         }
         LOG.log(System.Logger.Level.WARNING, config.address() + " removed " + gone + " from the expected membership"
-                + " (on request); told " + tell.size() + " member(s)");
-        return gone;
+                + " (on request); telling " + tell.size() + " member(s)");
+        return new Removal(gone, out);
+    }
+
+    /**
+     * What {@link #remove} did: the removed entry (null: no expected member has that name) and the
+     * messages that tell the members of the view.
+     */
+    public record Removal(Member member, List<Outbound> messages) {
     }
 
     /** A member that dropped out of the view still counts as expected, unless it left or was removed. */
     private void rememberAbsent(Member m) {
-        Long gone = removed.get(m.address());
-        if (m.address().equals(config.address()) || gone != null && gone >= m.incarnation()
-                || left.containsKey(m.address())) {
-            return;
-        }
-        Member have = absent.get(m.address());
-        if (have == null || have.incarnation() <= m.incarnation()) {
-            absent.put(m.address(), m);
-            expectedCache = null;
-        }
-    }
-
-    /** The member left (drained) or was removed on request: it no longer counts as expected. */
-    private void forgetExpected(Member m) {
-        removed.merge(m.address(), m.incarnation(), Math::max);
-        Member have = absent.get(m.address());
-        if (have != null && have.incarnation() <= m.incarnation()) {
-            absent.remove(m.address());
-        }
-        expectedCache = null;
+        expected.remember(m, left.containsKey(m.address()));
     }
 
     /**
@@ -377,7 +323,7 @@ public final class Membership {
 
     /** Members of the view that missed at least one ping and are not yet removed (the metrics). */
     public synchronized int suspected() {
-        return failures.size();
+        return detector.suspected();
     }
 
     /** Rumors waiting to be piggybacked (tests). */
@@ -387,18 +333,26 @@ public final class Membership {
 
     // ------------------------------------------------------------------ tick
 
-    /** One round: join attempts while JOINING, pings and probes while ACTIVE. */
-    public void tick() {
-        List<String> toPing = new ArrayList<>();
+    /** One round: join attempts while JOINING, pings and probes while ACTIVE. Returns the messages to send. */
+    public List<Outbound> tick() {
+        List<Outbound> out = new ArrayList<>();
+        List<Outbound> pings = new ArrayList<>();
+        List<Member> pinged = new ArrayList<>(); // their entries (null: a probe of a down member), for the events
+        boolean decided = false;
+        Member me;
         synchronized (this) {
             ticks++;
             if (state == State.LEFT) {
-                return;
+                return out;
             }
             if (state == State.JOINING) {
-                if (!joinInFlight) {
-                    joinInFlight = true;
-                    toPing = null;
+                if (join == null) {
+                    join = newJoinAttempt();
+                    if (join.done()) {
+                        decided = finishJoin(); // nobody to ask: decide at once (found a ring, or wait)
+                    } else {
+                        out.addAll(join.messages());
+                    }
                 }
             } else {
                 down.expire(ticks, config.forgetAfterTicks());
@@ -407,103 +361,138 @@ public final class Membership {
                 listBudget = Math.min(listBudget + LIST_MEMBERS_PER_TICK,
                         2L * Math.max(LIST_MEMBERS_PER_TICK, known));
                 for (String a : PingTargets.pick(view, self, config.neighbours(), config.fanout(), random)) {
-                    if (inFlight.add(a)) {
-                        toPing.add(a);
+                    if (detector.mayPing(a)) {
+                        pings.add(ping(a));
+                        pinged.add(view.get(a));
                     }
                 }
                 boolean small = known - 1 <= 2 * config.neighbours() + config.fanout();
                 for (String a : down.toProbe(small, config.probes(), view.size(), random)) {
-                    if (inFlight.add(a)) {
-                        toPing.add(a);
+                    if (detector.mayPing(a)) {
+                        pings.add(ping(a));
+                        pinged.add(view.get(a));
                     }
                 }
+                out.addAll(pings);
+            }
+            me = self;
+        }
+        if (decided) {
+            publishIfChanged();
+        }
+        for (int i = 0; i < pings.size(); i++) {
+            changes.comm(me, pings.get(i).to(), pinged.get(i), "Discord.Ping");
+        }
+        return out;
+    }
+
+    /**
+     * The outcome of a message this node sent: the peer's reply. Returns the messages to send next (a
+     * members list pushed after a ping whose reply showed another ring).
+     */
+    public List<Outbound> answered(Outbound sent, byte[] reply) {
+        return switch (sent.kind()) {
+            case JOIN -> joinAnswered(sent, reply, null);
+            case PING -> pingAnswered(sent.to(), reply, null);
+            case GOSSIP, LEAVE, REMOVE -> List.of();
+        };
+    }
+
+    /** The outcome of a message this node sent: no answer (unreachable, deadline passed, or an error reply). */
+    public List<Outbound> unanswered(Outbound sent, Outbound.NoAnswer why) {
+        switch (sent.kind()) {
+            case JOIN -> {
+                return joinAnswered(sent, null, why);
+            }
+            case PING -> {
+                return pingAnswered(sent.to(), null, why);
+            }
+            case LEAVE -> LOG.log(System.Logger.Level.INFO, config.address() + ": " + sent.to()
+                    + " did not confirm the leave (failure detection will drop this node): " + why.message());
+            case REMOVE -> LOG.log(System.Logger.Level.WARNING, config.address() + ": " + sent.to()
+                    + " did not confirm the removal of a member (repeat POST /admin/remove-member when it is back): "
+                    + why.message());
+            case GOSSIP -> {
+                // best effort: the next ping exchange lists again if the rings still differ
             }
         }
-        if (toPing == null) {
-            attemptJoin();
-            return;
-        }
-        for (String a : toPing) {
-            ping(a);
-        }
+        return List.of();
     }
 
     // ------------------------------------------------------------------ joining
 
-    private void attemptJoin() {
-        List<String> others = new ArrayList<>();
+    private JoinAttempt newJoinAttempt() {
         List<String> candidates = new ArrayList<>(config.seeds());
+        candidates.addAll(probers);
+        probers.clear();
+        return new JoinAttempt(config.address(), candidates, config.redundancy());
+    }
+
+    private List<Outbound> joinAnswered(Outbound sent, byte[] reply, Outbound.NoAnswer why) {
+        boolean decided;
         synchronized (this) {
-            candidates.addAll(probers);
-            probers.clear();
-        }
-        for (String s : candidates) {
-            if (!s.equals(config.address()) && !others.contains(s)) {
-                others.add(s);
+            JoinAttempt a = join;
+            if (a == null || !a.sent(sent)) {
+                return List.of(); // not the attempt in flight (cannot happen while each message has one outcome)
             }
-        }
-        List<CompletableFuture<List<Member>>> replies = new ArrayList<>();
-        WireWriter joinRequest = new WireWriter().string(config.address());
-        if (config.redundancy() > 0) {
-            joinRequest.varint(config.redundancy()); // a member of the previous version reads no payload at all
-        }
-        byte[] req = joinRequest.toBytes();
-        java.util.concurrent.atomic.AtomicReference<String> refusal = new java.util.concurrent.atomic.AtomicReference<>();
-        for (String seed : others) {
-            replies.add(transport.call(seed, Ops.JOIN, req, config.rpcTimeout())
-                    .thenApply(Membership::decodeMembers)
-                    .exceptionally(e -> {
-                        TransportException te = TransportException.of(e);
-                        if (te.reason() == TransportException.Reason.REMOTE && String.valueOf(te.getMessage())
-                                .contains(REDUNDANCY_MISMATCH)) {
-                            refusal.set(te.getMessage());
-                        }
-                        return null;
-                    }));
-        }
-        CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
-            List<Member> found = null;
-            for (CompletableFuture<List<Member>> r : replies) {
-                List<Member> m = r.getNow(null);
-                if (m != null && !m.isEmpty()) {
-                    found = m;
-                    break;
+            if (reply != null) {
+                List<Member> members = List.of();
+                try {
+                    members = decodeMembers(reply);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "bad join reply from " + sent.to() + ": " + e);
                 }
+                a.answered(sent.to(), members);
+            } else {
+                boolean otherN = why.refused() && String.valueOf(why.message()).contains(REDUNDANCY_MISMATCH);
+                a.unanswered(otherN ? why.message() : null);
             }
-            boolean founder = config.seeds().isEmpty() || config.seeds().get(0).equals(config.address());
-            synchronized (this) {
-                joinInFlight = false;
-                if (state != State.JOINING) {
-                    return;
-                }
-                if (found == null && refusal.get() != null) {
-                    // a ring with another N exists: never found a second one beside it
-                    if (!refusal.get().equals(lastRefusal)) {
-                        lastRefusal = refusal.get();
-                        LOG.log(System.Logger.Level.ERROR, config.address() + ": the ring refuses this node: "
-                                + refusal.get() + "; it stays out of the ring (not ready) until god.redundancy"
-                                + " is the ring's");
-                    }
-                    founder = false;
-                }
-                if (found == null && founder && !foundsAlone && !peerWaiting) {
-                    if (!toldWaiting) {
-                        toldWaiting = true;
-                        LOG.log(System.Logger.Level.WARNING, config.address() + ": no seed is a ring member; this"
-                                + " node's data awaits repair from the ring, so it founds no ring alone and waits"
-                                + " for another member of god.seeds to start");
-                    }
-                    founder = false;
-                }
-                if (found != null) {
-                    becomeActive(found);
-                } else if (founder) {
-                    LOG.log(System.Logger.Level.INFO, config.address() + ": no seed is a ring member; founding a ring");
-                    becomeActive(List.of());
-                }
-            }
+            decided = a.done() && finishJoin();
+        }
+        if (decided) {
             publishIfChanged();
-        });
+        }
+        return List.of();
+    }
+
+    /**
+     * Decides the join attempt once every asked node answered (or did not): the first that gave a ring
+     * (in seed order), else founding one or waiting. Returns whether it was decided (false: the node left).
+     */
+    private boolean finishJoin() {
+        JoinAttempt a = join;
+        join = null;
+        if (state != State.JOINING) {
+            return false;
+        }
+        List<Member> found = a.ring();
+        boolean founder = config.seeds().isEmpty() || config.seeds().get(0).equals(config.address());
+        if (found == null && a.refusal() != null) {
+            // a ring with another N exists: never found a second one beside it
+            if (!a.refusal().equals(lastRefusal)) {
+                lastRefusal = a.refusal();
+                LOG.log(System.Logger.Level.ERROR, config.address() + ": the ring refuses this node: "
+                        + a.refusal() + "; it stays out of the ring (not ready) until god.redundancy"
+                        + " is the ring's");
+            }
+            founder = false;
+        }
+        if (found == null && founder && !foundsAlone && !peerWaiting) {
+            if (!toldWaiting) {
+                toldWaiting = true;
+                LOG.log(System.Logger.Level.WARNING, config.address() + ": no seed is a ring member; this"
+                        + " node's data awaits repair from the ring, so it founds no ring alone and waits"
+                        + " for another member of god.seeds to start");
+            }
+            founder = false;
+        }
+        if (found != null) {
+            becomeActive(found);
+        } else if (founder) {
+            LOG.log(System.Logger.Level.INFO, config.address() + ": no seed is a ring member; founding a ring");
+            becomeActive(List.of());
+        }
+        return true;
     }
 
     private void becomeActive(List<Member> members) {
@@ -533,57 +522,48 @@ public final class Membership {
 
     // ------------------------------------------------------------------ pings
 
-    private void ping(String address) {
-        byte[] req;
-        Member me;
-        Member dest;
-        synchronized (this) {
-            me = self;
-            dest = view.get(address);
-            WireWriter w = new WireWriter();
-            writeMember(w, self);
-            w.string(view.hash());
-            Rumors.write(w, outgoing(address));
-            req = w.toBytes();
-        }
-        publishComm(me, address, dest, "Discord.Ping");
-        transport.call(address, Ops.PING, req, config.rpcTimeout()).whenComplete((reply, error) -> {
-            byte[] push = null;
-            synchronized (this) {
-                inFlight.remove(address);
-                if (state == State.LEFT) {
-                    return; // an answer that arrived after this node left
-                }
-                if (error != null) {
-                    failed(address, TransportException.of(error));
-                } else {
-                    try {
-                        WireReader r = new WireReader(reply);
-                        Member callee = readMember(r);
-                        String hash = r.string();
-                        Listing listing = r.bool() ? readListing(r) : null;
-                        List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
-                        r.end();
-                        alive(callee);
-                        news.forEach(this::learn);
-                        if (listing != null) {
-                            merge(listing);
-                        }
-                        if (!view.hash().equals(hash) && mayList()) {
-                            push = encodeListing();
-                        }
-                    } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.WARNING, "bad ping reply from " + address + ": " + e);
-                    }
-                }
-            }
-            publishIfChanged();
-            if (push != null) {
-                transport.call(address, Ops.GOSSIP, push, config.rpcTimeout());
-            }
-        });
+    /** A ping of {@code address}: this node's entry, its ring hash and rumors (under the lock). */
+    private Outbound ping(String address) {
+        WireWriter w = new WireWriter();
+        writeMember(w, self);
+        w.string(view.hash());
+        Rumors.write(w, outgoing(address));
+        return new Outbound(address, Ops.PING, w.toBytes(), Outbound.Kind.PING);
     }
 
+    private List<Outbound> pingAnswered(String address, byte[] reply, Outbound.NoAnswer why) {
+        byte[] push = null;
+        synchronized (this) {
+            detector.settled(address);
+            if (state == State.LEFT) {
+                return List.of(); // an answer that arrived after this node left
+            }
+            if (reply == null) {
+                failed(address, why.message());
+            } else {
+                try {
+                    WireReader r = new WireReader(reply);
+                    Member callee = readMember(r);
+                    String hash = r.string();
+                    Listing listing = r.bool() ? readListing(r) : null;
+                    List<Rumors.Rumor> news = r.atEnd() ? List.of() : Rumors.read(r, MAX_RUMORS); // older nodes send none
+                    r.end();
+                    alive(callee);
+                    news.forEach(this::learn);
+                    if (listing != null) {
+                        merge(listing);
+                    }
+                    if (!view.hash().equals(hash) && mayList()) {
+                        push = encodeListing();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "bad ping reply from " + address + ": " + e);
+                }
+            }
+        }
+        publishIfChanged();
+        return push == null ? List.of() : List.of(new Outbound(address, Ops.GOSSIP, push, Outbound.Kind.GOSSIP));
+    }
     /** The rumors for a message to {@code to}: first any death notice about {@code to} itself. */
     private List<Rumors.Rumor> outgoing(String to) {
         List<Rumors.Rumor> out = new ArrayList<>();
@@ -609,12 +589,12 @@ public final class Membership {
         return true;
     }
 
-    private void failed(String address, TransportException e) {
+    private void failed(String address, String why) {
         if (!view.contains(address) || address.equals(config.address())) {
             return; // a probe of a down member, or a member already gone
         }
-        int n = failures.merge(address, 1, Integer::sum);
-        if (n >= config.failuresToRemove()) {
+        if (detector.failed(address)) {
+            int n = detector.failures(address);
             Member gone = removeLive(address);
             if (view.size() == 1) {
                 declaredDead = true; // alone in its view: the rest of the ring has most likely dropped it too
@@ -623,13 +603,12 @@ public final class Membership {
             rememberAbsent(gone);
             rumors.add(new Rumors.Rumor(true, gone));
             LOG.log(System.Logger.Level.INFO, config.address() + " removed " + gone + " after " + n
-                    + " failed pings: " + e.getMessage());
+                    + " failed pings: " + why);
         }
     }
 
     private Member removeLive(String address) {
-        failures.remove(address);
-        heard.remove(address);
+        detector.forget(address);
         refute.remove(address);
         return view.remove(address);
     }
@@ -644,8 +623,7 @@ public final class Membership {
             return; // a late message of a node that has left
         }
         left.remove(m.address());
-        failures.remove(m.address());
-        heard.put(m.address(), ticks);
+        detector.heardFrom(m.address(), ticks);
         Notices.Notice notice = down.remove(m.address());
         if (notice != null && notice.member().incarnation() >= m.incarnation()) {
             refute.put(m.address(), notice.member()); // it must outbid the notice others still spread
@@ -653,7 +631,7 @@ public final class Membership {
         Member old = view.get(m.address());
         if (old == null || old.incarnation() < m.incarnation()) {
             view.put(m);
-            removed.remove(m.address()); // removed on request, yet back: expected again
+            expected.back(m.address()); // removed on request, yet back: expected again
             rumors.add(new Rumors.Rumor(false, m));
         }
     }
@@ -703,8 +681,7 @@ public final class Membership {
         if (old != null && old.incarnation() > m.incarnation()) {
             return; // a notice of an older incarnation: that node has restarted since
         }
-        Long last = heard.get(a);
-        if (old != null && last != null && ticks - last <= config.failuresToRemove()) {
+        if (old != null && detector.heardRecently(a, ticks)) {
             refute.put(a, m); // direct contact wins here; the member will outbid the notice
             return;
         }
@@ -720,11 +697,6 @@ public final class Membership {
         listing.members().forEach(this::heardOf);
         listing.notices().forEach(this::notice);
     }
-
-    private String published = "";
-    private long changedAtTick;
-    private String around = "";
-    private long aroundChangedAtTick;
 
     /**
      * Moves this node to a new ring position (migration). The entry gets a higher incarnation, so
@@ -756,16 +728,16 @@ public final class Membership {
     }
 
     /**
-     * Leaves the ring: the node stops pinging and answering pings and joins, and tells every member of
-     * its view ({@code LEAVE}, best effort within the RPC deadline; a member the message misses drops
-     * the node by failure detection). Returns the members it told (its last view without itself).
+     * Leaves the ring: the node stops pinging and answering pings and joins, and is to tell every member
+     * of its view (the returned {@code LEAVE} messages, best effort; a member a message misses drops the
+     * node by failure detection). Returns them with the members told (its last view without itself).
      */
-    public List<Member> leave() {
+    public Leaving leave() {
         List<Member> others = new ArrayList<>();
         Member me;
         synchronized (this) {
             if (state != State.ACTIVE) {
-                return others;
+                return new Leaving(others, List.of());
             }
             me = self;
             for (Member m : view.members()) {
@@ -775,38 +747,34 @@ public final class Membership {
             }
             state = State.LEFT;
             view.clear();
-            absent.clear();
-            expectedCache = null;
+            expected.clear();
             down.clear();
-            failures.clear();
-            heard.clear();
+            detector.clear();
             refute.clear();
             rumors.clear();
-            published = view.hash();
+            changes.left(view.hash());
         }
         byte[] payload = encodeLeave(me);
-        List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+        List<Outbound> out = new ArrayList<>();
         for (Member m : others) {
-            calls.add(transport.call(m.address(), Ops.LEAVE, payload, config.rpcTimeout()));
+            out.add(new Outbound(m.address(), Ops.LEAVE, payload, Outbound.Kind.LEAVE));
         }
-        for (int i = 0; i < calls.size(); i++) {
-            try {
-                calls.get(i).get(config.rpcTimeout().toNanos() * 2, java.util.concurrent.TimeUnit.NANOSECONDS);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                LOG.log(System.Logger.Level.INFO, config.address() + ": " + others.get(i).address()
-                        + " did not confirm the leave (failure detection will drop this node): " + e);
-            }
-        }
-        LOG.log(System.Logger.Level.INFO, config.address() + " left the ring; told " + others.size() + " member(s)");
-        return others;
+        LOG.log(System.Logger.Level.INFO, config.address() + " left the ring; telling " + others.size() + " member(s)");
+        return new Leaving(others, out);
+    }
+
+    /** What {@link #leave()} did: the members to tell (its last view without itself) and the messages for them. */
+    public record Leaving(List<Member> members, List<Outbound> messages) {
+    }
+
+    /** The deadline of every message this node sends (the configured RPC timeout). */
+    public Duration deadline() {
+        return config.rpcTimeout();
     }
 
     /** Ticks since this node's view last changed (0 while joining). */
     public synchronized long stableTicks() {
-        return state == State.ACTIVE ? ticks - changedAtTick : 0;
+        return state == State.ACTIVE ? changes.stableTicks(ticks) : 0;
     }
 
     /**
@@ -817,51 +785,20 @@ public final class Membership {
      * changes every few intervals, and a node would hardly ever clean (seen in the large-ring simulation).
      */
     public synchronized long neighbourhoodStableTicks() {
-        return state == State.ACTIVE ? ticks - aroundChangedAtTick : 0;
+        return state == State.ACTIVE ? changes.neighbourhoodStableTicks(ticks) : 0;
     }
 
     private void publishIfChanged() {
-        Ring r = null;
+        Ring r;
         Member me;
         synchronized (this) {
-            String h = view.hash();
-            if (view.isEmpty() || h.equals(published)) {
+            if (view.isEmpty() || !changes.changed(view, self, config.neighbours(), ticks) || !changes.wanted()) {
                 return;
             }
-            published = h;
-            changedAtTick = ticks;
-            String a = self == null ? h : view.around(self, config.neighbours());
-            if (!a.equals(around)) {
-                around = a;
-                aroundChangedAtTick = ticks;
-            }
+            r = view.ring();
             me = self;
-            if (!listeners.isEmpty() || events != null && events.hasListeners()) {
-                r = view.ring();
-            }
         }
-        if (r == null) {
-            return;
-        }
-        for (Consumer<Ring> l : listeners) {
-            l.accept(r);
-        }
-        if (events != null && events.hasListeners()) {
-            List<Event.NodeRef> refs = new ArrayList<>();
-            for (Member m : r.members()) {
-                refs.add(new Event.NodeRef(m.position(), m.address()));
-            }
-            events.publish(new Event.RingChange(new Event.NodeRef(me.position(), me.address()), refs));
-        }
-    }
-
-    private void publishComm(Member me, String to, Member dest, String op) {
-        if (events == null || !events.hasListeners() || me == null) {
-            return;
-        }
-        events.publish(new Event.Comm(new Event.NodeRef(me.position(), me.address()),
-                dest == null ? new Event.NodeRef(new byte[Positions.SIZE], to)
-                        : new Event.NodeRef(dest.position(), dest.address()), null, null, op));
+        changes.tell(r, me);
     }
 
     // ------------------------------------------------------------------ incoming
@@ -927,7 +864,7 @@ public final class Membership {
                     r.end();
                     if (REMOVED.equals(why)) { // an admin removed an absent member: no longer expected
                         if (!gone.address().equals(config.address()) && !view.contains(gone.address())) {
-                            forgetExpected(gone);
+                            expected.forget(gone);
                         }
                     } else {
                         Member current = view.get(gone.address());
@@ -938,7 +875,7 @@ public final class Membership {
                         }
                         if (!gone.address().equals(config.address())) {
                             left.put(gone.address(), new Down(gone, ticks));
-                            forgetExpected(gone);
+                            expected.forget(gone);
                         }
                     }
                     reply = new byte[0];
@@ -987,6 +924,6 @@ public final class Membership {
 
     /** Counts of pings in flight (tests). */
     synchronized int inFlight() {
-        return inFlight.size();
+        return detector.inFlight();
     }
 }

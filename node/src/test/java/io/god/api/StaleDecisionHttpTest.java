@@ -79,7 +79,7 @@ class StaleDecisionHttpTest {
                 away.close();
                 GodNode n0 = rings.nodes.get(0);
                 await().atMost(WAIT).until(() -> n0.membership().ring().size() == 1);
-                n0.membership().remove(rings.address(1)); // collection resumes (the admin call)
+                n0.removeMember(rings.address(1)); // collection resumes (the admin call)
                 for (int k = 0; k < 40; k++) { // N=1: the survivor now owns every key and deletes it
                     call(rpc0, "Del", "{\"Key\":\"" + b64("k" + k) + "\"}");
                 }

@@ -131,11 +131,11 @@ class ExpectedMembershipTest {
                 GodNode first = rings.nodes.get(0);
                 assertThat(first.membership().absent()).extracting(io.god.ring.Member::address)
                         .containsExactly(rings.address(2));
-                assertThatThrownBy(() -> first.membership().remove(rings.address(1)))
+                assertThatThrownBy(() -> first.removeMember(rings.address(1)))
                         .hasMessageContaining("alive in this node's view");
-                assertThat(first.membership().remove("nobody:1")).as("idempotent: nothing to remove").isNull();
+                assertThat(first.removeMember("nobody:1")).as("idempotent: nothing to remove").isNull();
                 assertThat(first.membership().expected().size()).isEqualTo(3);
-                first.membership().remove(rings.address(2)); // the admin call: it is gone for good
+                first.removeMember(rings.address(2)); // the admin call: it is gone for good
                 await().atMost(WAIT).until(() -> rings.nodes.get(1).membership().expected().size() == 2);
                 assertThat(first.membership().expected().size()).isEqualTo(2);
                 for (int k = 0; k < 10; k++) { // E = 2: both settings need both remaining members, which answer

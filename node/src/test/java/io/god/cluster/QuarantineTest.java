@@ -99,7 +99,7 @@ class QuarantineTest {
             assertThat(away.store().state()).isNotNull();
             await().atMost(WAIT).until(() -> converged(rings, 2));
             // the ring collects nothing while a member is absent (DESIGN §5) — until an admin removes it
-            rings.nodes.get(0).membership().remove(rings.address(2));
+            rings.nodes.get(0).removeMember(rings.address(2));
             await().atMost(WAIT).until(() -> !rings.nodes.get(0).collectionHeld() && !rings.nodes.get(1).collectionHeld());
             for (int k = 0; k < 50; k++) {
                 del(rings, 0, "k" + k);

@@ -112,7 +112,7 @@ class RejoinTest {
             seed.close(); // the first seed is away ...
             await().atMost(WAIT).until(() -> rings.converged() && rings.nodes.get(1).membership().ring().size() == 2);
             // (the ring collects nothing while a member is absent, DESIGN §5: an admin removed it)
-            rings.nodes.get(1).membership().remove(rings.address(0));
+            rings.nodes.get(1).removeMember(rings.address(0));
             await().atMost(WAIT).until(() -> !rings.nodes.get(1).collectionHeld() && !rings.nodes.get(2).collectionHeld());
             for (int k = 0; k < 50; k++) {
                 del(rings, 1, "k" + k);
@@ -174,7 +174,7 @@ class RejoinTest {
             // the ring collects nothing while a member is absent (DESIGN §5) — until an admin removes it
             // (gone for good, as far as the ring knows): if it ever comes back, the stale check catches it
             assertThat(rings.nodes.get(0).membership().expected().size()).isEqualTo(3);
-            rings.nodes.get(0).membership().remove(rings.address(2));
+            rings.nodes.get(0).removeMember(rings.address(2));
             await().atMost(WAIT).until(() -> !rings.nodes.get(0).collectionHeld() && !rings.nodes.get(1).collectionHeld());
             long deleted = rings.clock.nanos();
             for (int i = 0; i < 2; i++) { // the two in-sync members record that they saw the deletions

@@ -416,7 +416,7 @@ class RingDamageTest {
             await().atMost(WAIT).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 2);
             // the ring collects only at its expected size (DESIGN §5): the member is removed, as an operator
             // does for a member gone for good; it comes back later and rejoins like any node
-            rings.nodes.get(0).membership().remove(rings.address(2));
+            rings.nodes.get(0).removeMember(rings.address(2));
             await().atMost(WAIT).until(() -> rings.running().stream()
                     .allMatch(n -> n.membership().expected().size() == 2));
             offset.addAndGet(Duration.ofHours(2).toNanos()); // the window passes; the ring forgets the deletions

@@ -68,6 +68,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void theRingDoesNoIo() {
+        noClasses().that().resideInAPackage("io.god.ring..")
+                .should().dependOnClassesThat().resideInAPackage("io.god.transport..")
+                .because("DESIGN §4: membership is a state machine, messages in and out; the node wires it to the "
+                        + "transport (io.god.cluster.MembershipLink), so the same logic runs anywhere and in the simulation")
+                .check(NODE);
+    }
+
+    @Test
     void onlyTheCommandCoreDecidesWhoACallerIs() {
         noClasses().that().resideOutsideOfPackage("io.god.command..")
                 .should().callConstructor(Caller.class, boolean.class, boolean.class, boolean.class)

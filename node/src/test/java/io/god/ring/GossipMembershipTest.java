@@ -2,6 +2,7 @@ package io.god.ring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.cluster.MembershipLink;
 import io.god.transport.InMemoryNetwork;
 import io.god.transport.Transport;
 import io.god.wire.Ops;
@@ -32,6 +33,8 @@ class GossipMembershipTest {
     final InMemoryNetwork net = new InMemoryNetwork(time, Runnable::run, 5);
     final List<Membership> nodes = new ArrayList<>();
     final List<Transport> transports = new ArrayList<>();
+    /** Each node's wiring to its transport: membership itself does no I/O. */
+    final Map<Membership, MembershipLink> links = new java.util.IdentityHashMap<>();
     final Set<Membership> stopped = new HashSet<>();
     /** Pings sent, per callee address. */
     final Map<String, Integer> pingsTo = new HashMap<>();
@@ -81,7 +84,8 @@ class GossipMembershipTest {
             transports.add(t);
         }
         Membership m = new Membership(new Membership.Config(addr(i), List.of(addr(0)), null, incarnation,
-                Duration.ofMillis(100), 3, 1000), t, new Random(i), null, p -> { });
+                Duration.ofMillis(100), 3, 1000), new Random(i), null, p -> { });
+        links.put(m, new MembershipLink(m, t));
         t.serve(m::handle);
         return m;
     }
@@ -97,7 +101,7 @@ class GossipMembershipTest {
     void round() {
         for (Membership m : nodes) {
             if (!stopped.contains(m)) {
-                m.tick();
+                links.get(m).tick();
             }
         }
         time.advance(Duration.ofMillis(20));
@@ -250,7 +254,7 @@ class GossipMembershipTest {
         ring(20);
         Member left = nodes.get(3).self();
         stopped.add(nodes.get(3));
-        nodes.get(3).leave();
+        links.get(nodes.get(3)).leave();
         roundsUntil(() -> converged(without(3)), 10);
         Membership a = nodes.get(0);
         // a members list and an "alive" rumor that still carry the old entry

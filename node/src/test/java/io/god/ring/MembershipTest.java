@@ -2,6 +2,7 @@ package io.god.ring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.cluster.MembershipLink;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
 import io.god.transport.Transport;
@@ -52,6 +53,8 @@ class MembershipTest {
     final InMemoryNetwork net = new InMemoryNetwork(time, Runnable::run, 5);
     final List<Membership> nodes = new ArrayList<>();
     final List<Transport> transports = new ArrayList<>();
+    /** Each node's wiring to its transport: membership itself does no I/O. */
+    final java.util.Map<Membership, MembershipLink> links = new java.util.IdentityHashMap<>();
 
     Membership node(int i, List<String> seeds) {
         return node(i, seeds, 0);
@@ -61,8 +64,9 @@ class MembershipTest {
     Membership node(int i, List<String> seeds, int n) {
         Transport t = net.transport("n" + i + ":1");
         Membership m = new Membership(new Membership.Config("n" + i + ":1", seeds, null, i, Duration.ofMillis(100), 3,
-                1000, Membership.Config.NEIGHBOURS, Membership.Config.FANOUT, Membership.Config.PROBES, n), t,
+                1000, Membership.Config.NEIGHBOURS, Membership.Config.FANOUT, Membership.Config.PROBES, n),
                 new Random(i), null, p -> { });
+        links.put(m, new MembershipLink(m, t));
         t.serve(m::handle);
         nodes.add(m);
         transports.add(t);
@@ -74,7 +78,7 @@ class MembershipTest {
     void round() {
         for (Membership m : nodes) {
             if (!dead.contains(m)) {
-                m.tick();
+                links.get(m).tick();
             }
         }
         time.advance(Duration.ofMillis(20));
