@@ -54,9 +54,9 @@ import java.util.function.Function;
  * node ({@link Builder#connectionsPerNode}).
  *
  * <p>This class is the typed API; the work is done by package-private parts, one concern each:
- * {@link Connections} (pools, exchanges within a budget), {@link NodeCalls} (one attempt at one node),
- * {@link RingView} (members, replica sets, refresh), {@link Routing} (retries, failover),
- * {@link ReplicaReads} and {@link MergedSlices} (newest-of-replicas reads).
+ * {@code Connections} (pools, exchanges within a budget), {@code NodeCalls} (one attempt at one node),
+ * {@code RingView} (members, replica sets, refresh), {@code Routing} (retries, failover),
+ * {@code ReplicaReads} and {@code MergedSlices} (newest-of-replicas reads), {@code Json} (bodies, answers).
  */
 public final class GodClient implements AutoCloseable {
 
