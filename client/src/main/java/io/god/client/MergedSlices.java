@@ -8,6 +8,7 @@ import static io.god.client.Json.range;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.god.client.GodClient.Entry;
+import io.god.wire.Call;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -19,12 +20,6 @@ import java.util.TreeMap;
  * ({@link ReplicaReads#newer}), tombstones are dropped and the Len forms are cut after merging.
  */
 final class MergedSlices {
-
-    /**
-     * Most tombstones a node puts in one Stamped slice answer (the node's
-     * {@code TreeReads.STAMPED_TOMBSTONE_CAP}); an answer holding this many is truncated at its last key.
-     */
-    static final int STAMPED_TOMBSTONE_CAP = 10_000;
 
     private final ReplicaReads reads;
 
@@ -91,7 +86,7 @@ final class MergedSlices {
         }
     }
 
-    /** Whether a Stamped slice answer was cut short (want live entries, or the tombstone cap). */
+    /** Whether a Stamped slice answer was cut short (want live entries, or {@link Call#STAMPED_TOMBSTONE_CAP}). */
     private static boolean truncated(JsonNode answer, long want) {
         long live = 0;
         long dead = 0;
@@ -102,7 +97,7 @@ final class MergedSlices {
                 dead++;
             }
         }
-        return (want >= 0 && live >= want) || dead >= STAMPED_TOMBSTONE_CAP;
+        return (want >= 0 && live >= want) || dead >= Call.STAMPED_TOMBSTONE_CAP;
     }
 
     /**

@@ -20,7 +20,8 @@ import java.util.List;
  * Reads that ask every replica of a key and keep the newest answer by the store's last-write-wins rule
  * ({@link LastWriteWins}, the very comparison the node's trees apply): Get and SubGet, and the First, Last,
  * SubNext and SubPrev walks. Replicas the view marks as catching up are left out while a majority remains
- * ({@link RingView#readable}); a minority of answers is no answer. {@link MergedSlices} builds on {@link #fromReplicas}.
+ * ({@link RingView#readable}); a minority of answers is no answer. {@link MergedSlices} builds on
+ * {@link #fromReplicas}.
  */
 final class ReplicaReads {
 
@@ -78,8 +79,8 @@ final class ReplicaReads {
 
     /** The answers of the replicas that answered (a majority of them, else retried), asked in parallel. */
     List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
-        return fromReplicas(method, key, (address, budget) -> calls.sendOnce(address, method, body, Call.EXECUTE, budget),
-                null);
+        return fromReplicas(method, key,
+                (address, budget) -> calls.sendOnce(address, method, body, Call.EXECUTE, budget), null);
     }
 
     /**
