@@ -1,29 +1,31 @@
 package io.god.client;
 
+import static io.god.client.Json.body;
+import static io.god.client.Json.bytes;
+import static io.god.client.Json.conf;
+import static io.god.client.Json.entries;
+import static io.god.client.Json.index;
+import static io.god.client.Json.indexRange;
+import static io.god.client.Json.orEmpty;
+import static io.god.client.Json.range;
+import static io.god.client.Json.subValue;
+import static io.god.client.Json.text;
+import static io.god.client.Json.value;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import io.god.wire.Ops;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -50,11 +52,13 @@ import java.util.function.Function;
  * call's {@link Builder#deadline}. 4xx answers throw {@link GodRequestException} at once; exhausting
  * the attempts throws {@link GodUnavailableException}. Thread-safe; a small pool of pipelined connections per
  * node ({@link Builder#connectionsPerNode}).
+ *
+ * <p>This class is the typed API; the work is done by package-private parts, one concern each:
+ * {@code Connections} (pools, exchanges within a budget), {@code NodeCalls} (one attempt at one node),
+ * {@code RingView} (members, replica sets, refresh), {@code Routing} (retries, failover),
+ * {@code ReplicaReads} and {@code MergedSlices} (newest-of-replicas reads), {@code Json} (bodies, answers).
  */
 public final class GodClient implements AutoCloseable {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String SERVICE = "DHash.";
 
     /** A ring member. */
     public record Member(byte[] position, String address) {
@@ -109,67 +113,33 @@ public final class GodClient implements AutoCloseable {
         }
     }
 
-    private final List<String> seeds;
     private final boolean gateway;
-    private final String token;
-    /** The TLS context of every connection, or null for plain TCP. */
-    private final javax.net.ssl.SSLContext tls;
-    private final int redundancy;
-    private final Duration attemptTimeout;
-    private final Duration deadline;
-    private final int attempts;
-    private final Duration backoff;
-    private final Map<String, NodeConnection[]> connections = new ConcurrentHashMap<>();
-    private final int poolSize;
+    private final Connections connections;
+    private final RingView view;
+    private final Routing routing;
+    private final ReplicaReads reads;
+    private final MergedSlices slices;
     private final ExecutorService async;
-    private final ScheduledExecutorService refresher;
-    private final AtomicInteger spread = new AtomicInteger();
-    private final AtomicInteger roundRobin = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
-    private volatile List<Member> ring = List.of();
-    /** Members the last {@code Nodes} answer marked CATCHING_UP: not asked for reads while others are. */
-    private volatile java.util.Set<String> catchingUp = java.util.Set.of();
-    private volatile boolean closed;
 
     private GodClient(Builder b) {
         if (b.endpoints.isEmpty()) {
             throw new IllegalArgumentException("at least one endpoint (host:port) is needed");
         }
-        this.seeds = List.copyOf(b.endpoints);
         this.gateway = b.gateway;
-        this.token = b.token;
-        this.tls = b.tls ? io.god.tls.Jsse.clientContext(b.ca, b.cert, b.key) : null;
-        this.redundancy = b.redundancy;
-        this.attemptTimeout = b.attemptTimeout;
-        this.deadline = b.deadline;
-        this.attempts = b.attempts;
-        this.backoff = b.backoff;
-        this.poolSize = b.connections;
+        this.connections = new Connections(b.token, b.tls ? io.god.tls.Jsse.clientContext(b.ca, b.cert, b.key) : null,
+                b.connections, b.attemptTimeout);
+        NodeCalls calls = new NodeCalls(connections);
+        this.view = new RingView(b.endpoints, b.gateway, b.redundancy, b.attemptTimeout, calls);
+        this.routing = new Routing(b.gateway, b.attemptTimeout, b.deadline, b.attempts, b.backoff, connections, calls,
+                view);
+        this.reads = new ReplicaReads(routing, view, calls);
+        this.slices = new MergedSlices(reads);
         this.async = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "god-client-async");
             t.setDaemon(true);
             return t;
         });
-        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "god-client-ring");
-            t.setDaemon(true);
-            return t;
-        });
-        if (!gateway) {
-            try {
-                refreshRing();
-            } catch (GodException e) {
-                // the first call retries; keep the client usable while the ring comes up
-            }
-            long every = b.ringRefresh.toMillis();
-            refresher.scheduleWithFixedDelay(() -> {
-                try {
-                    refreshRing();
-                } catch (RuntimeException ignored) {
-                    // next round
-                }
-            }, every, every, TimeUnit.MILLISECONDS);
-        }
+        view.start(b.ringRefresh);
     }
 
     public static Builder builder() {
@@ -202,7 +172,7 @@ public final class GodClient implements AutoCloseable {
 
     /** The cached ring (empty in gateway mode until {@link #nodes()} is called). */
     public List<Member> ring() {
-        return ring;
+        return view.ring();
     }
 
     /**
@@ -212,62 +182,17 @@ public final class GodClient implements AutoCloseable {
      * node answers.
      */
     public List<Member> refreshRing() {
-        List<String> tryOrder = new ArrayList<>();
-        for (Member m : ring) {
-            tryOrder.add(m.address());
-        }
-        for (String s : seeds) {
-            if (!tryOrder.contains(s)) {
-                tryOrder.add(s);
-            }
-        }
-        GodException last = null;
-        JsonNode alone = null;
-        for (String address : tryOrder) {
-            try {
-                JsonNode n = once(address, "Nodes", JSON.createObjectNode(), Call.EXECUTE, attemptTimeout);
-                List<Member> members = parseMembers(n);
-                if (members.size() == 1 && ring.size() > 1) {
-                    alone = alone == null ? n : alone; // ask the others first
-                    continue;
-                }
-                if (!members.isEmpty()) {
-                    adopt(members, n);
-                    return members;
-                }
-            } catch (GodRequestException e) {
-                throw e;
-            } catch (GodException e) {
-                last = e;
-            }
-        }
-        if (alone != null) {
-            List<Member> members = parseMembers(alone);
-            adopt(members, alone);
-            return members;
-        }
-        throw new GodUnavailableException("no node answered Nodes (" + tryOrder + ")", last);
-    }
-
-    private void adopt(List<Member> members, JsonNode answer) {
-        java.util.Set<String> c = new java.util.HashSet<>();
-        for (JsonNode m : answer) {
-            if ("CATCHING_UP".equals(m.path("State").asText(null))) {
-                c.add(m.path("Addr").asText());
-            }
-        }
-        catchingUp = java.util.Set.copyOf(c);
-        ring = members;
+        return view.refresh();
     }
 
     /** Members the last ring refresh reported as catching up (they get no reads while a replica does not). */
     public java.util.Set<String> catchingUp() {
-        return catchingUp;
+        return view.catchingUp();
     }
 
     /** The ring as the node at the first reachable endpoint sees it. */
     public List<Member> nodes() {
-        return parseMembers(anyNode("Nodes", JSON.createObjectNode()));
+        return parseMembers(anyNode("Nodes", body()));
     }
 
     /**
@@ -276,64 +201,22 @@ public final class GodClient implements AutoCloseable {
      * A refusal or an error frame is a {@link GodException}.
      */
     public byte[] call(String address, int op, byte[] payload, Duration timeout) {
-        return exchange(address, Ops.name(op), op, payload, timeout).answer();
+        return connections.exchange(address, Ops.name(op), op, payload, timeout).answer();
     }
 
     /** The members of a {@code Nodes} answer, sorted by position: the ring the client routes with. */
     public static List<Member> parseMembers(JsonNode n) {
-        List<Member> members = new ArrayList<>();
-        for (JsonNode m : n) {
-            members.add(new Member(bytes(m.get("Pos")), m.get("Addr").asText()));
-        }
-        members.sort(Comparator.<Member, byte[]>comparing(Member::position, Arrays::compareUnsigned)
-                .thenComparing(Member::address));
-        return List.copyOf(members);
+        return RingView.parseMembers(n);
     }
 
     /** The key's replica set in the cached ring: owner first. */
     public List<Member> replicas(byte[] key) {
-        return replicas(ring, key, redundancy);
-    }
-
-    /** The replicas to read from: those not catching up (all of them when every one is). */
-    private List<Member> readReplicas(byte[] key) {
-        return readable(replicas(key), catchingUp);
-    }
-
-    /**
-     * The replicas a read asks: those not catching up, as long as they are a majority of the replica set; else
-     * all of them, and the newest answer wins. Dropping members below a majority would let one replica stand for
-     * the set: a member back from a partition sees the others return and lists them as catching up, and a client
-     * that took its view from it read only it, and got a value older than an acknowledged write (chaos, seed 27).
-     */
-    static List<Member> readable(List<Member> reps, java.util.Set<String> catchingUp) {
-        if (catchingUp.isEmpty()) {
-            return reps;
-        }
-        List<Member> out = new ArrayList<>();
-        for (Member m : reps) {
-            if (!catchingUp.contains(m.address())) {
-                out.add(m);
-            }
-        }
-        return out.size() * 2 > reps.size() ? out : reps;
+        return view.replicas(key);
     }
 
     /** The key's replica set in ring r (sorted by position): owner (first position above key) first. */
     public static List<Member> replicas(List<Member> r, byte[] key, int redundancy) {
-        List<Member> out = new ArrayList<>();
-        if (r.isEmpty()) {
-            return out;
-        }
-        int start = 0;
-        while (start < r.size() && Arrays.compareUnsigned(r.get(start).position(), key) <= 0) {
-            start++;
-        }
-        int count = Math.min(redundancy, r.size());
-        for (int i = 0; i < count; i++) {
-            out.add(r.get((start + i) % r.size()));
-        }
-        return out;
+        return RingView.replicas(r, key, redundancy);
     }
 
     // ------------------------------------------------------------------ writes
@@ -671,624 +554,43 @@ public final class GodClient implements AutoCloseable {
         });
     }
 
-    // ------------------------------------------------------------------ routing core
+    // ------------------------------------------------------------------ the parts that do the work
 
-    private interface Attempt<T> {
-        /** @param budget this attempt's timeout: the attempt timeout, or what is left of the deadline */
-        T run(int attempt, Duration budget) throws GodException;
-    }
-
-    /** One attempt at one node (a JSON or a binary data call), in two steps: send, then wait for the answer. */
-    private interface AtNode<T> {
-        Sent<T> send(String address, Duration budget) throws GodException;
-    }
-
-    /** A request sent by this thread; {@link #answer} waits for (and decodes) its reply on this thread. */
-    private interface Sent<T> {
-        T answer() throws GodException;
-    }
-
-    /**
-     * Bounded retries with exponential backoff inside the deadline. A node that answers 503 (a Sync
-     * write confirmed by fewer replicas than {@code god.sync.acks} needs, a node still joining) is
-     * retried until the deadline, beyond the attempt count: the ring is about to be whole again
-     * (a member restarts) and retrying a write is safe (the same last-write-wins outcome).
-     */
-    private <T> T retrying(String method, Attempt<T> a) {
-        long end = System.nanoTime() + deadline.toNanos();
-        GodException last = null;
-        for (int i = 0; i < attempts || last instanceof GodUnavailableException u && u.status() == 503; i++) {
-            if (closed) {
-                throw new GodUnavailableException("client closed", last);
-            }
-            long remaining = end - System.nanoTime();
-            if (remaining <= 0) {
-                break;
-            }
-            try {
-                return a.run(i, Duration.ofNanos(Math.min(attemptTimeout.toNanos(), remaining)));
-            } catch (GodRequestException e) {
-                throw e;
-            } catch (GodException e) {
-                last = e;
-            }
-            if (!gateway) {
-                refreshSoon();
-            }
-            long sleep = Math.min(backoff.toNanos() << Math.min(i, 10), TimeUnit.MILLISECONDS.toNanos(500));
-            if (System.nanoTime() + sleep >= end) {
-                break;
-            }
-            try {
-                TimeUnit.NANOSECONDS.sleep(sleep);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new GodUnavailableException(method + " interrupted", last);
-            }
-        }
-        throw new GodUnavailableException(method + " failed after retries: "
-                + (last == null ? "deadline" : last.getMessage()), last);
-    }
-
-    /** Refreshes the ring in the background (once at a time) so a hung node cannot eat a call's deadline. */
-    private void refreshSoon() {
-        if (refreshing.compareAndSet(false, true)) {
-            try {
-                refresher.execute(() -> {
-                    try {
-                        refreshQuietly();
-                    } finally {
-                        refreshing.set(false);
-                    }
-                });
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                refreshing.set(false);
-            }
-        }
-    }
-
-    private void refreshQuietly() {
-        try {
-            refreshRing();
-        } catch (RuntimeException ignored) {
-            // keep the old view
-        }
-    }
-
-    /** Owner first; attempt i goes to replica i mod n, which executes it without routing. */
     private JsonNode keyed(String method, byte[] key, ObjectNode body) {
-        if (gateway) {
-            return anyNode(method, body);
-        }
-        return retrying(method, (i, budget) -> {
-            List<Member> reps = replicas(key);
-            int r = i % (reps.size() + 1);
-            if (r == reps.size()) {
-                return once(fallback(), method, body, Call.ROUTE, budget); // a configured endpoint routes it
-            }
-            return once(reps.get(r).address(), method, body, r == 0 ? Call.ROUTE : Call.EXECUTE, budget);
-        });
+        return routing.keyed(method, key, body);
     }
 
-    /**
-     * A binary write: to the key's owner (which routes it again if its view differs), failing over to
-     * the next replicas, which execute it (as {@link #keyed}); in gateway mode to any endpoint.
-     */
-    private void write(int kind, byte[] key, byte[] subKey, byte[] value, boolean sync) {
-        String method = DataCall.methodOf(kind);
-        if (gateway) {
-            retrying(method, (i, budget) -> data(nextSeed(), new DataCall(kind, key, subKey, value, sync, authorization(),
-                    0, Call.ROUTE, 0), budget));
-            return;
-        }
-        retrying(method, (i, budget) -> {
-            List<Member> reps = replicas(key);
-            int r = i % (reps.size() + 1);
-            if (r == reps.size()) {
-                // every replica of the view failed once: a configured endpoint (e.g. the Service) routes it
-                return data(fallback(), new DataCall(kind, key, subKey, value, sync, authorization(), 0, Call.ROUTE, 0),
-                        budget);
-            }
-            return data(reps.get(r).address(), new DataCall(kind, key, subKey, value, sync, authorization(), 0,
-                    r == 0 ? Call.ROUTE : Call.EXECUTE, 0), budget);
-        });
-    }
-
-    /**
-     * A binary Get/SubGet: every replica in parallel, the newest timestamp wins (ties: a tombstone, then
-     * the larger value; {@link #newer}), tombstones included. Gateway mode: the node routes it.
-     */
-    private DataCall.Reply newestData(int kind, byte[] key, byte[] subKey) {
-        String method = DataCall.methodOf(kind);
-        if (gateway) {
-            return retrying(method, (i, budget) -> data(nextSeed(), new DataCall(kind, key, subKey, null, false, authorization(),
-                    0, Call.ROUTE, 0), budget));
-        }
-        DataCall call = new DataCall(kind, key, subKey, null, false, authorization(), 0, Call.EXECUTE, 0);
-        DataCall routed = new DataCall(kind, key, subKey, null, false, authorization(), 0, Call.ROUTE, 0);
-        DataCall.Reply best = null;
-        for (DataCall.Reply r : fromReplicas(method, key, (address, budget) -> sendData(address, call, budget),
-                (address, budget) -> sendData(address, routed, budget))) {
-            if (best == null || newer(r.timestamp(), !r.exists(), r.value(), best.timestamp(), !best.exists(),
-                    best.value())) {
-                best = r;
-            }
-        }
-        return best;
-    }
-
-    /**
-     * The store's last-write-wins rule (DESIGN §5): higher timestamp wins; on equal timestamps a
-     * tombstone beats a value, otherwise the larger value bytes win.
-     */
-    static boolean newer(JsonNode a, JsonNode b) {
-        return newer(a.path("Timestamp").asLong(0), !a.path("Exists").asBoolean(), bytes(a.get("Value")),
-                b.path("Timestamp").asLong(0), !b.path("Exists").asBoolean(), bytes(b.get("Value")));
-    }
-
-    static boolean newer(long ta, boolean deadA, byte[] valueA, long tb, boolean deadB, byte[] valueB) {
-        if (ta != tb) {
-            return ta > tb;
-        }
-        if (deadA != deadB) {
-            return deadA;
-        }
-        return Arrays.compareUnsigned(orEmpty(valueA), orEmpty(valueB)) > 0;
-    }
-
-    /** The answers of the replicas that answered (a majority of them, else retried), asked in parallel. */
-    private List<JsonNode> fromReplicas(String method, byte[] key, ObjectNode body) {
-        return fromReplicas(method, key, (address, budget) -> sendOnce(address, method, body, Call.EXECUTE, budget));
-    }
-
-    private <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call) {
-        return fromReplicas(method, key, call, null);
-    }
-
-    /**
-     * As above; {@code routed} (may be null): the same call in ROUTE mode, sent to a configured endpoint
-     * (e.g. the Service) on the attempt after one where no replica of the view answered at all.
-     */
-    private <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call, AtNode<T> routed) {
-        boolean[] noAnswer = {false};
-        return retrying(method, (i, budget) -> {
-            if (noAnswer[0] && routed != null) {
-                noAnswer[0] = false;
-                return List.of(routed.send(fallback(), budget).answer());
-            }
-            List<Member> reps = readReplicas(key);
-            if (reps.isEmpty()) {
-                throw new GodUnavailableException("no ring known yet", null);
-            }
-            // Every replica is asked from this thread: all requests are sent first, then the answers
-            // read one after the other (they travel in parallel). JFR profiles of Get-heavy loads showed
-            // hand-offs to a pool costing a third of the client's CPU.
-            List<Object> sent = new ArrayList<>(reps.size()); // a Sent, or the GodException of its send
-            for (Member m : reps) {
-                try {
-                    sent.add(call.send(m.address(), budget));
-                } catch (GodException e) {
-                    sent.add(e);
-                }
-            }
-            List<T> answers = new ArrayList<>(reps.size());
-            GodException failure = null;
-            GodRequestException refused = null;
-            for (Object o : sent) {
-                try {
-                    if (o instanceof GodException e) {
-                        throw e;
-                    }
-                    @SuppressWarnings("unchecked")
-                    Sent<T> s = (Sent<T>) o;
-                    answers.add(s.answer()); // every sent request is awaited, so none is left pending
-                } catch (GodRequestException e) {
-                    refused = refused == null ? e : refused;
-                } catch (GodException e) {
-                    failure = e;
-                }
-            }
-            if (refused != null) {
-                throw refused;
-            }
-            if (answers.isEmpty()) {
-                noAnswer[0] = refused == null;
-                throw failure;
-            }
-            if (failure != null && answers.size() * 2 <= reps.size()) {
-                // A minority may be replicas that have not received the key yet (a member that just joined,
-                // moved or took over a leaving node's range): its "not found" is no answer. Sync writes reach
-                // every replica, so a majority always includes one that applied them.
-                throw new GodUnavailableException("only " + answers.size() + " of " + reps.size()
-                        + " replicas answered: " + failure.getMessage(), failure);
-            }
-            return answers;
-        });
-    }
-
-    /**
-     * Most tombstones a node puts in one Stamped slice answer (the node's
-     * {@code TreeReads.STAMPED_TOMBSTONE_CAP}); an answer holding this many is truncated at its last key.
-     */
-    static final int STAMPED_TOMBSTONE_CAP = 10_000;
-
-    /**
-     * A merged slice: every replica answers the Stamped form from a cursor; each answer covers the keys up
-     * to its last one when it was cut short (len live entries, or the tombstone cap), else the whole
-     * rest of the range. Keys up to the nearest such cut are known on every answering replica, so they are
-     * merged (newest copy per key), tombstones dropped, and the walk goes on strictly after the cut until
-     * len live entries are found (len < 0: all) or no answer was cut. Each round moves past at least one
-     * entry.
-     *
-     * @param start where the walk begins (forward: the low bound; reverse: the high bound), null = open
-     * @param end   where it stops (the other bound), null = open
-     */
-    private List<Entry> merged(String method, byte[] key, byte[] start, boolean startInc, byte[] end, boolean endInc,
-                               long len, boolean reverse) {
-        boolean paged = method.endsWith("Len");
-        List<Entry> out = new ArrayList<>();
-        byte[] cursor = start;
-        boolean cursorInc = startInc;
-        while (true) {
-            long want = len < 0 ? -1 : len - out.size();
-            ObjectNode b;
-            if (paged) {
-                b = body().put("Key", key).put("From", cursor).put("FromInc", cursorInc).put("Len", want);
-            } else if (reverse) {
-                b = range(key, end, cursor, endInc, cursorInc);
-            } else {
-                b = range(key, cursor, end, cursorInc, endInc);
-            }
-            List<JsonNode> answers = fromReplicas(method, key, b.put("Stamped", true));
-            byte[] cut = null;
-            for (JsonNode a : answers) {
-                if (a.isEmpty() || !truncated(a, want)) {
-                    continue;
-                }
-                byte[] last = orEmpty(bytes(a.get(a.size() - 1).get("Key")));
-                if (cut == null || (reverse ? Arrays.compareUnsigned(last, cut) > 0
-                        : Arrays.compareUnsigned(last, cut) < 0)) {
-                    cut = last;
-                }
-            }
-            for (JsonNode e : mergeByKey(answers, reverse)) {
-                byte[] k = orEmpty(bytes(e.get("Key")));
-                if (cut != null && (reverse ? Arrays.compareUnsigned(k, cut) < 0 : Arrays.compareUnsigned(k, cut) > 0)) {
-                    break;
-                }
-                if (e.path("Exists").asBoolean()) {
-                    out.add(new Entry(k, orEmpty(bytes(e.get("Value")))));
-                    if (len >= 0 && out.size() >= len) {
-                        return out;
-                    }
-                }
-            }
-            if (cut == null) {
-                return out;
-            }
-            cursor = cut;
-            cursorInc = false;
-        }
-    }
-
-    /** Whether a Stamped slice answer was cut short (want live entries, or the tombstone cap). */
-    private static boolean truncated(JsonNode answer, long want) {
-        long live = 0;
-        long dead = 0;
-        for (JsonNode e : answer) {
-            if (e.path("Exists").asBoolean()) {
-                live++;
-            } else {
-                dead++;
-            }
-        }
-        return (want >= 0 && live >= want) || dead >= STAMPED_TOMBSTONE_CAP;
-    }
-
-    /**
-     * Stamped slice answers merged by key: the newest copy of each key ({@link #newer}), tombstones
-     * included, ascending (descending when reverse).
-     */
-    static List<JsonNode> mergeByKey(List<JsonNode> answers, boolean reverse) {
-        java.util.TreeMap<byte[], JsonNode> byKey = new java.util.TreeMap<>(Arrays::compareUnsigned);
-        for (JsonNode a : answers) {
-            for (JsonNode e : a) {
-                byKey.merge(orEmpty(bytes(e.get("Key"))), e, (old, cur) -> newer(cur, old) ? cur : old);
-            }
-        }
-        return new ArrayList<>(reverse ? byKey.descendingMap().values() : byKey.values());
-    }
-
-    /** The live entries of merged Stamped slice answers, in order (a newer tombstone hides older values). */
-    static List<Entry> merge(List<JsonNode> answers, boolean reverse) {
-        List<Entry> out = new ArrayList<>();
-        for (JsonNode e : mergeByKey(answers, reverse)) {
-            if (e.path("Exists").asBoolean()) {
-                out.add(new Entry(orEmpty(bytes(e.get("Key"))), orEmpty(bytes(e.get("Value")))));
-            }
-        }
-        return out;
-    }
-
-    /** Rounds a First/Last/SubNext/SubPrev walk may skip entries deleted on a newer replica. */
-    private static final int MAX_WALK_ROUNDS = 64;
-
-    /**
-     * Newest-of-replicas walks: each replica proposes its answer; the best proposal (smallest going up,
-     * largest going down) is checked with a newest-of-replicas SubGet. If a newer replica deleted it,
-     * the walk goes on strictly after it. Correct under last-write-wins: the true answer's newest copy
-     * is live on some replica, which therefore proposes it or something before it.
-     */
-    private SubValue walkNewest(byte[] key, String method, byte[] subKey, boolean up) {
-        if (gateway) {
-            ObjectNode b = body().put("Key", key);
-            if (method.startsWith("Sub")) {
-                b.put("SubKey", subKey);
-            }
-            return subValue(key, anyNode(method, b));
-        }
-        byte[] cursor = subKey;
-        for (int round = 0; round < MAX_WALK_ROUNDS; round++) {
-            ObjectNode b = body().put("Key", key);
-            if (method.startsWith("Sub")) {
-                b.put("SubKey", cursor);
-            }
-            byte[] candidate = null;
-            for (JsonNode n : fromReplicas(method, key, b)) {
-                if (n.path("Exists").asBoolean()) {
-                    byte[] k = orEmpty(bytes(n.get("Key")));
-                    int c = candidate == null ? 0 : Arrays.compareUnsigned(k, candidate);
-                    if (candidate == null || (up ? c < 0 : c > 0)) {
-                        candidate = k;
-                    }
-                }
-            }
-            if (candidate == null) {
-                return new SubValue(key, null, null, 0, false);
-            }
-            DataCall.Reply v = newestData(DataCall.SUB_GET, key, candidate);
-            if (v.exists()) {
-                return new SubValue(key, candidate, v.value(), 0, true);
-            }
-            method = up ? "SubNext" : "SubPrev";
-            cursor = candidate;
-        }
-        throw new GodUnavailableException("more than " + MAX_WALK_ROUNDS + " deleted entries in a row differ "
-                + "between the replicas of this tree; retry after anti-entropy", null);
-    }
-
-    /** Broadcasts and any-node calls: the node routes; fails over to other members. */
     private JsonNode anyNode(String method, ObjectNode body) {
-        return retrying(method, (i, budget) -> once(nextSeed(), method, body, Call.ROUTE, budget));
-    }
-
-    /** The next configured endpoint (round robin): the fallback when the view's members do not answer. */
-    private String fallback() {
-        return seeds.get(Math.floorMod(spread.getAndIncrement(), seeds.size()));
-    }
-
-    /** The next node of the seeds (gateway mode, or no ring yet) or of the ring, round robin. */
-    private String nextSeed() {
-        List<Member> r = ring;
-        if (gateway || r.isEmpty()) {
-            return seeds.get(Math.floorMod(spread.getAndIncrement(), seeds.size()));
-        }
-        return r.get(Math.floorMod(spread.getAndIncrement(), r.size())).address();
-    }
-
-    private String authorization() {
-        return token == null ? null : "Bearer " + token;
+        return routing.anyNode(method, body);
     }
 
     private JsonNode at(String address, String method, ObjectNode body) {
-        return retrying(method, (i, budget) -> once(address, method, body, Call.EXECUTE, budget));
+        return routing.at(address, method, body);
     }
 
-    /** One attempt at one node within the attempt timeout. */
-    private JsonNode once(String address, String method, ObjectNode body, int mode, Duration budget) {
-        return sendOnce(address, method, body, mode, budget).answer();
+    private void write(int kind, byte[] key, byte[] subKey, byte[] value, boolean sync) {
+        routing.write(kind, key, subKey, value, sync);
     }
 
-    private Sent<JsonNode> sendOnce(String address, String method, ObjectNode body, int mode, Duration budget) {
-        byte[] json;
-        try {
-            json = JSON.writeValueAsBytes(body);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        Sent<byte[]> sent = exchange(address, method, Ops.CALL,
-                new Call(SERVICE + method, json, authorization(), 0, mode).encode(), budget);
-        return () -> json(address, sent.answer());
+    private DataCall.Reply newestData(int kind, byte[] key, byte[] subKey) {
+        return reads.newestData(kind, key, subKey);
     }
 
-    private static JsonNode json(String address, byte[] payload) {
-        Call.Reply r;
-        try {
-            r = Call.Reply.decode(payload);
-        } catch (RuntimeException e) {
-            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
-        }
-        String text = new String(r.body(), StandardCharsets.UTF_8);
-        if (r.status() >= 400 && r.status() < 500) {
-            throw new GodRequestException(r.status(), message(text));
-        }
-        if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + message(text), null,
-                    r.status());
-        }
-        try {
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new GodUnavailableException("malformed JSON from " + address + ": " + e.getMessage(), e);
-        }
+    private SubValue walkNewest(byte[] key, String method, byte[] subKey, boolean up) {
+        return reads.walkNewest(key, method, subKey, up);
     }
 
-    /** One binary data call at one node within the budget: its 200 reply, or the error (4xx: not retried). */
-    private DataCall.Reply data(String address, DataCall call, Duration budget) {
-        return sendData(address, call, budget).answer();
-    }
-
-    private Sent<DataCall.Reply> sendData(String address, DataCall call, Duration budget) {
-        Sent<byte[]> sent = exchange(address, call.method(), Ops.DATA, call.encode(), budget);
-        return () -> dataReply(address, sent.answer());
-    }
-
-    private static DataCall.Reply dataReply(String address, byte[] payload) {
-        DataCall.Reply r;
-        try {
-            r = DataCall.Reply.decode(payload);
-        } catch (RuntimeException e) {
-            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
-        }
-        if (r.status() >= 400 && r.status() < 500) {
-            throw new GodRequestException(r.status(), r.message());
-        }
-        if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null,
-                    r.status());
-        }
-        return r;
-    }
-
-    /** Sends one request on a pooled connection; its answer is the reply payload, awaited within the budget. */
-    private Sent<byte[]> exchange(String address, String method, int op, byte[] request, Duration budget) {
-        NodeConnection c;
-        NodeConnection.Waiter w;
-        try {
-            c = connection(address);
-            w = c.send(op, request, budget.toNanos());
-        } catch (IOException e) {
-            throw new GodUnavailableException(address + ": " + e.getMessage(), e);
-        }
-        return () -> answer(c, w, address, method, budget);
-    }
-
-    private static byte[] answer(NodeConnection c, NodeConnection.Waiter w, String address, String method,
-                                 Duration budget) {
-        try {
-            return c.await(w);
-        } catch (TimeoutException e) {
-            throw new GodUnavailableException(address + " did not answer " + method + " within "
-                    + budget.toMillis() + " ms", e);
-        } catch (NodeConnection.AuthException e) {
-            throw new GodRequestException(401, e.getMessage());
-        } catch (java.io.InterruptedIOException e) {
-            Thread.currentThread().interrupt();
-            throw new GodUnavailableException("interrupted", e);
-        } catch (IOException e) {
-            throw new GodUnavailableException(address + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** One of the node's pooled, pipelined connections (round robin), opened on first use or after a break. */
-    private NodeConnection connection(String address) throws IOException {
-        NodeConnection[] pool = connections.computeIfAbsent(address, a -> new NodeConnection[poolSize]);
-        int slot = Math.floorMod(roundRobin.getAndIncrement(), pool.length);
-        NodeConnection c = pool[slot];
-        if (c != null && !c.broken()) {
-            return c;
-        }
-        synchronized (pool) {
-            c = pool[slot];
-            if (c != null && !c.broken()) {
-                return c;
-            }
-            if (closed) {
-                throw new IOException("client closed");
-            }
-            c = new NodeConnection(address, token, (int) Math.max(1, Math.min(attemptTimeout.toMillis(), Integer.MAX_VALUE)),
-                    tls);
-            pool[slot] = c;
-            return c;
-        }
-    }
-
-    private static String message(String text) {
-        try {
-            JsonNode n = JSON.readTree(text);
-            return n.isTextual() ? n.asText() : text;
-        } catch (IOException e) {
-            return text;
-        }
-    }
-
-    // ------------------------------------------------------------------ JSON helpers
-
-    private static ObjectNode body() {
-        return JSON.createObjectNode();
-    }
-
-    private static ObjectNode range(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        return body().put("Key", key).put("Min", min).put("Max", max).put("MinInc", minInc).put("MaxInc", maxInc);
-    }
-
-    private static ObjectNode indexRange(byte[] key, Long minIndex, Long maxIndex) {
-        return body().put("Key", key).put("MinIndex", minIndex).put("MaxIndex", maxIndex);
-    }
-
-    static byte[] bytes(JsonNode n) {
-        if (n == null || n.isNull() || n.isMissingNode()) {
-            return null;
-        }
-        try {
-            return n.binaryValue();
-        } catch (IOException e) {
-            throw new GodUnavailableException("bad base64 in a reply: " + e.getMessage(), e);
-        }
-    }
-
-    private static byte[] orEmpty(byte[] b) {
-        return b == null ? new byte[0] : b;
-    }
-
-    private static Value value(JsonNode n) {
-        boolean exists = n.path("Exists").asBoolean();
-        return new Value(bytes(n.get("Key")), exists ? orEmpty(bytes(n.get("Value"))) : null, exists, 0);
-    }
-
-    private static SubValue subValue(byte[] key, JsonNode n) {
-        boolean exists = n.path("Exists").asBoolean();
-        return new SubValue(key, exists ? orEmpty(bytes(n.get("Key"))) : null, exists ? orEmpty(bytes(n.get("Value"))) : null,
-                n.path("Index").asLong(0), exists);
-    }
-
-    private static Index index(JsonNode n) {
-        return new Index(n.path("N").asLong(), n.path("Existed").asBoolean());
-    }
-
-    private static List<Entry> entries(JsonNode n) {
-        List<Entry> out = new ArrayList<>();
-        for (JsonNode e : n) {
-            out.add(new Entry(orEmpty(bytes(e.get("Key"))), orEmpty(bytes(e.get("Value")))));
-        }
-        return out;
-    }
-
-    private static Map<String, String> conf(JsonNode n) {
-        Map<String, String> out = new LinkedHashMap<>();
-        n.path("Data").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
-        return out;
-    }
-
-    private static String text(JsonNode n) {
-        return n.isTextual() ? n.asText() : n.toString();
+    private List<Entry> merged(String method, byte[] key, byte[] start, boolean startInc, byte[] end, boolean endInc,
+                               long len, boolean reverse) {
+        return slices.merged(method, key, start, startInc, end, endInc, len, reverse);
     }
 
     @Override
     public void close() {
-        closed = true;
-        refresher.shutdownNow();
+        connections.refuseNew(); // first: calls in their retry loops stop, no connection opens
+        view.close();
         async.shutdownNow();
-        for (NodeConnection[] pool : connections.values()) {
-            synchronized (pool) {
-                for (NodeConnection c : pool) {
-                    if (c != null) {
-                        c.close();
-                    }
-                }
-            }
-        }
-        connections.clear();
+        connections.close();
     }
 
     /** Client settings. */

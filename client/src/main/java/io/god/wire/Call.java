@@ -21,6 +21,13 @@ public record Call(String method, byte[] body, String authorization, int hops, i
     public static final int ROUTE = 0;
     public static final int EXECUTE = 1;
 
+    /**
+     * Most tombstones a node puts in one Stamped slice answer (a god extension of the JSON contract): the answer
+     * stops right after that many, so the client must treat an answer holding this many as truncated at its
+     * last key and ask again from there. One constant for both sides so they cannot drift apart.
+     */
+    public static final int STAMPED_TOMBSTONE_CAP = 10_000;
+
     /** A call without a stamp. */
     public Call(String method, byte[] body, String authorization, int hops, int mode) {
         this(method, body, authorization, hops, mode, 0);

@@ -39,19 +39,19 @@ class MergedSliceTest {
                 answer(e(1, 5, new byte[] {1}), e(2, 5, new byte[] {2}), e(3, 1, new byte[] {3})),
                 answer(e(1, 6, null), e(3, 2, new byte[] {33}), e(4, 1, new byte[] {4})));
         // 1: newer tombstone hides the value; 3: newer value wins; 2 and 4 only on one replica
-        assertThat(keysAndValues(GodClient.merge(answers, false))).containsExactly("2=2", "3=33", "4=4");
-        assertThat(keysAndValues(GodClient.merge(answers, true))).containsExactly("4=4", "3=33", "2=2");
+        assertThat(keysAndValues(MergedSlices.merge(answers, false))).containsExactly("2=2", "3=33", "4=4");
+        assertThat(keysAndValues(MergedSlices.merge(answers, true))).containsExactly("4=4", "3=33", "2=2");
     }
 
     @Test
     void tiesFollowLastWriteWins() {
         // equal timestamps: the tombstone beats the value, whichever replica answered first
-        assertThat(GodClient.merge(List.of(answer(e(1, 7, new byte[] {9})), answer(e(1, 7, null))), false)).isEmpty();
-        assertThat(GodClient.merge(List.of(answer(e(1, 7, null)), answer(e(1, 7, new byte[] {9}))), false)).isEmpty();
+        assertThat(MergedSlices.merge(List.of(answer(e(1, 7, new byte[] {9})), answer(e(1, 7, null))), false)).isEmpty();
+        assertThat(MergedSlices.merge(List.of(answer(e(1, 7, null)), answer(e(1, 7, new byte[] {9}))), false)).isEmpty();
         // equal timestamps, both values: the larger value bytes (unsigned) win
-        assertThat(keysAndValues(GodClient.merge(List.of(answer(e(1, 7, new byte[] {0x7f})),
+        assertThat(keysAndValues(MergedSlices.merge(List.of(answer(e(1, 7, new byte[] {0x7f})),
                 answer(e(1, 7, new byte[] {(byte) 0x80}))), false))).containsExactly("1=-128");
-        assertThat(keysAndValues(GodClient.merge(List.of(answer(e(1, 7, new byte[] {(byte) 0x80})),
+        assertThat(keysAndValues(MergedSlices.merge(List.of(answer(e(1, 7, new byte[] {(byte) 0x80})),
                 answer(e(1, 7, new byte[] {0x7f}))), false))).containsExactly("1=-128");
     }
 
@@ -59,13 +59,13 @@ class MergedSliceTest {
     @Test
     void referenceMergeItemsCases() {
         byte[] v = {1};
-        assertThat(keysAndValues(GodClient.merge(List.of(answer(e(4, 44, v)), answer(e(5, 44, v))), true)))
+        assertThat(keysAndValues(MergedSlices.merge(List.of(answer(e(4, 44, v)), answer(e(5, 44, v))), true)))
                 .containsExactly("5=1", "4=1");
-        assertThat(GodClient.mergeByKey(List.of(answer(e(5, 45, v)), answer(e(5, 44, v))), false))
+        assertThat(MergedSlices.mergeByKey(List.of(answer(e(5, 45, v)), answer(e(5, 44, v))), false))
                 .extracting(n -> n.get("Timestamp").asLong()).containsExactly(45L);
-        assertThat(GodClient.mergeByKey(List.of(answer(e(5, 44, v)), answer(e(5, 45, v))), false))
+        assertThat(MergedSlices.mergeByKey(List.of(answer(e(5, 44, v)), answer(e(5, 45, v))), false))
                 .extracting(n -> n.get("Timestamp").asLong()).containsExactly(45L);
-        assertThat(keysAndValues(GodClient.merge(List.of(
+        assertThat(keysAndValues(MergedSlices.merge(List.of(
                 answer(e(5, 45, v), e(6, 45, v), e(7, 45, v), e(8, 45, v)),
                 answer(e(5, 45, v), e(7, 45, v), e(8, 45, v))), false)))
                 .containsExactly("5=1", "6=1", "7=1", "8=1");
@@ -73,8 +73,8 @@ class MergedSliceTest {
 
     @Test
     void oneAnswerIsItsOwnLiveEntries() {
-        assertThat(keysAndValues(GodClient.merge(List.of(answer(e(2, 1, new byte[0]), e(3, 1, null))), false)))
+        assertThat(keysAndValues(MergedSlices.merge(List.of(answer(e(2, 1, new byte[0]), e(3, 1, null))), false)))
                 .containsExactly("2=");
-        assertThat(GodClient.merge(List.of(answer()), false)).isEmpty();
+        assertThat(MergedSlices.merge(List.of(answer()), false)).isEmpty();
     }
 }

@@ -18,14 +18,14 @@ class NewestTest {
 
     @Test
     void lastWriteWins() {
-        assertThat(GodClient.newer(a(2, true, new byte[] {1}), a(1, false, null))).isTrue();
-        assertThat(GodClient.newer(a(1, true, new byte[] {1}), a(2, false, null))).isFalse();
+        assertThat(ReplicaReads.newer(a(2, true, new byte[] {1}), a(1, false, null))).isTrue();
+        assertThat(ReplicaReads.newer(a(1, true, new byte[] {1}), a(2, false, null))).isFalse();
         // equal timestamps: the tombstone wins, then the larger value bytes
-        assertThat(GodClient.newer(a(5, false, null), a(5, true, new byte[] {9}))).isTrue();
-        assertThat(GodClient.newer(a(5, true, new byte[] {9}), a(5, false, null))).isFalse();
-        assertThat(GodClient.newer(a(5, true, new byte[] {(byte) 0x80}), a(5, true, new byte[] {0x7f}))).isTrue();
-        assertThat(GodClient.newer(a(5, true, new byte[] {1}), a(5, true, new byte[] {1}))).isFalse();
+        assertThat(ReplicaReads.newer(a(5, false, null), a(5, true, new byte[] {9}))).isTrue();
+        assertThat(ReplicaReads.newer(a(5, true, new byte[] {9}), a(5, false, null))).isFalse();
+        assertThat(ReplicaReads.newer(a(5, true, new byte[] {(byte) 0x80}), a(5, true, new byte[] {0x7f}))).isTrue();
+        assertThat(ReplicaReads.newer(a(5, true, new byte[] {1}), a(5, true, new byte[] {1}))).isFalse();
         // a never-written key (timestamp 0) loses to anything written
-        assertThat(GodClient.newer(a(0, false, null), a(1, true, new byte[0]))).isFalse();
+        assertThat(ReplicaReads.newer(a(0, false, null), a(1, true, new byte[0]))).isFalse();
     }
 }

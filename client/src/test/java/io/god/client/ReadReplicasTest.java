@@ -13,7 +13,7 @@ class ReadReplicasTest {
             new GodClient.Member(new byte[] {2}, "b:1"), new GodClient.Member(new byte[] {3}, "c:1"));
 
     static List<String> asked(Set<String> catchingUp) {
-        return GodClient.readable(SET, catchingUp).stream().map(GodClient.Member::address).toList();
+        return RingView.readable(SET, catchingUp).stream().map(GodClient.Member::address).toList();
     }
 
     @Test

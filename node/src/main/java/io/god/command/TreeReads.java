@@ -163,7 +163,7 @@ final class TreeReads {
      * {@value}th tombstone, so the caller (the Java client's merged slices) must treat an answer
      * holding this many tombstones as truncated at its last key and ask again from there.
      */
-    static final int STAMPED_TOMBSTONE_CAP = 10_000;
+    static final int STAMPED_TOMBSTONE_CAP = io.god.wire.Call.STAMPED_TOMBSTONE_CAP;
 
     static List<Map<String, Object>> stampedSliceLen(TreeState sub, Wire.Req q, boolean reverse, CallBudget budget) {
         if (q.len <= 0) {

@@ -405,15 +405,9 @@ public final class TreeState implements MerkleSource {
         return new TreeState(nextRoot, nextMirror, configuration, configurationTimestamp, clearedAt);
     }
 
-    /** DESIGN §5: higher timestamp; then tombstone over value; then larger value bytes. */
+    /** DESIGN §5 ({@link io.god.wire.LastWriteWins}, the rule the client's replica reads use too). */
     static boolean wins(long timestamp, byte[] value, Entry old) {
-        if (timestamp != old.timestamp()) {
-            return timestamp > old.timestamp();
-        }
-        if (value == null || old.value() == null) {
-            return value == null && old.value() != null;
-        }
-        return Bytes.compare(value, old.value()) > 0;
+        return io.god.wire.LastWriteWins.newer(timestamp, value, old.timestamp(), old.value());
     }
 
     private TreeState withSub(byte[] key, long timestamp, UnaryOperator<TreeState> change) {
