@@ -72,6 +72,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
     private final Silence.Bounds silenceBounds;
     private final io.god.operator.metrics.OperatorMeters metrics;
     private final String operatorNamespace;
+    private final Heard heard = new Heard();
 
     public GodClusterReconciler(KubernetesClient client, NodeAdmin nodeAdmin, MeterRegistry meters, Clock clock,
             @ConfigProperty(name = "god.operator.default-image") String defaultImage,
@@ -134,7 +135,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         meters.counter("god.operator.reconciles", "result", "started").increment();
         Settings settings = Settings.of(cluster.getSpec(), defaultImage);
         Instant now = clock.instant();
-        StatusWriter status = new StatusWriter(cluster, now);
+        StatusWriter status = new StatusWriter(cluster, now, heard.view());
         if (paused(cluster, settings)) {
             return reportPaused(cluster, context, status);
         }
@@ -159,13 +160,15 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
         }
         ServiceMonitors.Verdict monitoring = applyMonitoring(cluster);
         Observation observation = new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
+        heard.record(observation, now);
         List<Member> members = cluster.getStatus() == null ? List.of() : cluster.getStatus().getMembers();
         Map<Integer, String> positions = new HashMap<>();
         Optional.ofNullable(members).orElse(List.of()).stream().filter(m -> m.getPosition() != null)
                 .forEach(m -> positions.put(m.getOrdinal(), m.getPosition()));
         Plan plan = Planner.plan(new Planner.Input(settings.replicas(), settings.redundancy(),
                 settings.deleteClaimOnScaleDown(), cluster.getMetadata().getName(), observation, operation(cluster),
-                now, Silence.update(members, observation, now), silenceBounds, positions, requests(cluster),
+                now, Silence.update(members, observation, now, heard.view()), silenceBounds, positions,
+                requests(cluster),
                 GoDuration.parse(settings.operationTimeout()), waiting(cluster)));
         GodClusterStatus before = cluster.getStatus(); // news and metrics compare with this, not with the intent
         recordIntent(cluster, context, status, plan);

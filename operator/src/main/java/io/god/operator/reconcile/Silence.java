@@ -32,11 +32,21 @@ public final class Silence {
     private Silence() {
     }
 
+    /** As below, with nothing heard by this process beyond what the status recorded. */
+    public static Map<Integer, Entry> update(List<Member> previous, Observation obs, Instant now) {
+        return update(previous, obs, now, Map.of());
+    }
+
     /**
      * This pass's count for every ordinal the StatefulSet includes or a pod exists at: reset when it answered, one
-     * more (since the first miss) when it did not.
+     * more (since the first miss) when it did not. {@code heard}: when this operator process last had an answer from
+     * each pod (by uid). The recorded count only holds while the status writes of the passes that had answers landed;
+     * one that was lost (a conflict, a timeout under load) would join two silences around an answer into one, and a
+     * member that answers every other poll (crash-looping, overloaded) would count as dead and be removed. An answer
+     * heard after the recorded {@code since} starts the count again.
      */
-    public static Map<Integer, Entry> update(List<Member> previous, Observation obs, Instant now) {
+    public static Map<Integer, Entry> update(List<Member> previous, Observation obs, Instant now,
+                                             Map<String, Instant> heard) {
         Map<Integer, Entry> out = new TreeMap<>();
         int count = Math.max(obs.statefulSetReplicas(), obs.highestOrdinal() + 1);
         for (int o = 0; o < count; o++) {
@@ -52,6 +62,11 @@ public final class Silence {
             boolean samePod = uid == null || before.map(Member::getPodUid).map(uid::equals).orElse(true);
             int missed = samePod ? before.map(Member::getMissedPolls).orElse(0) : 0;
             String since = samePod ? before.map(Member::getUnansweredSince).orElse(null) : null;
+            Instant lastHeard = uid == null ? null : heard.get(uid);
+            if (since != null && lastHeard != null && lastHeard.isAfter(Instant.parse(since))) {
+                missed = 0; // it answered after the recorded silence began: that pass's status write was lost
+                since = null;
+            }
             out.put(o, new Entry(missed + 1, since == null ? now.toString() : since));
         }
         return out;

@@ -39,11 +39,18 @@ public final class StatusWriter {
     private final GodCluster cluster;
     private final GodClusterStatus previous;
     private final Instant now;
+    private final Map<String, Instant> heard;
 
     public StatusWriter(GodCluster cluster, Instant now) {
+        this(cluster, now, Map.of());
+    }
+
+    /** {@code heard}: when this operator process last had an /admin/status answer from each pod uid (see Silence). */
+    public StatusWriter(GodCluster cluster, Instant now, Map<String, Instant> heard) {
         this.cluster = cluster;
         this.previous = Optional.ofNullable(cluster.getStatus()).orElseGet(GodClusterStatus::new);
         this.now = now;
+        this.heard = heard;
     }
 
     /** A status that keeps what was observed before and only records this pass's verdict. */
@@ -201,7 +208,7 @@ public final class StatusWriter {
         if (desired == 0) {
             count = Math.max(count, old.size());
         }
-        Map<Integer, Silence.Entry> silence = Silence.update(old, obs, now);
+        Map<Integer, Silence.Entry> silence = Silence.update(old, obs, now, heard);
         List<Member> members = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int ordinal = i;
