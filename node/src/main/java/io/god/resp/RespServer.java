@@ -166,7 +166,7 @@ public final class RespServer implements AutoCloseable {
                 socket.pause();
             }
             if (tail.isDone() && commandsRead.stream().allMatch(commands::answersAtOnce)) {
-                run(commandsRead); // point reads of a node alone in its ring: no hop to a worker, order kept
+                run(commandsRead); // point commands of a node alone in its ring: no hop to a worker, order kept
                 return;
             }
             // the commands of one read run as one task and are answered with one write (pipelining)
