@@ -151,7 +151,7 @@ public final class RespServer implements AutoCloseable {
             }
             List<List<byte[]>> commandsRead;
             try {
-                commandsRead = reader.feed(b.getBytes());
+                commandsRead = reader.feed(b);
             } catch (RespReader.ProtocolError e) {
                 broken = true;
                 tail.whenComplete((v, x) -> socket.write("-ERR Protocol error: " + e.getMessage() + "\r\n")
