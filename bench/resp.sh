@@ -3,7 +3,9 @@
 # values over a key space of N keys, 50 clients, without pipelining and with -P 16; sorted sets: ZADD of random
 # members to random keys (-r) and ZRANGE myzset 0 99 WITHSCORES of a 100-member set; one god node (in memory, RESP
 # writes Sync, god.redundancy=1), a 3-node ring (god.redundancy=3, the benchmark on node 1) and a redis-server
-# without persistence. Prints the ratios and rewrites the resp.sh section of bench/RESULTS.md.
+# without persistence; then the persistence pair: a god node with a data directory under the run's output
+# (god.persistence.fsync=everysec) against a redis-server with appendonly yes, appendfsync everysec. Prints the
+# ratios and rewrites the resp.sh section of bench/RESULTS.md.
 #
 #   bench/resp.sh [--skip-build] [-n REQUESTS] [-c CLIENTS] [--no-ring]
 #
@@ -30,6 +32,7 @@ OUT=$ROOT/bench/out/resp-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$OUT"
 JAR=$ROOT/node/target/quarkus-app/quarkus-run.jar
 SINGLE=127.0.0.31; NODES=(127.0.0.32 127.0.0.33 127.0.0.34); REDIS_HOST=127.0.0.35; REDIS_PORT=16379
+DURABLE=127.0.0.36; AOF_PORT=16380 # the persistence pair: a god node with a data directory, Redis with an AOF
 # shellcheck source=bench/common.sh
 source "$ROOT/bench/common.sh"
 
@@ -42,8 +45,8 @@ if [ "$BUILD" = 1 ] || [ ! -f "$JAR" ]; then
   ./mvnw -B -q ${MVN_FLAGS:-} -DskipTests -pl client,node -am package
 fi
 
-start_node() { # name host seeds redundancy
-  java -Xmx2g -XX:+ExitOnOutOfMemoryError \
+start_node() { # name host seeds redundancy [more -D settings]
+  java -Xmx2g -XX:+ExitOnOutOfMemoryError "${@:5}" \
     -Dquarkus.http.host="$2" -Dquarkus.http.port=9192 -Dquarkus.management.host="$2" -Dquarkus.management.port=9000 \
     -Dgod.node.host="$2" -Dgod.node.port=9191 -Dgod.node.advertise="$2:9191" -Dgod.resp.port=6379 \
     -Dgod.seeds="$3" -Dgod.redundancy="$4" -Dgod.ring.interval=200ms \
@@ -93,6 +96,18 @@ bench god-p16 $SINGLE 6379 -P 16
 bench redis-p16 $REDIS_HOST $REDIS_PORT -P 16
 zbench god-z $SINGLE 6379
 zbench redis-z $REDIS_HOST $REDIS_PORT
+# the persistence pair: both append every write to a log fsynced once a second
+mkdir -p "$OUT/god-data" "$OUT/redis-aof"
+redis-server --bind $REDIS_HOST --port $AOF_PORT --save '' --appendonly yes --appendfsync everysec \
+  --dir "$OUT/redis-aof" > "$OUT/redis-aof.log" 2>&1 &
+PIDS+=("$!")
+start_node durable $DURABLE "$DURABLE:9191" 1 -Dgod.data-dir="$OUT/god-data" -Dgod.persistence.fsync=everysec
+wait_pong $REDIS_HOST $AOF_PORT
+wait_pong $DURABLE 6379
+bench god-aof-p1 $DURABLE 6379
+bench redis-aof-p1 $REDIS_HOST $AOF_PORT
+bench god-aof-p16 $DURABLE 6379 -P 16
+bench redis-aof-p16 $REDIS_HOST $AOF_PORT -P 16
 if [ "$RING" = 1 ]; then
   SEEDS="${NODES[0]}:9191,${NODES[1]}:9191,${NODES[2]}:9191"
   for i in 0 1 2; do start_node "ring-$i" "${NODES[$i]}" "$SEEDS" 3; done
@@ -121,6 +136,8 @@ row() { # label god-run redis-run test
   echo "$(java -version 2>&1 | head -1). Load average at the start $LOAD_START, at the end $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "The same \`redis-benchmark -t set,get -c $CONC -n $N -r $N -d 16\` against each server, one run right after"
   echo "the other; god in memory with RESP writes Sync, Redis without persistence; client and servers share the cores."
+  echo "Persistence pair: god with \`god.data-dir\` and \`god.persistence.fsync=everysec\` against Redis with"
+  echo "\`--appendonly yes --appendfsync everysec\` (both fsync their log once a second)."
   echo "Sorted sets: \`redis-benchmark -c $CONC -n $N -r $N ZADD zset:__rand_int__ __rand_int__ m:__rand_int__\` and"
   echo "\`ZRANGE myzset 0 99 WITHSCORES\` of a 100-member set."
   echo
@@ -132,6 +149,10 @@ row() { # label god-run redis-run test
   row "one node, GET -P 16" god-p16 redis-p16 GET
   row "one node, ZADD (random keys)" god-z redis-z ZADD
   row "one node, ZRANGE 0 99 WITHSCORES" god-z redis-z ZRANGE
+  row "one node, fsync everysec, SET" god-aof-p1 redis-aof-p1 SET
+  row "one node, fsync everysec, GET" god-aof-p1 redis-aof-p1 GET
+  row "one node, fsync everysec, SET -P 16" god-aof-p16 redis-aof-p16 SET
+  row "one node, fsync everysec, GET -P 16" god-aof-p16 redis-aof-p16 GET
   if [ "$RING" = 1 ]; then
     row "3-node ring (N=3), SET" ring-p1 redis-ring-p1 SET
     row "3-node ring (N=3), GET" ring-p1 redis-ring-p1 GET

@@ -267,6 +267,14 @@ public final class Cluster {
         return redundancy;
     }
 
+    /**
+     * True when this node is the only member of the live ring and of the expected membership: a write here has no
+     * copy to send and a Sync write no other replica to wait for ({@link #replicate} returns at once).
+     */
+    public boolean confirmsAlone() {
+        return ring().size() <= 1 && membership.expected().size() <= 1;
+    }
+
     /** True when this node is the only member (or has no view yet): everything is local. */
     public boolean alone() {
         Ring r = ring();
@@ -443,11 +451,11 @@ public final class Cluster {
         if (records.isEmpty()) {
             return;
         }
-        Ring live = ring();
-        Ring expected = membership.expected();
-        if (live.size() <= 1 && expected.size() <= 1) {
+        if (confirmsAlone()) {
             return;
         }
+        Ring live = ring();
+        Ring expected = membership.expected();
         List<Member> set = expected.replicas(key, redundancy);
         java.util.Set<String> counted = new java.util.HashSet<>();
         for (Member m : set) {

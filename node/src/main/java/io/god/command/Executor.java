@@ -93,6 +93,23 @@ public final class Executor {
     }
 
     /**
+     * Whether a client's point write (Put, Del) never waits, so it may run on a network event loop: a node alone in
+     * its ring ({@link Cluster#confirmsAlone}: no copy to send, no replica for a Sync write to wait for) with an
+     * in-memory store (a durable log may wait for the disk). RESP SET measured faster on the loops (bench/resp.sh):
+     * a hop to a worker per pipelined read costs two context switches on a 2-core machine.
+     */
+    public boolean writesAtOnce(boolean sync) {
+        Cluster cluster = node.cluster();
+        return (cluster == null || cluster.alone()) && writeWaitsForNothing(sync);
+    }
+
+    /** A write applied here returns without waiting: in memory, and Sync with no other replica to confirm it. */
+    private boolean writeWaitsForNothing(boolean sync) {
+        Cluster cluster = node.cluster();
+        return !node.store().durable() && (!sync || cluster == null || cluster.confirmsAlone());
+    }
+
+    /**
      * Runs one command on its decoded arguments (an instance of {@link Command#requestType()}): the result object
      * the JSON contract serialises (a {@link Wire} record, a list, a number, {@code {}} or null), or another member's
      * answer as {@link Relayed}. Throws {@link CommandError} (or an exception {@link #failure} maps) with nothing
@@ -197,9 +214,10 @@ public final class Executor {
     /**
      * Runs a binary data call (Get, Put, Del, SubGet, SubPut, SubDel) with the rules of {@link #run}; forwarding
      * carries the call in its binary form. Called on the network event loop first ({@code mayBlock} false): it
-     * answers there what needs no waiting — reads this node executes (a tree version is immutable), asynchronous
-     * writes to an in-memory store, and refusals — and returns null for the rest (forwarding, Sync writes, durable
-     * stores whose log may wait for the disk), which the caller runs again on a worker.
+     * answers there what needs no waiting — reads this node executes (a tree version is immutable), writes to an
+     * in-memory store that wait for no replica (asynchronous, or Sync on a node alone), and refusals — and returns
+     * null for the rest (forwarding, Sync writes other replicas confirm, durable stores whose log may wait for the
+     * disk), which the caller runs again on a worker.
      */
     public DataCall.Reply point(DataCall c, boolean mayBlock, long since) {
         admission.checkKey(c.key(), "Key");
@@ -216,7 +234,7 @@ public final class Executor {
         boolean local = cluster == null || (c.mode() == Call.EXECUTE
                 ? !(read && c.hops() < Cluster.MAX_HOPS && cluster.readBelongsElsewhere(c.key())) // catching up, older view
                 : cluster.executesHere(c.key(), c.hops(), read));
-        if (!mayBlock && (!local || c.writes() && (c.sync() || node.store().durable())
+        if (!mayBlock && (!local || c.writes() && !writeWaitsForNothing(c.sync())
                 || read && cluster != null && !cluster.servesReads())) {
             return null;
         }

@@ -49,6 +49,7 @@ public final class NodeMeters implements io.god.command.CommandObserver, Persist
     private final MeterRegistry registry;
     private final Map<String, Counter> calls = new ConcurrentHashMap<>();
     private final Map<String, Timer> kinds = new ConcurrentHashMap<>();
+    private final Map<String, MethodMeters> byMethod = new ConcurrentHashMap<>();
     private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
     private final Counter bulkheadRejections;
     private final Timer walAppend;
@@ -181,18 +182,35 @@ public final class NodeMeters implements io.god.command.CommandObserver, Persist
 
     @Override
     public void completed(String method, int status, long nanos) {
-        String outcome = switch (status / 100) {
-            case 2 -> "ok";
-            case 5 -> "server_error";
-            default -> status == 401 ? "unauthorized" : status == 404 ? "not_found" : "client_error";
+        // one map look-up by the method's (cached) hash per call: this runs for every RESP and binary command
+        MethodMeters m = byMethod.computeIfAbsent(method, k -> new MethodMeters(latency(kind(k)),
+                new java.util.concurrent.atomic.AtomicReferenceArray<>(OUTCOMES.length)));
+        int o = switch (status / 100) {
+            case 2 -> 0;
+            case 5 -> 1;
+            default -> status == 401 ? 2 : status == 404 ? 3 : 4;
         };
-        calls.computeIfAbsent(method + "/" + outcome, k -> Counter.builder("god.rpc.requests")
-                .description("god JSON and binary data calls by method and outcome (latency: god_rpc_latency_seconds)")
-                .tag("method", method).tag("outcome", outcome).register(registry)).increment();
-        String kind = kind(method);
-        kinds.computeIfAbsent(kind, k -> Timer.builder("god.rpc.latency")
+        Counter c = m.calls().get(o);
+        if (c == null) {
+            c = calls.computeIfAbsent(method + "/" + OUTCOMES[o], k -> Counter.builder("god.rpc.requests")
+                    .description("god JSON and binary data calls by method and outcome (latency: god_rpc_latency_seconds)")
+                    .tag("method", method).tag("outcome", OUTCOMES[o]).register(registry));
+            m.calls().set(o, c);
+        }
+        c.increment();
+        m.latency().record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    private static final String[] OUTCOMES = {"ok", "server_error", "unauthorized", "not_found", "client_error"};
+
+    /** A method's latency timer (shared by its kind) and its counters by outcome (index in OUTCOMES), once seen. */
+    private record MethodMeters(Timer latency, java.util.concurrent.atomic.AtomicReferenceArray<Counter> calls) {
+    }
+
+    private Timer latency(String kind) {
+        return kinds.computeIfAbsent(kind, k -> Timer.builder("god.rpc.latency")
                 .description("latency of god calls by kind (read, write, slice, set, other)").tag("kind", k)
-                .serviceLevelObjectives(LATENCY_SLOS).register(registry)).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+                .serviceLevelObjectives(LATENCY_SLOS).register(registry));
     }
 
     /** The kind of a method: write, set (expressions), slice (ranges), read (point reads), other. */

@@ -110,13 +110,20 @@ final class RespCommands {
         return table.size();
     }
 
-    /** Commands that never wait: point reads of a node alone in its ring, and PING/ECHO (network event loop). */
-    private static final java.util.Set<String> AT_ONCE = java.util.Set.of("GET", "MGET", "EXISTS", "STRLEN", "TYPE",
-            "PING", "ECHO");
+    /**
+     * Commands that never wait, run on the network event loop: point reads and plain SETs ({@link
+     * io.god.command.Executor#writesAtOnce}) of a node alone in its ring, and PING/ECHO.
+     */
+    private static final java.util.Set<String> READS_AT_ONCE = java.util.Set.of("GET", "MGET", "EXISTS", "STRLEN",
+            "TYPE");
 
     boolean answersAtOnce(List<byte[]> command) {
         String name = text(command.get(0)).toUpperCase(Locale.ROOT);
-        return AT_ONCE.contains(name) && (name.startsWith("P") || name.equals("ECHO") || rpc.answersOnEventLoop("DHash.Get"));
+        return switch (name) {
+            case "PING", "ECHO" -> true;
+            case "SET" -> command.size() == 3 && rpc.executor().writesAtOnce(sync); // options: the worker's error
+            default -> READS_AT_ONCE.contains(name) && rpc.answersOnEventLoop("DHash.Get");
+        };
     }
 
     void add(String name, int arity, Handler h) {

@@ -49,6 +49,19 @@ final class RespReader {
     /** Adds received bytes and returns the commands they complete (each a list of arguments, the name first). */
     List<List<byte[]>> feed(byte[] data) {
         append(data);
+        return commands();
+    }
+
+    /** {@link #feed(byte[])} of a received buffer, copied once (into this reader's buffer). */
+    List<List<byte[]>> feed(io.vertx.core.buffer.Buffer data) {
+        int n = data.length();
+        reserve(n);
+        data.getBytes(0, n, buf, end);
+        end += n;
+        return commands();
+    }
+
+    private List<List<byte[]>> commands() {
         List<List<byte[]>> out = new ArrayList<>(1);
         while (true) {
             List<byte[]> command = next();

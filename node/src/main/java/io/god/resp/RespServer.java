@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The Redis protocol listener ({@code god.resp.port}): RESP2 and RESP3, pipelining, inline commands. Each
  * connection's commands run one after another on a worker pool (they may wait for the key's owner or for Sync) and
- * are answered in order; a connection with more than {@link #MAX_PENDING} commands waiting stops being read until
- * they are answered. A protocol error is answered and closes the connection.
+ * are answered in order; a read whose commands never wait ({@link RespCommands#answersAtOnce}: GET, a plain SET and
+ * PING on a node alone in its ring) runs on the network event loop instead when nothing of the connection is
+ * queued. A connection with more than {@link #MAX_PENDING} commands waiting stops being read until they are
+ * answered. A protocol error is answered and closes the connection.
  */
 public final class RespServer implements AutoCloseable {
 
@@ -151,7 +153,7 @@ public final class RespServer implements AutoCloseable {
             }
             List<List<byte[]>> commandsRead;
             try {
-                commandsRead = reader.feed(b.getBytes());
+                commandsRead = reader.feed(b);
             } catch (RespReader.ProtocolError e) {
                 broken = true;
                 tail.whenComplete((v, x) -> socket.write("-ERR Protocol error: " + e.getMessage() + "\r\n")
@@ -166,7 +168,7 @@ public final class RespServer implements AutoCloseable {
                 socket.pause();
             }
             if (tail.isDone() && commandsRead.stream().allMatch(commands::answersAtOnce)) {
-                run(commandsRead); // point reads of a node alone in its ring: no hop to a worker, order kept
+                run(commandsRead); // point commands of a node alone in its ring: no hop to a worker, order kept
                 return;
             }
             // the commands of one read run as one task and are answered with one write (pipelining)

@@ -140,7 +140,10 @@ final class Branch extends Node {
     private Branch replaced(Node before, Node after, Node[] nextChildren, byte[] nextPrefix) {
         Entry nextEntry = before == entry ? (Entry) after : entry;
         long minDue = minDue();
-        long due = before.minDue() > minDue ? Math.min(minDue, after.minDue()) : recomputeMinDue(before, after);
+        // the siblings are looked at only when the replaced node held the minimum and its successor is due later:
+        // without tombstones every due is Long.MAX_VALUE, and a write must not visit every sibling on its path
+        long due = before.minDue() > minDue || after.minDue() <= before.minDue() ? Math.min(minDue, after.minDue())
+                : recomputeMinDue(before, after);
         Hash128 hb = before.hash();
         Hash128 ha = after.hash();
         return new Branch(depth, nextPrefix, nextEntry, bitmap, nextChildren,
@@ -150,7 +153,7 @@ final class Branch extends Node {
                 keys() - before.keys() + after.keys(), due);
     }
 
-    /** Only when the replaced node held this branch's minimum: look at every sibling. */
+    /** Only when the replaced node held this branch's minimum and {@code after} is due later: every sibling. */
     private long recomputeMinDue(Node before, Node after) {
         long due = after.minDue();
         if (entry != null && entry != before) {

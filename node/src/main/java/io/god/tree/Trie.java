@@ -11,6 +11,12 @@ final class Trie {
     private Trie() {
     }
 
+    /**
+     * The entry stored under key, or null. The descent follows the key's nibbles without comparing each branch's
+     * prefix, and compares only the entry it ends at: a key that is present lies on exactly that path, and one
+     * that is not ends at null or at another key's entry. Every point read and write starts here; in a large tree
+     * each prefix array read on the way down was a cache miss (a third of a RESP GET's samples were this loop).
+     */
     static Entry get(Node root, byte[] key) {
         int kd = Bytes.nibbles(key);
         Node n = root;
@@ -20,11 +26,12 @@ final class Trie {
             }
             Branch b = (Branch) n;
             int nd = b.depth();
-            if (kd < nd || Bytes.mismatch(key, b.path(), nd) < nd) {
+            if (kd < nd) {
                 return null;
             }
             if (kd == nd) {
-                return b.entry;
+                Entry e = b.entry;
+                return e != null && e.keyEquals(key) ? e : null;
             }
             n = b.child(Bytes.nibble(key, nd));
         }

@@ -209,6 +209,27 @@ class ReferenceRadixTest {
         assertThat(w.ceiling(b("199"), false)).isNull();
     }
 
+    /**
+     * Point reads compare only the entry they end at (Trie.get skips the branches' prefixes): absent keys that
+     * diverge inside a prefix, end at a branch point, stop short of one or run past a leaf are all misses.
+     */
+    @Test
+    void absentKeysThatShareTheNibblesOfPresentOnesAreMisses() {
+        Tree t = TreeFixtures.newTree();
+        List<String> present = List.of("key:000001", "key:000002", "key:000010", "key:0000", "kez", "x");
+        long ts = 1;
+        for (String k : present) {
+            t.put(b(k), b(k), ts++);
+        }
+        for (String k : present) {
+            assertThat(s(t.state().get(b(k)).value())).isEqualTo(k);
+        }
+        for (String k : List.of("key:000003", "kay:000001", "key:100001", "key:00000", "key:000", "key:0000010",
+                "key:0000100", "ke", "k", "xy", "", "key:00000\u0001", "jey:000001")) {
+            assertThat(t.state().get(b(k)).exists()).as(k).isFalse();
+        }
+    }
+
     @Test
     void basicOps() {
         Tree t = TreeFixtures.newTree();
