@@ -101,8 +101,21 @@ public final class Rings implements AutoCloseable {
         return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * One call as a client makes it: a write refused because the node was paused (PauseWatch: a stall of the test
+     * JVM under load looks like one; nothing was written) is retried, at most 10 times with a growing back-off.
+     */
     static String call(JsonRpc rpc, String method, String body) {
         JsonRpc.Response r = rpc.handle("DHash." + method, body.getBytes(StandardCharsets.UTF_8), null);
+        for (int attempt = 1; attempt <= 10 && r.status() == 503 && r.text().contains("was paused"); attempt++) {
+            try {
+                Thread.sleep(50L * attempt);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            r = rpc.handle("DHash." + method, body.getBytes(StandardCharsets.UTF_8), null);
+        }
         if (r.status() != 200) {
             throw new AssertionError(method + " " + body + " → " + r.status() + " " + r.text());
         }
