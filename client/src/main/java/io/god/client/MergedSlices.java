@@ -119,20 +119,44 @@ final class MergedSlices {
 
     /**
      * Typed Stamped answers merged by key: the newest copy of each key ({@link ReplicaReads#newer}), tombstones
-     * included, ascending (descending when reverse). One answer (a node alone, or one replica) is already in order.
+     * included, ascending (descending when reverse). Each answer is in walk order already (a node's walk), so this
+     * is a k-way merge; one answer (a node alone, or one replica) is returned as it is. A JFR profile of merged
+     * SliceLen 100 on a 3-node ring showed a TreeMap merge as half of the client's own CPU.
      */
     static List<SliceCall.Stamped> mergeStamped(List<List<SliceCall.Stamped>> answers, boolean reverse) {
         if (answers.size() == 1) {
             return answers.get(0);
         }
-        TreeMap<byte[], SliceCall.Stamped> byKey = new TreeMap<>(Arrays::compareUnsigned);
-        for (List<SliceCall.Stamped> a : answers) {
-            for (SliceCall.Stamped e : a) {
-                byKey.merge(e.key(), e, (old, cur) -> ReplicaReads.newer(cur.timestamp(), cur.exists(), cur.value(),
-                        old.timestamp(), old.exists(), old.value()) ? cur : old);
+        int[] at = new int[answers.size()];
+        List<SliceCall.Stamped> out = new ArrayList<>();
+        while (true) {
+            byte[] next = null; // the first key in walk order among the answers' heads
+            for (int i = 0; i < at.length; i++) {
+                List<SliceCall.Stamped> a = answers.get(i);
+                if (at[i] < a.size()) {
+                    byte[] k = a.get(at[i]).key();
+                    int c = next == null ? -1 : Arrays.compareUnsigned(k, next);
+                    if (reverse ? c > 0 || next == null : c < 0) {
+                        next = k;
+                    }
+                }
             }
+            if (next == null) {
+                return out;
+            }
+            SliceCall.Stamped best = null;
+            for (int i = 0; i < at.length; i++) {
+                List<SliceCall.Stamped> a = answers.get(i);
+                if (at[i] < a.size() && Arrays.equals(a.get(at[i]).key(), next)) {
+                    SliceCall.Stamped e = a.get(at[i]++);
+                    if (best == null || ReplicaReads.newer(e.timestamp(), e.exists(), e.value(), best.timestamp(),
+                            best.exists(), best.value())) {
+                        best = e;
+                    }
+                }
+            }
+            out.add(best);
         }
-        return new ArrayList<>(reverse ? byKey.descendingMap().values() : byKey.values());
     }
 
     /**
