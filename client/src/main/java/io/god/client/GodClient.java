@@ -133,7 +133,7 @@ public final class GodClient implements AutoCloseable {
         this.routing = new Routing(b.gateway, b.attemptTimeout, b.deadline, b.attempts, b.backoff, connections, calls,
                 view);
         this.reads = new ReplicaReads(routing, view, calls);
-        this.slices = new MergedSlices(reads);
+        this.slices = new MergedSlices(reads, calls);
         this.async = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "god-client-async");
             t.setDaemon(true);

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.god.client.GodClient.Entry;
 import io.god.wire.Call;
+import io.god.wire.SliceCall;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,9 +23,11 @@ import java.util.TreeMap;
 final class MergedSlices {
 
     private final ReplicaReads reads;
+    private final NodeCalls calls;
 
-    MergedSlices(ReplicaReads reads) {
+    MergedSlices(ReplicaReads reads, NodeCalls calls) {
         this.reads = reads;
+        this.calls = calls;
     }
 
     /**
@@ -33,7 +36,7 @@ final class MergedSlices {
      * rest of the range. Keys up to the nearest such cut are known on every answering replica, so they are
      * merged (newest copy per key), tombstones dropped, and the walk goes on strictly after the cut until
      * len live entries are found (len < 0: all) or no answer was cut. Each round moves past at least one
-     * entry.
+     * entry. The Len forms ask in binary ({@link SliceCall}; JSON at an older node), the range forms in JSON.
      *
      * @param start where the walk begins (forward: the low bound; reverse: the high bound), null = open
      * @param end   where it stops (the other bound), null = open
@@ -46,33 +49,27 @@ final class MergedSlices {
         boolean cursorInc = startInc;
         while (true) {
             long want = len < 0 ? -1 : len - out.size();
-            ObjectNode b;
-            if (paged) {
-                b = body().put("Key", key).put("From", cursor).put("FromInc", cursorInc).put("Len", want);
-            } else if (reverse) {
-                b = range(key, end, cursor, endInc, cursorInc);
-            } else {
-                b = range(key, cursor, end, cursorInc, endInc);
-            }
-            List<JsonNode> answers = reads.fromReplicas(method, key, b.put("Stamped", true));
+            List<List<SliceCall.Stamped>> answers = paged ? page(method, key, cursor, cursorInc, want)
+                    : ranged(method, key, reverse ? range(key, end, cursor, endInc, cursorInc)
+                    : range(key, cursor, end, cursorInc, endInc));
             byte[] cut = null;
-            for (JsonNode a : answers) {
+            for (List<SliceCall.Stamped> a : answers) {
                 if (a.isEmpty() || !truncated(a, want)) {
                     continue;
                 }
-                byte[] last = orEmpty(bytes(a.get(a.size() - 1).get("Key")));
+                byte[] last = a.get(a.size() - 1).key();
                 if (cut == null || (reverse ? Arrays.compareUnsigned(last, cut) > 0
                         : Arrays.compareUnsigned(last, cut) < 0)) {
                     cut = last;
                 }
             }
-            for (JsonNode e : mergeByKey(answers, reverse)) {
-                byte[] k = orEmpty(bytes(e.get("Key")));
+            for (SliceCall.Stamped e : mergeStamped(answers, reverse)) {
+                byte[] k = e.key();
                 if (cut != null && (reverse ? Arrays.compareUnsigned(k, cut) < 0 : Arrays.compareUnsigned(k, cut) > 0)) {
                     break;
                 }
-                if (e.path("Exists").asBoolean()) {
-                    out.add(new Entry(k, orEmpty(bytes(e.get("Value")))));
+                if (e.exists()) {
+                    out.add(new Entry(k, e.value()));
                     if (len >= 0 && out.size() >= len) {
                         return out;
                     }
@@ -86,18 +83,80 @@ final class MergedSlices {
         }
     }
 
+    /** Every replica's Stamped SliceLen/ReverseSliceLen from the cursor, in binary. */
+    private List<List<SliceCall.Stamped>> page(String method, byte[] key, byte[] from, boolean fromInc, long want) {
+        int kind = method.startsWith("Reverse") ? SliceCall.REVERSE_SLICE_LEN : SliceCall.SLICE_LEN;
+        SliceCall call = new SliceCall(kind, key, from, fromInc, want, calls.authorization(), 0, Call.EXECUTE);
+        SliceCall routed = new SliceCall(kind, key, from, fromInc, want, calls.authorization(), 0, Call.ROUTE);
+        ObjectNode json = body().put("Key", key).put("From", from).put("FromInc", fromInc).put("Len", want)
+                .put("Stamped", true);
+        return reads.fromReplicas(method, key, (address, budget) -> calls.sendSlice(address, call, json, budget),
+                (address, budget) -> calls.sendSlice(address, routed, json, budget));
+    }
+
+    /** Every replica's Stamped Slice/ReverseSlice of a range, in JSON. */
+    private List<List<SliceCall.Stamped>> ranged(String method, byte[] key, ObjectNode b) {
+        List<List<SliceCall.Stamped>> out = new ArrayList<>();
+        for (JsonNode a : reads.fromReplicas(method, key, b.put("Stamped", true))) {
+            out.add(NodeCalls.stamped(a));
+        }
+        return out;
+    }
+
     /** Whether a Stamped slice answer was cut short (want live entries, or {@link Call#STAMPED_TOMBSTONE_CAP}). */
-    private static boolean truncated(JsonNode answer, long want) {
+    private static boolean truncated(List<SliceCall.Stamped> answer, long want) {
         long live = 0;
         long dead = 0;
-        for (JsonNode e : answer) {
-            if (e.path("Exists").asBoolean()) {
+        for (SliceCall.Stamped e : answer) {
+            if (e.exists()) {
                 live++;
             } else {
                 dead++;
             }
         }
         return (want >= 0 && live >= want) || dead >= Call.STAMPED_TOMBSTONE_CAP;
+    }
+
+    /**
+     * Typed Stamped answers merged by key: the newest copy of each key ({@link ReplicaReads#newer}), tombstones
+     * included, ascending (descending when reverse). Each answer is in walk order already (a node's walk), so this
+     * is a k-way merge; one answer (a node alone, or one replica) is returned as it is. A JFR profile of merged
+     * SliceLen 100 on a 3-node ring showed a TreeMap merge as half of the client's own CPU.
+     */
+    static List<SliceCall.Stamped> mergeStamped(List<List<SliceCall.Stamped>> answers, boolean reverse) {
+        if (answers.size() == 1) {
+            return answers.get(0);
+        }
+        int[] at = new int[answers.size()];
+        List<SliceCall.Stamped> out = new ArrayList<>();
+        while (true) {
+            byte[] next = null; // the first key in walk order among the answers' heads
+            for (int i = 0; i < at.length; i++) {
+                List<SliceCall.Stamped> a = answers.get(i);
+                if (at[i] < a.size()) {
+                    byte[] k = a.get(at[i]).key();
+                    int c = next == null ? -1 : Arrays.compareUnsigned(k, next);
+                    if (reverse ? c > 0 || next == null : c < 0) {
+                        next = k;
+                    }
+                }
+            }
+            if (next == null) {
+                return out;
+            }
+            SliceCall.Stamped best = null;
+            for (int i = 0; i < at.length; i++) {
+                List<SliceCall.Stamped> a = answers.get(i);
+                if (at[i] < a.size() && Arrays.equals(a.get(at[i]).key(), next)) {
+                    SliceCall.Stamped e = a.get(at[i]++);
+                    if (best == null || ReplicaReads.newer(e.timestamp(), e.exists(), e.value(), best.timestamp(),
+                            best.exists(), best.value())) {
+                        best = e;
+                    }
+                }
+            }
+            out.add(best);
+        }
     }
 
     /**

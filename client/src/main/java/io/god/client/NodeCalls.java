@@ -5,9 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import io.god.wire.Ops;
+import io.god.wire.SliceCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One attempt at one node, no retry: a JSON-contract {@link Call} ({@link Ops#CALL}) or a binary {@link DataCall}
@@ -19,6 +24,8 @@ final class NodeCalls {
     private static final String SERVICE = "DHash.";
 
     private final Connections connections;
+    /** Nodes that refused a binary slice call as an unknown data operation (older nodes): asked in JSON. */
+    private final Set<String> noBinarySlices = ConcurrentHashMap.newKeySet();
 
     NodeCalls(Connections connections) {
         this.connections = connections;
@@ -106,5 +113,57 @@ final class NodeCalls {
                     r.status());
         }
         return r;
+    }
+
+    /**
+     * A Stamped SliceLen/ReverseSliceLen at one node: the binary {@link SliceCall}, or the JSON call (the same body
+     * with {@code Stamped}) at a node older than it — one that answered the binary form 400 "unknown data
+     * operation" is remembered and asked in JSON from then on.
+     */
+    Connections.Sent<List<SliceCall.Stamped>> sendSlice(String address, SliceCall call, ObjectNode json,
+                                                         Duration budget) {
+        if (noBinarySlices.contains(address)) {
+            return stampedJson(address, json, call.mode(), budget, call.method());
+        }
+        Connections.Sent<byte[]> sent = connections.exchange(address, call.method(), Ops.DATA, call.encode(), budget);
+        return () -> {
+            SliceCall.Reply r;
+            try {
+                r = SliceCall.Reply.decode(sent.answer());
+            } catch (GodException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
+            }
+            if (r.status() == 400 && r.message().contains("unknown data operation " + call.kind())) {
+                noBinarySlices.add(address);
+                return stampedJson(address, json, call.mode(), budget, call.method()).answer();
+            }
+            if (r.status() >= 400 && r.status() < 500) {
+                throw new GodRequestException(r.status(), r.message());
+            }
+            if (r.status() != 200) {
+                throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null,
+                        r.status());
+            }
+            return r.entries();
+        };
+    }
+
+    private Connections.Sent<List<SliceCall.Stamped>> stampedJson(String address, ObjectNode json, int mode,
+                                                                  Duration budget, String method) {
+        Connections.Sent<JsonNode> sent = sendOnce(address, method, json, mode, budget);
+        return () -> stamped(sent.answer());
+    }
+
+    /** A Stamped JSON slice answer as typed entries. */
+    static List<SliceCall.Stamped> stamped(JsonNode answer) {
+        List<SliceCall.Stamped> out = new ArrayList<>(answer.size());
+        for (JsonNode e : answer) {
+            boolean exists = e.path("Exists").asBoolean();
+            out.add(new SliceCall.Stamped(Json.orEmpty(Json.bytes(e.get("Key"))), exists,
+                    e.path("Timestamp").asLong(0), exists ? Json.orEmpty(Json.bytes(e.get("Value"))) : null));
+        }
+        return out;
     }
 }

@@ -87,7 +87,7 @@ final class ReplicaReads {
      * As above; {@code routed} (may be null): the same call in ROUTE mode, sent to a configured endpoint
      * (e.g. the Service) on the attempt after one where no replica of the view answered at all.
      */
-    private <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call, AtNode<T> routed) {
+    <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call, AtNode<T> routed) {
         boolean[] noAnswer = {false};
         return routing.retrying(method, (i, budget) -> {
             if (noAnswer[0] && routed != null) {

@@ -77,4 +77,31 @@ class MergedSliceTest {
                 .containsExactly("2=");
         assertThat(MergedSlices.merge(List.of(answer()), false)).isEmpty();
     }
+
+    private static io.god.wire.SliceCall.Stamped st(int key, long ts, String value) {
+        return new io.god.wire.SliceCall.Stamped(new byte[] {(byte) key}, value != null, ts,
+                value == null ? null : value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private static List<String> typed(List<io.god.wire.SliceCall.Stamped> merged) {
+        return merged.stream().map(e -> e.key()[0] + (e.exists() ? "=" + new String(e.value(),
+                java.nio.charset.StandardCharsets.UTF_8) : "-")).toList();
+    }
+
+    @Test
+    void typedAnswersMergeInWalkOrderNewestCopyPerKey() {
+        // three replicas, each in walk order, each missing some keys; key 3 deleted later on one, key 200 > 127
+        var up = List.of(List.of(st(1, 5, "a"), st(3, 5, "c"), st(200, 5, "z")),
+                List.of(st(2, 5, "b"), st(3, 9, null)),
+                List.of(st(1, 7, "A"), st(4, 5, "d")));
+        assertThat(typed(MergedSlices.mergeStamped(up, false))).containsExactly("1=A", "2=b", "3-", "4=d", "-56=z");
+        var down = up.stream().map(a -> {
+            var r = new java.util.ArrayList<>(a);
+            java.util.Collections.reverse(r);
+            return List.copyOf(r);
+        }).toList();
+        assertThat(typed(MergedSlices.mergeStamped(down, true))).containsExactly("-56=z", "4=d", "3-", "2=b", "1=A");
+        assertThat(MergedSlices.mergeStamped(List.of(List.of(), List.of()), false)).isEmpty();
+        assertThat(typed(MergedSlices.mergeStamped(List.of(up.get(1)), false))).containsExactly("2=b", "3-");
+    }
 }

@@ -5,6 +5,7 @@ import io.god.command.Executor;
 import io.god.node.GodNode;
 import io.god.wire.DataCall;
 import io.god.wire.Ops;
+import io.god.wire.SliceCall;
 import io.god.wire.WireException;
 
 /**
@@ -24,6 +25,9 @@ final class DataCalls implements GodNode.DataHandler {
     @Override
     public byte[] handle(byte[] payload, boolean mayBlock) {
         long start = System.nanoTime();
+        if (SliceCall.isSlice(payload)) {
+            return slice(payload, mayBlock, start);
+        }
         DataCall c;
         try {
             c = DataCall.decode(payload);
@@ -38,6 +42,29 @@ final class DataCalls implements GodNode.DataHandler {
             r = DataCall.Reply.error(refused.status(), refused.getMessage());
         }
         return r == null ? null : done(c.method(), r, start);
+    }
+
+    private byte[] slice(byte[] payload, boolean mayBlock, long start) {
+        SliceCall c;
+        try {
+            c = SliceCall.decode(payload);
+        } catch (WireException e) {
+            return sliceDone("unknown", SliceCall.Reply.error(400, "malformed DHash.Data slice call: " + e.getMessage()),
+                    start);
+        }
+        SliceCall.Reply r;
+        try {
+            r = executor.slice(c, mayBlock, start);
+        } catch (RuntimeException e) {
+            CommandError refused = executor.failure(e, "DHash." + c.method() + " (binary)");
+            r = SliceCall.Reply.error(refused.status(), refused.getMessage());
+        }
+        return r == null ? null : sliceDone(c.method(), r, start);
+    }
+
+    private byte[] sliceDone(String method, SliceCall.Reply r, long start) {
+        executor.observer().completed(method, r.status(), System.nanoTime() - start);
+        return r.encode();
     }
 
     private byte[] done(String method, DataCall.Reply r, long start) {

@@ -12,6 +12,7 @@ import io.god.tree.Item;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import io.god.wire.Ops;
+import io.god.wire.SliceCall;
 
 /**
  * The node's one execution path (DESIGN §4). Every front end — the god JSON contract, {@code /v1}, the binary data
@@ -263,6 +264,62 @@ public final class Executor {
             case DataCall.SUB_PUT -> written(Record.subPut(c.key(), c.subKey(), c.value(), stamp), c.sync());
             default -> written(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
         };
+    }
+
+    /**
+     * Runs a binary Stamped slice ({@link SliceCall}: SliceLen or ReverseSliceLen) with every rule of {@link #run};
+     * the entries come back typed, without the JSON contract's per-entry maps, base64 or JSON text. On the event
+     * loop ({@code mayBlock} false) it answers only a read this node executes and serves (a tree version is
+     * immutable); null hands the rest (routing, a catching-up node's hand-over) to a worker.
+     */
+    public SliceCall.Reply slice(SliceCall c, boolean mayBlock, long since) {
+        admission.checkKey(c.key(), "Key");
+        admission.checkKey(c.from(), "From");
+        Cluster cluster = node.cluster();
+        if (!mayBlock && (c.len() > CHEAP_SLICE_ROWS || cluster != null && !cluster.alone()
+                && (c.mode() != Call.EXECUTE || !cluster.servesReads() || !cluster.ownCopyComplete()))) {
+            return null; // a long walk or one that may wait for another member: on a worker
+        }
+        Command command = c.reverse() ? Command.REVERSE_SLICE_LEN : Command.SLICE_LEN;
+        Wire.Req q = new Wire.Req();
+        q.key = c.key();
+        q.from = c.from();
+        q.fromInc = c.fromInc();
+        q.len = c.len();
+        q.stamped = true;
+        Object r = run(command, q, new Origin(c.authorization(), c.hops(), c.mode(), 0, since));
+        if (r instanceof Relayed relayed) { // another member's JSON answer (routed or handed over)
+            r = forwarding.typed(command, relayed, true);
+        }
+        return SliceCall.Reply.ok(stampedEntries(r));
+    }
+
+    /** A Stamped slice result (TreeReads' maps, or another member's JSON answer) as typed entries. */
+    private static java.util.List<SliceCall.Stamped> stampedEntries(Object r) {
+        java.util.List<SliceCall.Stamped> out = new java.util.ArrayList<>();
+        if (r instanceof com.fasterxml.jackson.databind.JsonNode json) {
+            for (com.fasterxml.jackson.databind.JsonNode e : json) {
+                boolean exists = e.path("Exists").asBoolean();
+                out.add(new SliceCall.Stamped(binary(e.get("Key")), exists, e.path("Timestamp").asLong(0),
+                        exists ? binary(e.get("Value")) : null));
+            }
+            return out;
+        }
+        for (Object o : (java.util.List<?>) r) {
+            java.util.Map<?, ?> m = (java.util.Map<?, ?>) o;
+            boolean exists = (Boolean) m.get("Exists");
+            out.add(new SliceCall.Stamped(orEmpty((byte[]) m.get("Key")), exists, (Long) m.get("Timestamp"),
+                    exists ? orEmpty((byte[]) m.get("Value")) : null));
+        }
+        return out;
+    }
+
+    private static byte[] binary(com.fasterxml.jackson.databind.JsonNode n) {
+        try {
+            return n == null || n.isNull() ? new byte[0] : n.binaryValue();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("bad Stamped entry from a ring member: " + e, e);
+        }
     }
 
     /**

@@ -613,6 +613,11 @@ public final class GodNode implements AutoCloseable {
                         .JsonStringEncoder.getInstance().quoteAsString(why)) + "\"").getBytes(
                         java.nio.charset.StandardCharsets.UTF_8)).encode();
             }
+            if (io.god.wire.SliceCall.isSlice(payload)) {
+                io.god.wire.SliceCall slice = io.god.wire.SliceCall.decode(payload);
+                String why = credentials.refuseForwarded(caller, 0, slice.hops());
+                return why == null ? null : io.god.wire.SliceCall.Reply.error(403, why).encode();
+            }
             io.god.wire.DataCall call = io.god.wire.DataCall.decode(payload);
             String why = credentials.refuseForwarded(caller, call.stamp(), call.hops());
             return why == null ? null : io.god.wire.DataCall.Reply.error(403, why).encode();

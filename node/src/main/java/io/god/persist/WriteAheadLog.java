@@ -38,6 +38,24 @@ final class WriteAheadLog implements AutoCloseable {
     private Thread syncer;
     /** Records appended since the last fsync (guarded by mon), reported with it. */
     private long unsyncedRecords;
+    /** Threads in {@link #awaitDurable} whose position is not durable yet (guarded by mon). */
+    private int waiting;
+    /**
+     * How many threads waited for one fsync lately (guarded by mon): under {@link FsyncPolicy#ALWAYS} the next
+     * fsync's leader waits (at most {@link #MAX_GATHER_NANOS}) until that many are waiting, so concurrent writers
+     * share one fsync instead of falling into a few staggered groups (16 writers shared 4.6 records per fsync
+     * without it). A lone writer keeps it at 1 and never waits; a wait that times out lowers it by one.
+     */
+    private int together = 1;
+    private final Condition arrived = mon.newCondition();
+    /**
+     * The last fsync's duration (guarded by mon): a leader gathers for at most twice this long, within bounds — the
+     * writers' round trip, not the disk, sets how long they take to come back (1 ms bounds gave 8.9 records per
+     * fsync at 16 writers where the round trip was ~1.2 ms).
+     */
+    private long lastSyncNanos;
+    static final long MIN_GATHER_NANOS = 500_000;
+    static final long MAX_GATHER_NANOS = 2_000_000;
     /** The node's metrics (set once after open). */
     volatile PersistenceObserver observer = PersistenceObserver.NONE;
     /** The fsync loop's beat for the node's supervisor (one iteration per second at most). */
@@ -137,6 +155,8 @@ final class WriteAheadLog implements AutoCloseable {
     /** Returns once everything up to lsn is on disk (sharing the fsync with concurrent waiters). */
     void awaitDurable(long lsn) {
         mon.lock();
+        waiting++;
+        arrived.signal();
         try {
             while (durableLsn < lsn) {
                 if (failure != null) {
@@ -147,6 +167,7 @@ final class WriteAheadLog implements AutoCloseable {
                     continue;
                 }
                 syncing = true;
+                gather();
                 Disk.AppendFile f = file;
                 long target = writtenLsn;
                 long records = unsyncedRecords;
@@ -162,6 +183,7 @@ final class WriteAheadLog implements AutoCloseable {
                 } finally {
                     mon.lock();
                 }
+                lastSyncNanos = System.nanoTime() - t0;
                 syncing = false;
                 if (err != null) {
                     failure = err;
@@ -171,6 +193,41 @@ final class WriteAheadLog implements AutoCloseable {
                 }
                 changed.signalAll();
             }
+        } finally {
+            waiting--;
+            mon.unlock();
+        }
+    }
+
+    /**
+     * The fsync leader (holding mon) waits for as many waiters as shared an fsync lately ({@link #together}),
+     * bounded by about one fsync's time; no wait while that is one (a lone writer).
+     */
+    private void gather() {
+        if (policy != FsyncPolicy.ALWAYS) {
+            return;
+        }
+        if (waiting < together) {
+            long left = Math.min(MAX_GATHER_NANOS, Math.max(MIN_GATHER_NANOS, 2 * lastSyncNanos));
+            try {
+                while (waiting < together && left > 0) {
+                    left = arrived.awaitNanos(left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (waiting < together) {
+                together--; // fewer writers than before: expect one less next time
+            }
+        }
+        together = Math.max(together, waiting);
+    }
+
+    /** How many waiters the next fsync's leader gathers (tests). */
+    int together() {
+        mon.lock();
+        try {
+            return together;
         } finally {
             mon.unlock();
         }
