@@ -437,6 +437,7 @@ class GodClusterOperationsTest extends ScenarioSupport {
         nodeAdmin.unreachable(ns, "demo-2"); // crash-looping: never Ready, never answers
         markNotReady(ns, "demo-2");
         nodeAdmin.dropFromView(ns, "demo-2"); // the members' failure detection dropped it
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
         GodClusterStatus done = running(ns, 2);
         assertThat(done.getKeptClaims()).containsExactly("data-demo-2");
@@ -527,11 +528,18 @@ class GodClusterOperationsTest extends ScenarioSupport {
         markNotReady(ns, "demo-2");
         nodeAdmin.crashLoop(ns, "demo-2", 2);
         nodeAdmin.dropFromView(ns, "demo-2"); // a removal without a drain would be allowed if it were silent
+        // the fake controller turns the annotation into Ready=False on its own time: a scale-down decided before
+        // that sees a Ready member and drains it as it should
+        await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getReadyReplicas() == 2);
         edit(ns, "demo", gc -> gc.getSpec().setReplicas(2));
         await().atMost(TIMEOUT).until(() -> current(ns, "demo").getStatus().getPhase(), "ScalingDown"::equals);
         awaitPasses(ns, "demo-0", 25); // longer than unanswered-after (3 s), more than 3 passes
-        assertThat(Conditions.find(current(ns, "demo").getStatus().getConditions(), Conditions.PROGRESSING)
-                .orElseThrow().getMessage()).contains("scale-down to 2 waits", "demo-2 is not Ready");
+        GodCluster seen = current(ns, "demo");
+        assertThat(Conditions.find(seen.getStatus().getConditions(), Conditions.PROGRESSING).orElseThrow().getMessage())
+                .as("status %s; StatefulSet replicas %d; admin calls %s; events %s",
+                        io.fabric8.kubernetes.client.utils.Serialization.asJson(seen.getStatus()), stsReplicas(ns),
+                        nodeAdmin.calls(ns), events(ns).stream().map(e -> e.getReason() + ": " + e.getMessage()).toList())
+                .contains("scale-down to 2 waits", "demo-2 is not Ready");
         assertThat(nodeAdmin.calls(ns)).as("neither drained nor removed").isEmpty();
         assertThat(stsReplicas(ns)).isEqualTo(3);
         nodeAdmin.reset(ns, "demo-2"); // its views follow the pods again; the next instance is healthy

@@ -149,7 +149,11 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
                     secrets.problems());
         }
         NodeAdmin nodeAdmin = this.nodeAdmin.withToken(secrets.adminToken());
-        List<String> redundancy = checkRunningRedundancy(cluster, settings, nodeAdmin);
+        Observer observer = new Observer(client, nodeAdmin, adminTimeout);
+        // until the status records N, what the members run is read before anything is applied (an edited template
+        // must not reach a restarting pod); the main observation below reuses those answers
+        Observation early = FixedRedundancy.recorded(cluster) == null ? observer.observe(cluster) : null;
+        List<String> redundancy = checkRunningRedundancy(cluster, settings, early);
         if (!redundancy.isEmpty()) {
             return rejectInvalid(cluster, context, status, redundancy);
         }
@@ -159,7 +163,7 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
             return reject(cluster, context, status.blocked(conflicts), StatusWriter.REASON_CONFLICT, conflicts);
         }
         ServiceMonitors.Verdict monitoring = applyMonitoring(cluster);
-        Observation observation = new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
+        Observation observation = observer.observe(cluster, early);
         heard.record(observation, now);
         List<Member> members = cluster.getStatus() == null ? List.of() : cluster.getStatus().getMembers();
         Map<Integer, String> positions = new HashMap<>();
@@ -263,11 +267,10 @@ public class GodClusterReconciler implements Reconciler<GodCluster> {
      * failed before its status write): spec.redundancy against the N the running members report, else the N their
      * template gives them ({@link FixedRedundancy}); the objects would otherwise take the new N at once.
      */
-    private List<String> checkRunningRedundancy(GodCluster cluster, Settings settings, NodeAdmin nodeAdmin) {
-        if (FixedRedundancy.recorded(cluster) != null) {
+    private List<String> checkRunningRedundancy(GodCluster cluster, Settings settings, Observation seen) {
+        if (seen == null) {
             return List.of();
         }
-        Observation seen = new Observer(client, nodeAdmin, adminTimeout).observe(cluster);
         StatefulSet sts = client.apps().statefulSets().inNamespace(cluster.getMetadata().getNamespace())
                 .withName(Labels.statefulSet(cluster)).get();
         return new FixedRedundancy(client).problems(cluster, settings, seen, sts);

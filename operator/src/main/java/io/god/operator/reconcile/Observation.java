@@ -34,6 +34,25 @@ public record Observation(int statefulSetReplicas, String templateHash, List<Pod
     public record ClaimView(String name, int ordinal, long capacityBytes, boolean terminating) {
     }
 
+    /**
+     * What this observation heard from the pod {@code p} (same name, uid and IP) — its answer, or its failure — or null
+     * when it did not ask that pod.
+     */
+    java.util.concurrent.CompletableFuture<NodeStatus> answerOf(PodView p) {
+        Optional<PodView> same = pods.stream().filter(q -> q.name().equals(p.name())
+                && java.util.Objects.equals(q.uid(), p.uid()) && java.util.Objects.equals(q.ip(), p.ip())).findFirst();
+        if (same.isEmpty()) {
+            return null;
+        }
+        NodeStatus answer = statuses.get(p.name());
+        if (answer != null) {
+            return java.util.concurrent.CompletableFuture.completedFuture(answer);
+        }
+        String failure = unreachable.get(p.name());
+        return failure == null ? null
+                : java.util.concurrent.CompletableFuture.failedFuture(new java.io.IOException(failure));
+    }
+
     public long readyCount() {
         return pods.stream().filter(PodView::ready).count();
     }

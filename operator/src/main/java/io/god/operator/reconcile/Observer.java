@@ -39,6 +39,15 @@ public final class Observer {
     }
 
     public Observation observe(GodCluster cluster) {
+        return observe(cluster, null);
+    }
+
+    /**
+     * As {@link #observe(GodCluster)}, taking the /admin/status answer (or failure) of a pod that {@code earlier} — an
+     * observation of the same pass — already asked (same pod uid and IP) instead of asking again: each member is asked
+     * once per pass, so a member that answers every other call (crash-looping) is not always asked at its silent turn.
+     */
+    public Observation observe(GodCluster cluster, Observation earlier) {
         String ns = cluster.getMetadata().getNamespace();
         StatefulSet sts = client.apps().statefulSets().inNamespace(ns).withName(Labels.statefulSet(cluster)).get();
         int stsReplicas = sts == null || sts.getSpec().getReplicas() == null ? 0 : sts.getSpec().getReplicas();
@@ -56,7 +65,9 @@ public final class Observer {
             // every pod with an IP, Ready or not: a node that is LEAVING, LEFT or recovering reports itself unready,
             // and the planner must know what it is doing (a terminating pod is on its way out and is not asked)
             if (p.ip() != null && !p.terminating()) {
-                calls.put(p.name(), ask(p.ip()).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                CompletableFuture<NodeStatus> asked = earlier == null ? null : earlier.answerOf(p);
+                calls.put(p.name(), asked != null ? asked
+                        : ask(p.ip()).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
             }
         }
         Map<String, NodeStatus> statuses = new LinkedHashMap<>();
