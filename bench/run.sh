@@ -43,9 +43,9 @@ if [ "$BUILD" = 1 ] || [ ! -f "$JAR" ] || [ ! -f "$BENCH" ]; then
   log "building client, node and bench"
   ./mvnw -B -q ${MVN_FLAGS:-} -DskipTests -pl client,node,bench -am package
 fi
-if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
-  log "installing redis-server and redis-tools"
-  apt-get install -y redis-server redis-tools >/dev/null || { apt-get update >/dev/null && apt-get install -y redis-server redis-tools >/dev/null; }
+if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null || ! command -v wrk >/dev/null; then
+  log "installing redis-server, redis-tools and wrk"
+  apt-get install -y redis-server redis-tools wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y redis-server redis-tools wrk >/dev/null; }
 fi
 
 # ---------------------------------------------------------------- processes
@@ -87,6 +87,28 @@ loadgen() { # name args... → $OUT/name.json
 }
 
 redis() { redis-cli -h $REDIS_HOST -p $REDIS_PORT "$@"; }
+
+# wrk: HTTP load from a C event loop (2 threads, $CONC connections), next to the JVM generator's HTTP runs
+WRK_KEYS=100000
+wrk_run() { # name host Put|Get → $OUT/wrk-name.txt
+  log "wrk $1"
+  wrk -t2 -c "$CONC" -d "$((WARMUP + DURATION))s" --latency -s "$ROOT/bench/wrk/god.lua" "http://$2:9192" -- "$3" "$WRK_KEYS" \
+    > "$OUT/wrk-$1.txt" 2>&1 || log "wrk $1 failed: see $OUT/wrk-$1.txt"
+}
+
+# bytes the node allocated per call: the JVM's young-generation allocation counter around a run, a full GC on
+# each side so that the counter (advanced at each GC) covers the run, divided by the calls the node counted
+metric_sum() { # host regex → the sum of the matching samples of /q/metrics
+  curl -sf "http://$1:9000/q/metrics" | grep -v '^#' | grep -E "$2" | awk '{ s += $NF } END { printf "%.0f", s }'
+}
+alloc_mark() { # pid host method → "allocated-bytes calls"
+  jcmd "$1" GC.run >/dev/null
+  echo "$(metric_sum "$2" '^jvm_gc_memory_allocated_bytes_total') $(metric_sum "$2" "^god_rpc_requests_total\\{method=\"$3\"")"
+}
+alloc_per_call() { # name "before" "after" → $OUT/alloc-name.txt (bytes per call)
+  read -r a0 c0 <<< "$2"; read -r a1 c1 <<< "$3"
+  awk -v a="$((a1 - a0))" -v c="$((c1 - c0))" 'BEGIN { if (c > 0) printf "%.0f\n", a / c; else print "—" }' > "$OUT/alloc-$1.txt"
+}
 
 # ---------------------------------------------------------------- servers: one god node and Redis
 # Each god run is followed at once by its Redis counterpart, so a ratio compares runs seconds apart
@@ -135,12 +157,18 @@ B="--endpoints $SINGLE:9191 --redundancy 1 --keys $MEM_KEYS"
 H="--target http --endpoints $SINGLE:9192 --keys $MEM_KEYS"
 W="--target wire --endpoints $SINGLE:9191 --keys $MEM_KEYS"
 loadgen single-binary-put $B --mix put=1
+M0=$(alloc_mark "$SINGLE_PID" $SINGLE Put)
 loadgen single-wire-put $W --mix put=1
+alloc_per_call put "$M0" "$(alloc_mark "$SINGLE_PID" $SINGLE Put)"
 loadgen single-http-put $H --mix put=1
+wrk_run single-put $SINGLE Put
 rb set -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t set
 loadgen single-binary-get $B --mix get=1
+M0=$(alloc_mark "$SINGLE_PID" $SINGLE Get)
 loadgen single-wire-get $W --mix get=1
+alloc_per_call get "$M0" "$(alloc_mark "$SINGLE_PID" $SINGLE Get)"
 loadgen single-http-get $H --mix get=1
+wrk_run single-get $SINGLE Get
 rb get -n "$RN" -r "$MEM_KEYS" -d "$VALUE" -t get
 loadgen single-binary-subput $B --mix subput=1 --preload-subs 20000
 loadgen single-http-subput $H --mix subput=1
@@ -161,10 +189,13 @@ java -Xmx1g -cp "$BENCH" io.god.bench.load.LoadGen --endpoints "$SEEDS" -c 32 --
 RB="--endpoints $SEEDS --keys $RING_KEYS"
 RH="--target http --endpoints ${RING[0]}:9192,${RING[1]}:9192,${RING[2]}:9192 --keys $RING_KEYS"
 loadgen ring-binary-put $RB --mix put=1
+loadgen ring-wire-put --target wire --endpoints "$SEEDS" --keys "$RING_KEYS" --mix put=1
 loadgen ring-http-put $RH --mix put=1
+wrk_run ring-put "${RING[0]}" Put
 rb ring-set -n "$RN" -r "$RING_KEYS" -d "$VALUE" -t set
 loadgen ring-binary-get $RB --mix get=1
 loadgen ring-http-get $RH --mix get=1
+wrk_run ring-get "${RING[0]}" Get
 rb ring-get -n "$RN" -r "$RING_KEYS" -d "$VALUE" -t get
 teardown; PIDS=()
 
@@ -175,6 +206,18 @@ god_err() { jq -r ".ops.$2.errors // 0" "$OUT/$1.json"; }
 redis_ops() { awk -F'","' '{print int($2)}' "$OUT/redis-$1.csv"; }
 redis_lat() { awk -F'","' '{printf "%d / %d / —", $5 * 1000, $7 * 1000}' "$OUT/redis-$1.csv"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "—" }'; }
+wrk_ops() { awk '/^Requests\/sec:/ { printf "%d", $2 }' "$OUT/wrk-$1.txt"; }
+wrk_lat() { # p50 / p99 in µs
+  awk '$1 == "50%" || $1 == "99%" { v = $2; u = 1
+         if (v ~ /us$/) u = 1; else if (v ~ /ms$/) u = 1000; else if (v ~ /s$/) u = 1000000
+         sub(/[a-z]+$/, "", v); out = out (out == "" ? "" : " / ") int(v * u) }
+       END { print out " / —" }' "$OUT/wrk-$1.txt"
+}
+wrk_err() { awk '/Non-2xx|Socket errors/ { n++ } END { print n ? "yes (see wrk-'"$1"'.txt)" : 0 }' "$OUT/wrk-$1.txt"; }
+wrk_row() { # label run redis-test redis-label
+  local ops; ops=$(wrk_ops "$2")
+  echo "| $1 | $ops | $(wrk_lat "$2") | $(wrk_err "$2") | $4 | $(redis_ops "$3") | $(redis_lat "$3") | **$(ratio "$ops" "$(redis_ops "$3")")** |"
+}
 per_key() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'; }
 
 row() { # label run op [redis-test redis-label]
@@ -222,6 +265,8 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   row "binary Get, light generator" single-wire-get get get GET
   row "HTTP JSON Put" single-http-put put set SET
   row "HTTP JSON Get" single-http-get get get GET
+  wrk_row "HTTP JSON Put, wrk" single-put set SET
+  wrk_row "HTTP JSON Get, wrk" single-get get GET
   row "binary SubPut" single-binary-subput subput zadd ZADD
   row "HTTP JSON SubPut" single-http-subput subput zadd ZADD
   row "binary SliceLen 100" single-binary-slice slice zrange "ZRANGE 0 99 WITHSCORES"
@@ -236,6 +281,18 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   row "ring binary Get" ring-binary-get get ring-get GET
   row "ring HTTP JSON Put" ring-http-put put ring-set SET
   row "ring HTTP JSON Get" ring-http-get get ring-get GET
+  wrk_row "ring HTTP JSON Put, wrk" ring-put ring-set SET
+  wrk_row "ring HTTP JSON Get, wrk" ring-get ring-get GET
+  row "ring binary Put, light generator" ring-wire-put put ring-set SET
+  echo
+  echo "The ring's binary Put from the light generator is **$(ratio "$(god_ops ring-wire-put put)" "$(god_ops single-wire-put put)")** of the single"
+  echo "node's (issue 29 goal: ≥ 0.6×); every Put is applied on 3 nodes sharing the 2 cores."
+  echo
+  echo "Allocation on the node per binary data call (\`jvm_gc_memory_allocated_bytes_total\` across the light"
+  echo "generator's run, a full GC before and after, divided by the node's \`god_rpc_requests_total\` of the method):"
+  echo "Put **$(cat "$OUT/alloc-put.txt") bytes**, Get **$(cat "$OUT/alloc-get.txt") bytes** (generator excluded)."
+  echo "\"wrk\" rows: \`wrk -t2 -c $CONC\` with \`bench/wrk/god.lua\` ($WRK_KEYS random 12-byte keys, the same"
+  echo "table in every thread; the Get run reads what its Put run wrote), a C load generator like redis-benchmark."
   echo
   echo "Memory per key, $MEM_KEYS keys of 16 bytes with 16-byte values:"
   echo
