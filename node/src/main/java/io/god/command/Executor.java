@@ -16,7 +16,7 @@ import io.god.wire.SliceCall;
 
 /**
  * The node's one execution path (DESIGN §4). Every front end — the god JSON contract, {@code /v1}, the binary data
- * calls, RESP, the dashboard — decodes its bytes into a {@link Command} with its arguments and hands it here with
+ * calls, RESP, the dashboard — decodes its bytes into a {@link Request} (a record per command) and hands it here with
  * where it came from ({@link Origin}); the executor applies every rule in one order: the credential, a client's
  * stamp, the node's state ({@link Admission}), the write stamp, routing to the key's owner with fail-over
  * ({@link Forwarding}), a copy that awaits repair, the merged read of a catching-up replica set, the bulkhead of
@@ -223,7 +223,8 @@ public final class Executor {
         admission.checkKey(c.key(), "Key");
         admission.checkKey(c.subKey(), "SubKey");
         admission.checkValue(c.value(), "Value");
-        Command command = Command.named(c.method());
+        Request.Keyed request = request(c);
+        Command command = request.command();
         admission.authorize(command, c.authorization());
         if (c.hops() == 0) {
             admission.refuseClientStamp(command, c.stamp());
@@ -252,16 +253,41 @@ public final class Executor {
                     throw new CommandError(503, AWAITS_REPAIR);
                 }
             } else {
-                mergeRead(cluster, c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null);
+                mergeRead(cluster, c.key(), request instanceof Request.SubGet q ? q.subKey() : null);
             }
         }
+        if (request instanceof Request.Get q) {
+            return found(node.store().state().get(q.key()));
+        }
+        if (request instanceof Request.SubGet q) {
+            return found(node.store().state().sub(q.key()).get(q.subKey()));
+        }
+        if (request instanceof Request.Put q) {
+            return written(Record.put(q.key(), q.value(), stamp), q.sync());
+        }
+        if (request instanceof Request.Del q) {
+            return written(Record.delete(q.key(), stamp), q.sync());
+        }
+        if (request instanceof Request.SubPut q) {
+            return written(Record.subPut(q.key(), q.subKey(), q.value(), stamp), q.sync());
+        }
+        Request.SubDel q = (Request.SubDel) request;
+        return written(Record.subDelete(q.key(), q.subKey(), stamp), q.sync());
+    }
+
+    /**
+     * A binary point call as its command's record: the same six commands as the JSON contract's, answered with
+     * their Timestamp (the binary reply always carries it). The call itself keeps what only its forwarding needs
+     * (hops, mode, stamp, the credential), as {@link Origin} does for the others.
+     */
+    static Request.Keyed request(DataCall c) {
         return switch (c.kind()) {
-            case DataCall.GET -> found(node.store().state().get(c.key()));
-            case DataCall.SUB_GET -> found(node.store().state().sub(c.key()).get(c.subKey()));
-            case DataCall.PUT -> written(Record.put(c.key(), c.value(), stamp), c.sync());
-            case DataCall.DEL -> written(Record.delete(c.key(), stamp), c.sync());
-            case DataCall.SUB_PUT -> written(Record.subPut(c.key(), c.subKey(), c.value(), stamp), c.sync());
-            default -> written(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
+            case DataCall.GET -> new Request.Get(c.key(), true);
+            case DataCall.SUB_GET -> new Request.SubGet(c.key(), c.subKey(), true);
+            case DataCall.PUT -> new Request.Put(c.key(), c.value(), c.sync());
+            case DataCall.DEL -> new Request.Del(c.key(), c.sync());
+            case DataCall.SUB_PUT -> new Request.SubPut(c.key(), c.subKey(), c.value(), c.sync());
+            default -> new Request.SubDel(c.key(), c.subKey(), c.sync());
         };
     }
 
