@@ -46,7 +46,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The /v1 resource API for humans and curl, on the node's one execution path
- * ({@link JsonRpc#execute}): every route builds the JSON contract's request and runs that method, so
+ * ({@link JsonRpc#execute}): every route builds the command's {@link Request} record and runs it, so
  * limits, auth, atomicity and (with the ring) routing are the contract's. Keys come from the raw path
  * (see {@link KeyText}); the JAX-RS path parameters only document the routes.
  */
