@@ -49,10 +49,10 @@ final class Operations {
             return setExpression(e, authorization);
         }
         if (request instanceof Request.AddConfiguration c) {
-            return configure(null, c.key(), c.value());
+            return configure(false, null, c.key(), c.value());
         }
         if (request instanceof Request.SubAddConfiguration c) {
-            return configure(key(c.treeKey(), "TreeKey"), c.key(), c.value());
+            return configure(true, c.treeKey(), c.key(), c.value());
         }
         TreeState s = store().state();
         return switch (request.command()) {
@@ -119,8 +119,8 @@ final class Operations {
         }
     }
 
-    /** The node's configuration (treeKey null) or a sub tree's. */
-    private Object configure(byte[] treeKey, String key, String value) {
+    /** The node's configuration or a sub tree's (its TreeKey checked after the configuration's key and value). */
+    private Object configure(boolean ofTree, byte[] tree, String key, String value) {
         String k = key == null ? "" : key;
         String v = value == null ? "" : value;
         if (k.getBytes(StandardCharsets.UTF_8).length > node.settings().keySize()) {
@@ -131,9 +131,10 @@ final class Operations {
             observer.limitRefused(NodeSettings.VALUE_SIZE);
             throw new CommandError(400, "configuration Value exceeds god.limits.value-size");
         }
-        if (treeKey == null) {
+        if (!ofTree) {
             store().configure(k, v, node.timestamps().next());
         } else {
+            byte[] treeKey = key(tree, "TreeKey");
             store().subConfigure(treeKey, k, v, node.timestamps().next());
             TreeState sub = store().state().sub(treeKey);
             replicate(List.of(Record.subSetConfiguration(treeKey, sub.configuration(), sub.configurationTimestamp())),
