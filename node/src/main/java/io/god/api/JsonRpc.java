@@ -7,6 +7,8 @@ import io.god.command.Command;
 import io.god.command.CommandError;
 import io.god.command.CommandObserver;
 import io.god.command.Executor;
+import io.god.command.JsonRequests;
+import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.limits.LimitExceededException;
 import io.god.limits.Limits;
@@ -147,30 +149,18 @@ public final class JsonRpc {
         if (origin.hops() == 0) {
             ClientStamps.refuse(command.method(), body);
         }
-        Object result = executor.run(command, read(body, command.requestType(), command.method()), origin);
+        Request request = JsonRequests.of(command, read(body, JsonRequests.wireType(command), command.method()));
+        Object result = executor.run(request, origin);
         return new Response(200, result instanceof Executor.Relayed relayed ? relayed.body() : write(result));
     }
 
     /**
-     * Executes one method on decoded arguments for a front end that builds them itself ({@code /v1}, RESP, the
-     * dashboard): the result object (a {@link Wire} record, a list, a number, {@code {}} or null); throws
-     * {@link CommandError} (400/401/404/503) or what {@link Executor#failure} maps, with nothing changed.
-     *
-     * @param name the method without {@code DHash.}
-     * @param request an instance of {@link #requestType(String)}
+     * Executes one command a front end built itself ({@code /v1}, RESP, the dashboard): the result object (a
+     * {@link Wire} record, a list, a number, {@code {}} or null); throws {@link CommandError} (400/401/503) or what
+     * {@link Executor#failure} maps, with nothing changed.
      */
-    public Object execute(String name, Object request, String authorization) {
-        Command command = Command.named(name);
-        if (command == null) {
-            throw new CommandError(404, "rpc: can't find method " + SERVICE + name);
-        }
-        return executor.execute(command, request, authorization);
-    }
-
-    /** The request class of a method: {@link Wire.Req}, {@link Wire.ConfReq} or {@link Wire.SetExpressionReq}. */
-    public static Class<?> requestType(String name) {
-        Command c = Command.named(name);
-        return c == null ? Wire.Req.class : c.requestType();
+    public Object execute(Request request, String authorization) {
+        return executor.execute(request, authorization);
     }
 
     private static String name(String method) {

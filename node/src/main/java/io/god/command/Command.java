@@ -133,13 +133,9 @@ public enum Command {
         return shape;
     }
 
-    /** The request class of its arguments: {@link Wire.Req}, {@link Wire.ConfReq} or {@link Wire.SetExpressionReq}. */
-    public Class<?> requestType() {
-        return switch (shape) {
-            case CONFIGURATION -> Wire.ConfReq.class;
-            case SET_EXPRESSION -> Wire.SetExpressionReq.class;
-            case KEYED -> Wire.Req.class;
-        };
+    /** The record type of its requests ({@link Request#type}); the JSON contract's shape is {@link JsonRequests#wireType}. */
+    public Class<? extends Request> requestType() {
+        return Request.type(this);
     }
 
     public boolean is(Flag flag) {

@@ -16,7 +16,7 @@ import io.god.wire.SliceCall;
 
 /**
  * The node's one execution path (DESIGN §4). Every front end — the god JSON contract, {@code /v1}, the binary data
- * calls, RESP, the dashboard — decodes its bytes into a {@link Command} with its arguments and hands it here with
+ * calls, RESP, the dashboard — decodes its bytes into a {@link Request} (a record per command) and hands it here with
  * where it came from ({@link Origin}); the executor applies every rule in one order: the credential, a client's
  * stamp, the node's state ({@link Admission}), the write stamp, routing to the key's owner with fail-over
  * ({@link Forwarding}), a copy that awaits repair, the merged read of a catching-up replica set, the bulkhead of
@@ -111,15 +111,12 @@ public final class Executor {
     }
 
     /**
-     * Runs one command on its decoded arguments (an instance of {@link Command#requestType()}): the result object
-     * the JSON contract serialises (a {@link Wire} record, a list, a number, {@code {}} or null), or another member's
-     * answer as {@link Relayed}. Throws {@link CommandError} (or an exception {@link #failure} maps) with nothing
-     * changed.
+     * Runs one command: the result object the JSON contract serialises (a {@link Wire} record, a list, a number,
+     * {@code {}} or null), or another member's answer as {@link Relayed}. Throws {@link CommandError} (or an
+     * exception {@link #failure} maps) with nothing changed.
      */
-    public Object run(Command command, Object request, Origin o) {
-        if (!command.requestType().isInstance(request)) {
-            throw new IllegalArgumentException(command.method() + " takes a " + command.requestType().getSimpleName());
-        }
+    public Object run(Request request, Origin o) {
+        Command command = request.command();
         admission.authorize(command, o.authorization());
         if (o.hops() == 0) {
             admission.refuseClientStamp(command, o.stamp());
@@ -132,7 +129,7 @@ public final class Executor {
                 && o.hops() < Cluster.MAX_HOPS && !command.is(Flag.MUTATING) && !command.is(Flag.LOCAL)
                 && !command.is(Flag.BROADCAST);
         if ((o.mode() == Call.ROUTE || handOver) && cluster != null && !cluster.alone()) {
-            Object routed = forwarding.route(cluster, command, request, o.authorization(), o.hops(), stamp);
+            Object routed = forwarding.route(cluster, request, o.authorization(), o.hops(), stamp);
             if (routed != null) {
                 return routed;
             }
@@ -141,14 +138,17 @@ public final class Executor {
                 && !command.is(Flag.LOCAL)) { // no read (nor a part of one) from a copy that lost records to damage
             throw new CommandError(503, AWAITS_REPAIR);
         }
-        if ((command == Command.GET || command == Command.SUB_GET) && cluster != null && !cluster.servesReads()) {
-            Wire.Req q = (Wire.Req) request; // every replica of the key is catching up: the newest of them
-            mergeRead(cluster, orEmpty(q.key), command == Command.SUB_GET ? orEmpty(q.subKey) : null);
+        if (cluster != null && !cluster.servesReads()) { // every replica of the key is catching up: the newest of them
+            if (request instanceof Request.Get g) {
+                mergeRead(cluster, orEmpty(g.key()), null);
+            } else if (request instanceof Request.SubGet g) {
+                mergeRead(cluster, orEmpty(g.key()), orEmpty(g.subKey()));
+            }
         }
-        if (expensive(command, request)) {
-            return bulkhead.run(() -> operations.run(command, request, o.authorization(), stamp));
+        if (expensive(request)) {
+            return bulkhead.run(() -> operations.run(request, o.authorization(), stamp));
         }
-        return operations.run(command, request, o.authorization(), stamp);
+        return operations.run(request, o.authorization(), stamp);
     }
 
     /**
@@ -157,17 +157,15 @@ public final class Executor {
      * descent and those rows, like a point read. Redis clients page sorted sets with such reads (ZRANGE key 0 99):
      * in the bulkhead, 50 of them at once were refused "busy" (bench/resp.sh).
      */
-    static boolean expensive(Command command, Object request) {
-        if (!command.is(Flag.EXPENSIVE)) {
+    static boolean expensive(Request request) {
+        if (!request.command().is(Flag.EXPENSIVE)) {
             return false;
         }
-        boolean byPosition = command == Command.SLICE_INDEX || command == Command.REVERSE_SLICE_INDEX
-                || command == Command.MIRROR_SLICE_INDEX || command == Command.MIRROR_REVERSE_SLICE_INDEX;
-        if (!byPosition || !(request instanceof Wire.Req q) || q.minIndex == null || q.maxIndex == null
-                || (q.minIndex < 0) != (q.maxIndex < 0)) {
+        if (!(request instanceof Request.SliceIndex q) || q.minIndex() == null || q.maxIndex() == null
+                || (q.minIndex() < 0) != (q.maxIndex() < 0)) {
             return true;
         }
-        return q.maxIndex - q.minIndex >= CHEAP_SLICE_ROWS;
+        return q.maxIndex() - q.minIndex() >= CHEAP_SLICE_ROWS;
     }
 
     /** The most entries a slice by position may span and still run outside the bulkhead. */
@@ -178,13 +176,13 @@ public final class Executor {
      * ends that build the arguments themselves (/v1, RESP, the dashboard): counted like every command; any refusal
      * thrown as the {@link CommandError} {@link #failure} makes of it.
      */
-    public Object execute(Command command, Object request, String authorization) {
+    public Object execute(Request request, String authorization) {
+        Command command = request.command();
         long start = System.nanoTime();
         int status = 200;
         try {
-            Object r = run(command, request, new Origin(authorization, 0, Call.ROUTE, 0, start));
-            return r instanceof Relayed relayed
-                    ? forwarding.typed(command, relayed, request instanceof Wire.Req q && q.stamped) : r;
+            Object r = run(request, new Origin(authorization, 0, Call.ROUTE, 0, start));
+            return r instanceof Relayed relayed ? forwarding.typed(command, relayed, request.stamped()) : r;
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + command.method());
             status = refused.status();
@@ -195,11 +193,12 @@ public final class Executor {
     }
 
     /** This member's part of a broadcast command, as a member's reply (the other members' answer the same way). */
-    private Call.Reply runLocally(Command command, Object request, String authorization) {
+    private Call.Reply runLocally(Request request, String authorization) {
+        Command command = request.command();
         long start = System.nanoTime();
         int status = 200;
         try {
-            Object r = run(command, request, new Origin(authorization, Cluster.MAX_HOPS, Call.EXECUTE, 0, start));
+            Object r = run(request, new Origin(authorization, Cluster.MAX_HOPS, Call.EXECUTE, 0, start));
             return new Call.Reply(200, r instanceof Relayed relayed ? relayed.body() : forwarding.encode(r));
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + command.method());
@@ -224,7 +223,8 @@ public final class Executor {
         admission.checkKey(c.key(), "Key");
         admission.checkKey(c.subKey(), "SubKey");
         admission.checkValue(c.value(), "Value");
-        Command command = Command.named(c.method());
+        Request.Keyed request = request(c);
+        Command command = request.command();
         admission.authorize(command, c.authorization());
         if (c.hops() == 0) {
             admission.refuseClientStamp(command, c.stamp());
@@ -253,16 +253,41 @@ public final class Executor {
                     throw new CommandError(503, AWAITS_REPAIR);
                 }
             } else {
-                mergeRead(cluster, c.key(), c.kind() == DataCall.SUB_GET ? c.subKey() : null);
+                mergeRead(cluster, c.key(), request instanceof Request.SubGet q ? q.subKey() : null);
             }
         }
+        if (request instanceof Request.Get q) {
+            return found(node.store().state().get(q.key()));
+        }
+        if (request instanceof Request.SubGet q) {
+            return found(node.store().state().sub(q.key()).get(q.subKey()));
+        }
+        if (request instanceof Request.Put q) {
+            return written(Record.put(q.key(), q.value(), stamp), q.sync());
+        }
+        if (request instanceof Request.Del q) {
+            return written(Record.delete(q.key(), stamp), q.sync());
+        }
+        if (request instanceof Request.SubPut q) {
+            return written(Record.subPut(q.key(), q.subKey(), q.value(), stamp), q.sync());
+        }
+        Request.SubDel q = (Request.SubDel) request;
+        return written(Record.subDelete(q.key(), q.subKey(), stamp), q.sync());
+    }
+
+    /**
+     * A binary point call as its command's record: the same six commands as the JSON contract's, answered with
+     * their Timestamp (the binary reply always carries it). The call itself keeps what only its forwarding needs
+     * (hops, mode, stamp, the credential), as {@link Origin} does for the others.
+     */
+    static Request.Keyed request(DataCall c) {
         return switch (c.kind()) {
-            case DataCall.GET -> found(node.store().state().get(c.key()));
-            case DataCall.SUB_GET -> found(node.store().state().sub(c.key()).get(c.subKey()));
-            case DataCall.PUT -> written(Record.put(c.key(), c.value(), stamp), c.sync());
-            case DataCall.DEL -> written(Record.delete(c.key(), stamp), c.sync());
-            case DataCall.SUB_PUT -> written(Record.subPut(c.key(), c.subKey(), c.value(), stamp), c.sync());
-            default -> written(Record.subDelete(c.key(), c.subKey(), stamp), c.sync());
+            case DataCall.GET -> new Request.Get(c.key(), true);
+            case DataCall.SUB_GET -> new Request.SubGet(c.key(), c.subKey(), true);
+            case DataCall.PUT -> new Request.Put(c.key(), c.value(), c.sync());
+            case DataCall.DEL -> new Request.Del(c.key(), c.sync());
+            case DataCall.SUB_PUT -> new Request.SubPut(c.key(), c.subKey(), c.value(), c.sync());
+            default -> new Request.SubDel(c.key(), c.subKey(), c.sync());
         };
     }
 
@@ -281,13 +306,8 @@ public final class Executor {
             return null; // a long walk or one that may wait for another member: on a worker
         }
         Command command = c.reverse() ? Command.REVERSE_SLICE_LEN : Command.SLICE_LEN;
-        Wire.Req q = new Wire.Req();
-        q.key = c.key();
-        q.from = c.from();
-        q.fromInc = c.fromInc();
-        q.len = c.len();
-        q.stamped = true;
-        Object r = run(command, q, new Origin(c.authorization(), c.hops(), c.mode(), 0, since));
+        Request.SliceLen q = new Request.SliceLen(command, c.key(), c.from(), c.fromInc(), c.len(), true);
+        Object r = run(q, new Origin(c.authorization(), c.hops(), c.mode(), 0, since));
         if (r instanceof Relayed relayed) { // another member's JSON answer (routed or handed over)
             r = forwarding.typed(command, relayed, true);
         }

@@ -23,7 +23,7 @@ final class Forwarding {
     /** This member's part of a broadcast, answered as another member would. */
     @FunctionalInterface
     interface Local {
-        Call.Reply run(Command command, Object request, String authorization);
+        Call.Reply run(Request request, String authorization);
     }
 
     static final Map<String, String> NOTHING = Map.of();
@@ -43,17 +43,18 @@ final class Forwarding {
     }
 
     /** The command's answer from the member(s) it belongs to, or null when it runs here. */
-    Object route(Cluster cluster, Command command, Object request, String authorization, int hops, long stamp) {
+    Object route(Cluster cluster, Request request, String authorization, int hops, long stamp) {
+        Command command = request.command();
         if (command.is(Flag.LOCAL)) {
             return null;
         }
         if (command.is(Flag.BROADCAST)) {
-            return broadcast(cluster, command, request, authorization);
+            return broadcast(cluster, request, authorization);
         }
         byte[] key;
         boolean read = !command.is(Flag.MUTATING);
-        if (request instanceof Wire.SetExpressionReq q) {
-            key = q.dest;
+        if (request instanceof Request.SetExpression q) {
+            key = q.dest();
             read = key == null || hops > 0; // with Dest it writes there; a forwarded one already reached Dest's owner
             if (key == null) {
                 key = hops > 0 ? null : sources.largest(cluster, q, authorization);
@@ -61,13 +62,13 @@ final class Forwarding {
                     return null;
                 }
             }
-        } else if (request instanceof Wire.ConfReq q) {
-            admission.checkKey(q.treeKey, "TreeKey");
-            key = orEmpty(q.treeKey);
+        } else if (request instanceof Request.SubAddConfiguration q) {
+            admission.checkKey(q.treeKey(), "TreeKey");
+            key = orEmpty(q.treeKey());
         } else {
-            Wire.Req q = (Wire.Req) request;
-            admission.checkKey(q.key, "Key");
-            key = orEmpty(q.key);
+            Request.Keyed q = (Request.Keyed) request; // every other routed command is addressed by its Key
+            admission.checkKey(q.key(), "Key");
+            key = orEmpty(q.key());
         }
         Call.Reply r = cluster.route(Command.SERVICE + command.method(), encode(request), authorization, hops, key,
                 stamp, read);
@@ -89,10 +90,11 @@ final class Forwarding {
         return new Executor.Relayed(r.body());
     }
 
-    private Object broadcast(Cluster cluster, Command command, Object request, String authorization) {
+    private Object broadcast(Cluster cluster, Request request, String authorization) {
+        Command command = request.command();
         String name = command.method();
         List<Call.Reply> replies = cluster.broadcast(Command.SERVICE + name, encode(request), authorization,
-                () -> local.run(command, request, authorization));
+                () -> local.run(request, authorization));
         for (Call.Reply r : replies) {
             if (r.status() != 200) {
                 relayed(r);
@@ -163,7 +165,12 @@ final class Forwarding {
         };
     }
 
-    /** A request or result in the JSON contract's encoding. */
+    /** A request in the JSON contract's encoding (the shape {@link JsonRequests#toWire} gives it). */
+    byte[] encode(Request r) {
+        return encode(JsonRequests.toWire(r));
+    }
+
+    /** A result or message in the JSON contract's encoding. */
     byte[] encode(Object o) {
         try {
             return json.writeValueAsBytes(o);

@@ -44,31 +44,18 @@ final class Operations {
     }
 
     /** Runs a command here; {@code stamp} is the write timestamp of a STAMPED one ({@link Admission#stamp}). */
-    Object run(Command command, Object request, String authorization, long stamp) {
-        return switch (command.shape()) {
-            case CONFIGURATION -> configure(command, (Wire.ConfReq) request);
-            case SET_EXPRESSION -> setExpression((Wire.SetExpressionReq) request, authorization);
-            case KEYED -> keyed(command, (Wire.Req) request, stamp);
-        };
-    }
-
-    private Object keyed(Command command, Wire.Req q, long stamp) {
-        byte[] key = key(q.key, "Key"); // reads too: one size rule for every command and codec
-        byte[] subKey = key(q.subKey, "SubKey");
+    Object run(Request request, String authorization, long stamp) {
+        if (request instanceof Request.SetExpression e) {
+            return setExpression(e, authorization);
+        }
+        if (request instanceof Request.AddConfiguration c) {
+            return configure(false, null, c.key(), c.value());
+        }
+        if (request instanceof Request.SubAddConfiguration c) {
+            return configure(true, c.treeKey(), c.key(), c.value());
+        }
         TreeState s = store().state();
-        return switch (command) {
-            case PUT -> write(Record.put(key, value(q.value, "Value"), stamp), q.sync);
-            case DEL -> write(Record.delete(key, stamp), q.sync);
-            case SUB_PUT -> write(Record.subPut(key, subKey, value(q.value, "Value"), stamp), q.sync);
-            case SUB_DEL -> write(Record.subDelete(key, subKey, stamp), q.sync);
-            case SUB_CLEAR -> write(Record.subClear(key, stamp), q.sync);
-            case SUB_UPDATE -> { // a read-modify-write of a hash or sorted set (RESP), at the owner
-                SubUpdates.Outcome o = subUpdates.run(store(), key, q.value);
-                if (!o.records().isEmpty()) {
-                    replicate(o.records(), key, q.sync);
-                }
-                yield new Wire.UpdateRes(o.n(), o.values());
-            }
+        return switch (request.command()) {
             case CLEAR -> {
                 store().apply(Record.clear(node.timestamps().next()));
                 yield Forwarding.NOTHING;
@@ -79,14 +66,38 @@ final class Operations {
             case DESCRIBE -> views.describe(s);
             case DESCRIBE_TREE -> NodeViews.describeTree(s);
             case NODES -> views.nodes();
-            default -> {
-                Object read = TreeReads.read(command.method(), s, q, limits.budget(node.clock()));
-                if (read == null) {
-                    throw new IllegalStateException("unhandled method " + command.method());
-                }
-                yield read;
-            }
+            case CONFIGURATION -> TreeReads.configuration(s);
+            default -> keyed((Request.Keyed) request, s, stamp);
         };
+    }
+
+    /** A command on a key: its Key (and SubKey) within the size limits for reads too, one rule for every codec. */
+    private Object keyed(Request.Keyed request, TreeState s, long stamp) {
+        byte[] key = key(request.key(), "Key");
+        if (request instanceof Request.Put q) {
+            return write(Record.put(key, value(q.value(), "Value"), stamp), q.sync());
+        }
+        if (request instanceof Request.Del q) {
+            return write(Record.delete(key, stamp), q.sync());
+        }
+        if (request instanceof Request.SubPut q) {
+            return write(Record.subPut(key, key(q.subKey(), "SubKey"), value(q.value(), "Value"), stamp), q.sync());
+        }
+        if (request instanceof Request.SubDel q) {
+            return write(Record.subDelete(key, key(q.subKey(), "SubKey"), stamp), q.sync());
+        }
+        if (request instanceof Request.SubClear q) {
+            return write(Record.subClear(key, stamp), q.sync());
+        }
+        if (request instanceof Request.SubUpdate q) { // a read-modify-write of a hash or sorted set (RESP), at the owner
+            SubUpdates.Outcome o = subUpdates.run(store(), key, q.update());
+            if (!o.records().isEmpty()) {
+                replicate(o.records(), key, q.sync());
+            }
+            return new Wire.UpdateRes(o.n(), o.values());
+        }
+        admission.checkKey(TreeReads.subKey(request), "SubKey");
+        return TreeReads.read(request, s, limits.budget(node.clock()));
     }
 
     /** Applies a write here and replicates it (Sync: confirmed by every live replica, else 503). */
@@ -108,9 +119,10 @@ final class Operations {
         }
     }
 
-    private Object configure(Command command, Wire.ConfReq q) {
-        String k = q.key == null ? "" : q.key;
-        String v = q.value == null ? "" : q.value;
+    /** The node's configuration or a sub tree's (its TreeKey checked after the configuration's key and value). */
+    private Object configure(boolean ofTree, byte[] tree, String key, String value) {
+        String k = key == null ? "" : key;
+        String v = value == null ? "" : value;
         if (k.getBytes(StandardCharsets.UTF_8).length > node.settings().keySize()) {
             observer.limitRefused(NodeSettings.KEY_SIZE);
             throw new CommandError(400, "configuration Key exceeds god.limits.key-size");
@@ -119,10 +131,10 @@ final class Operations {
             observer.limitRefused(NodeSettings.VALUE_SIZE);
             throw new CommandError(400, "configuration Value exceeds god.limits.value-size");
         }
-        if (command == Command.ADD_CONFIGURATION) {
+        if (!ofTree) {
             store().configure(k, v, node.timestamps().next());
         } else {
-            byte[] treeKey = key(q.treeKey, "TreeKey");
+            byte[] treeKey = key(tree, "TreeKey");
             store().subConfigure(treeKey, k, v, node.timestamps().next());
             TreeState sub = store().state().sub(treeKey);
             replicate(List.of(Record.subSetConfiguration(treeKey, sub.configuration(), sub.configurationTimestamp())),
@@ -131,22 +143,22 @@ final class Operations {
         return Forwarding.NOTHING;
     }
 
-    private Object setExpression(Wire.SetExpressionReq q, String authorization) {
-        if (q.dest != null) {
+    private Object setExpression(Request.SetExpression q, String authorization) {
+        if (q.dest() != null) {
             admission.authorizeWrite("SetExpression with Dest", authorization);
         }
-        if (q.op == null && q.code == null) {
+        if (q.op() == null && q.code() == null) {
             throw new CommandError(400, "SetExpression needs Code or Op");
         }
-        SetOp op = q.op != null ? SetSources.op(q.op, 1, limits) : limits.parse(q.code);
-        int len = (int) Math.max(Math.min(q.len, Integer.MAX_VALUE), Integer.MIN_VALUE);
-        SetExpression expr = SetExpression.of(null, op, q.min, q.max, q.minInc, q.maxInc, len, q.dest);
-        if (q.exactNumbers) {
+        SetOp op = q.op() != null ? SetSources.op(q.op(), 1, limits) : limits.parse(q.code());
+        int len = (int) Math.max(Math.min(q.len(), Integer.MAX_VALUE), Integer.MIN_VALUE);
+        SetExpression expr = SetExpression.of(null, op, q.min(), q.max(), q.minInc(), q.maxInc(), len, q.dest());
+        if (q.exactNumbers()) {
             expr = expr.withExactNumbers();
         }
         TreeState s = store().state();
         CallBudget budget = limits.budget(node.clock());
-        if (q.dest == null) {
+        if (q.dest() == null) {
             List<Wire.SetOpResult> out = new ArrayList<>();
             SetOps.each(expr, sources.resolver(s, authorization), budget, e -> {
                 budget.row(rowSize(e));
@@ -154,7 +166,7 @@ final class Operations {
             });
             return out;
         }
-        byte[] dest = key(q.dest, "Dest");
+        byte[] dest = key(q.dest(), "Dest");
         SetOps.checkStorable(expr);
         List<SetEntry> results = SetOps.evaluate(expr, sources.resolver(s, authorization), budget,
                 e -> budget.row(rowSize(e)));

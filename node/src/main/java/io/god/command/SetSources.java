@@ -38,11 +38,12 @@ final class SetSources {
         this.json = json;
     }
 
-    private byte[] write(Object o) {
+    /** A request to a source's owner, in the JSON contract's encoding (as {@link Forwarding} sends commands). */
+    private byte[] write(Request r) {
         try {
-            return json.writeValueAsBytes(o);
+            return json.writeValueAsBytes(JsonRequests.toWire(r));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise " + o.getClass(), e);
+            throw new IllegalStateException("cannot serialise " + r.command(), e);
         }
     }
 
@@ -51,11 +52,11 @@ final class SetSources {
      * asked of each source's owner); null when it lives here, or when the expression is invalid (the
      * local execution then reports the error).
      */
-    byte[] largest(Cluster cluster, Wire.SetExpressionReq q, String authorization) {
+    byte[] largest(Cluster cluster, Request.SetExpression q, String authorization) {
         SetOp op;
         try {
             io.god.limits.Limits limits = node.settings().limits();
-            op = q.op != null ? op(q.op, 1, limits) : q.code != null ? limits.parse(q.code) : null;
+            op = q.op() != null ? op(q.op(), 1, limits) : q.code() != null ? limits.parse(q.code()) : null;
         } catch (RuntimeException e) {
             return null;
         }
@@ -72,7 +73,7 @@ final class SetSources {
             if (owner == null || owner.address().equals(node.address())) {
                 size = node.store().state().sub(k).values().size();
             } else {
-                Call.Reply r = cluster.route(SERVICE + "SubSize", write(java.util.Map.of("Key", k)), authorization, 0, k, 0);
+                Call.Reply r = cluster.route(SERVICE + "SubSize", write(new Request.SubSize(k)), authorization, 0, k, 0);
                 try {
                     size = r != null && r.status() == 200 ? json.readTree(r.body()).asLong() : -1;
                 } catch (java.io.IOException e) {
@@ -117,12 +118,8 @@ final class SetSources {
             // that (the limit bounds what a call returns, not how much of a source an evaluation reads)
             int pageSize = Math.min(PagedSource.DEFAULT_PAGE, node.settings().limits().resultRows());
             return new PagedSource((min, inclusive, limit) -> {
-                Map<String, Object> req = new java.util.LinkedHashMap<>();
-                req.put("Key", name);
-                req.put("From", min);
-                req.put("FromInc", inclusive);
-                req.put("Len", limit);
-                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(req), authorization, 0, name, 0);
+                Request ask = new Request.SliceLen(Command.SLICE_LEN, name, min, inclusive, limit, false);
+                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(ask), authorization, 0, name, 0);
                 if (r == null) {
                     return pageOf(local.open(name), min, inclusive, limit);
                 }
@@ -163,7 +160,7 @@ final class SetSources {
      * The operation tree of the JSON {@code Op} form, within the set-expression limits (depth checked
      * per level, the number of sources per level before its sources are built, the total at the top).
      */
-    static SetOp op(Wire.SetOpJson j, int depth, io.god.limits.Limits limits) {
+    static SetOp op(Request.SetExpression.Op j, int depth, io.god.limits.Limits limits) {
         SetOp op = op(j, depth, limits, true);
         if (depth == 1) {
             limits.check(op);
@@ -171,28 +168,28 @@ final class SetSources {
         return op;
     }
 
-    private static SetOp op(Wire.SetOpJson j, int depth, io.god.limits.Limits limits, boolean unused) {
+    private static SetOp op(Request.SetExpression.Op j, int depth, io.god.limits.Limits limits, boolean unused) {
         limits.checkDepth(depth);
         if (depth > SetOp.MAX_DEPTH) {
             throw new CommandError(400, "SetOp nested deeper than " + SetOp.MAX_DEPTH + " levels");
         }
-        if (j.sources == null || j.sources.isEmpty()) {
+        if (j.sources() == null || j.sources().isEmpty()) {
             throw new CommandError(400, "SetOp without sources not allowed");
         }
-        limits.checkSourceCount(j.sources.size());
-        List<SetOpSource> sources = new ArrayList<>(j.sources.size());
-        for (Wire.SetOpSourceJson src : j.sources) {
+        limits.checkSourceCount(j.sources().size());
+        List<SetOpSource> sources = new ArrayList<>(j.sources().size());
+        for (Request.SetExpression.Source src : j.sources()) {
             if (src == null) {
                 throw new CommandError(400, "SetOp source must not be null");
             }
-            sources.add(SetOpSource.of(src.setOp == null ? orEmptyIfNoOp(src) : null,
-                    src.setOp == null ? null : op(src.setOp, depth + 1, limits, true), src.weight));
+            sources.add(SetOpSource.of(src.op() == null ? orEmptyIfNoOp(src) : null,
+                    src.op() == null ? null : op(src.op(), depth + 1, limits, true), src.weight()));
         }
-        return SetOp.of(j.type, j.merge, sources);
+        return SetOp.of(j.type(), j.merge(), sources);
     }
 
     /** A source with neither Key nor SetOp names the empty key (Go's nil key). */
-    private static byte[] orEmptyIfNoOp(Wire.SetOpSourceJson src) {
-        return src.key == null ? EMPTY : src.key;
+    private static byte[] orEmptyIfNoOp(Request.SetExpression.Source src) {
+        return src.key() == null ? EMPTY : src.key();
     }
 }

@@ -26,72 +26,115 @@ final class TreeReads {
     }
 
     /**
-     * The answer of read method {@code name} on {@code s}, or null when it is not a tree read. A slice
-     * reads at most one row over the budget's limit and counts every row it returns, so an answer over
-     * god.limits.result-rows or result-bytes is refused, never truncated.
+     * The answer of a read on {@code s}. A slice reads at most one row over the budget's limit and counts every row
+     * it returns, so an answer over god.limits.result-rows or result-bytes is refused, never truncated. The record
+     * type of each command is fixed ({@link Request#type}), so the casts below follow from the command.
      */
-    static Object read(String name, TreeState s, Wire.Req q, CallBudget budget) {
+    static Object read(Request.Keyed r, TreeState s, CallBudget budget) {
         int fetch = budget.rowsToFetch();
-        return switch (name) {
-            case "Get" -> {
-                Item i = s.get(orEmpty(q.key));
-                yield q.stamped ? stamped(q.key, null, i) : new Wire.ValueRes(q.key, i.exists() ? i.value() : null, i.exists());
+        byte[] key = orEmpty(r.key());
+        return switch (r.command()) {
+            case GET -> {
+                Request.Get q = (Request.Get) r;
+                Item i = s.get(key);
+                yield q.stamped() ? stamped(q.key(), null, i)
+                        : new Wire.ValueRes(q.key(), i.exists() ? i.value() : null, i.exists());
             }
-            case "Next" -> valueRes(s.values().ceiling(orEmpty(q.key), false));
-            case "Prev" -> valueRes(s.values().floor(orEmpty(q.key), false));
-            case "KeyNext" -> {
-                byte[] k = s.nextKey(orEmpty(q.key));
+            case NEXT -> valueRes(s.values().ceiling(key, false));
+            case PREV -> valueRes(s.values().floor(key, false));
+            case KEY_NEXT -> {
+                byte[] k = s.nextKey(key);
                 yield new Wire.ValueRes(k, null, k != null);
             }
-            case "SubGet" -> {
-                Item i = s.sub(orEmpty(q.key)).get(orEmpty(q.subKey));
-                if (q.stamped) {
-                    yield stamped(q.key, q.subKey, i);
-                }
-                yield new Wire.SubValueRes(q.key, q.subKey, i.exists() ? i.value() : null, i.exists());
+            case SUB_GET -> {
+                Request.SubGet q = (Request.SubGet) r;
+                Item i = s.sub(key).get(orEmpty(q.subKey()));
+                yield q.stamped() ? stamped(q.key(), q.subKey(), i)
+                        : new Wire.SubValueRes(q.key(), q.subKey(), i.exists() ? i.value() : null, i.exists());
             }
-            case "SubNext" -> subValueRes(sub(s, q).values().ceiling(orEmpty(q.subKey), false));
-            case "SubPrev" -> subValueRes(sub(s, q).values().floor(orEmpty(q.subKey), false));
-            case "SubMirrorNext" -> subValueRes(sub(s, q).mirror().ceiling(orEmpty(q.subKey), true));
-            case "SubMirrorPrev" -> subValueRes(sub(s, q).mirror().floor(orEmpty(q.subKey), false));
-            case "First" -> subValueRes(sub(s, q).values().first());
-            case "Last" -> subValueRes(sub(s, q).values().last());
-            case "MirrorFirst" -> subValueRes(sub(s, q).mirror().first());
-            case "MirrorLast" -> subValueRes(sub(s, q).mirror().last());
-            case "NextIndex" -> indexRes(sub(s, q).values(), q.index, 1);
-            case "PrevIndex" -> indexRes(sub(s, q).values(), q.index, -1);
-            case "MirrorNextIndex" -> indexRes(sub(s, q).mirror(), q.index, 1);
-            case "MirrorPrevIndex" -> indexRes(sub(s, q).mirror(), q.index, -1);
-            case "IndexOf" -> index(sub(s, q).values().indexOf(orEmpty(q.subKey)));
-            case "ReverseIndexOf" -> index(sub(s, q).values().reverseIndexOf(orEmpty(q.subKey)));
-            case "MirrorIndexOf" -> index(sub(s, q).mirror().indexOf(orEmpty(q.subKey)));
-            case "MirrorReverseIndexOf" -> index(sub(s, q).mirror().reverseIndexOf(orEmpty(q.subKey)));
-            case "Count" -> sub(s, q).values().count(q.min, q.minInc, q.max, q.maxInc);
-            case "MirrorCount" -> sub(s, q).mirror().count(q.min, q.minInc, q.max, q.maxInc);
-            case "Slice" -> q.stamped ? stampedSlice(sub(s, q), q.min, q.minInc, q.max, q.maxInc, -1, false, budget)
-                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, fetch, false), budget);
-            case "ReverseSlice" -> q.stamped ? stampedSlice(sub(s, q), q.max, q.maxInc, q.min, q.minInc, -1, true, budget)
-                    : list(sub(s, q).values().slice(q.min, q.minInc, q.max, q.maxInc, fetch, true), budget);
-            case "MirrorSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, fetch, false), budget);
-            case "MirrorReverseSlice" -> list(sub(s, q).mirror().slice(q.min, q.minInc, q.max, q.maxInc, fetch, true),
+            case SUB_NEXT -> subValueRes(s.sub(key).values().ceiling(subKeyOrEmpty(r), false));
+            case SUB_PREV -> subValueRes(s.sub(key).values().floor(subKeyOrEmpty(r), false));
+            case SUB_MIRROR_NEXT -> subValueRes(s.sub(key).mirror().ceiling(subKeyOrEmpty(r), true));
+            case SUB_MIRROR_PREV -> subValueRes(s.sub(key).mirror().floor(subKeyOrEmpty(r), false));
+            case FIRST -> subValueRes(s.sub(key).values().first());
+            case LAST -> subValueRes(s.sub(key).values().last());
+            case MIRROR_FIRST -> subValueRes(s.sub(key).mirror().first());
+            case MIRROR_LAST -> subValueRes(s.sub(key).mirror().last());
+            case NEXT_INDEX -> indexRes(s.sub(key).values(), ((Request.NextIndex) r).index(), 1);
+            case PREV_INDEX -> indexRes(s.sub(key).values(), ((Request.NextIndex) r).index(), -1);
+            case MIRROR_NEXT_INDEX -> indexRes(s.sub(key).mirror(), ((Request.NextIndex) r).index(), 1);
+            case MIRROR_PREV_INDEX -> indexRes(s.sub(key).mirror(), ((Request.NextIndex) r).index(), -1);
+            case INDEX_OF -> index(s.sub(key).values().indexOf(subKeyOrEmpty(r)));
+            case REVERSE_INDEX_OF -> index(s.sub(key).values().reverseIndexOf(subKeyOrEmpty(r)));
+            case MIRROR_INDEX_OF -> index(s.sub(key).mirror().indexOf(subKeyOrEmpty(r)));
+            case MIRROR_REVERSE_INDEX_OF -> index(s.sub(key).mirror().reverseIndexOf(subKeyOrEmpty(r)));
+            case COUNT, MIRROR_COUNT -> {
+                Request.Count q = (Request.Count) r;
+                SortedView view = q.command() == Command.COUNT ? s.sub(key).values() : s.sub(key).mirror();
+                yield view.count(q.min(), q.minInc(), q.max(), q.maxInc());
+            }
+            case SLICE, REVERSE_SLICE, MIRROR_SLICE, MIRROR_REVERSE_SLICE -> slice((Request.Slice) r, s.sub(key), fetch,
                     budget);
-            case "SliceIndex" -> list(sliceIndex(sub(s, q).values(), q, false, fetch), budget);
-            case "ReverseSliceIndex" -> list(sliceIndex(sub(s, q).values(), q, true, fetch), budget);
-            case "MirrorSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, false, fetch), budget);
-            case "MirrorReverseSliceIndex" -> list(sliceIndex(sub(s, q).mirror(), q, true, fetch), budget);
-            case "SliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, false, budget)
-                    : list(sliceLen(sub(s, q).values(), q, false, fetch), budget);
-            case "ReverseSliceLen" -> q.stamped ? stampedSliceLen(sub(s, q), q, true, budget)
-                    : list(sliceLen(sub(s, q).values(), q, true, fetch), budget);
-            case "MirrorSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, false, fetch), budget);
-            case "MirrorReverseSliceLen" -> list(sliceLen(sub(s, q).mirror(), q, true, fetch), budget);
-            case "SubSize" -> sub(s, q).values().size();
-            case "Configuration" -> new Wire.Conf(null, new TreeMap<>(s.configuration()), s.configurationTimestamp());
-            case "SubConfiguration" -> {
-                TreeState sub = sub(s, q);
-                yield new Wire.Conf(orEmpty(q.key), new TreeMap<>(sub.configuration()), sub.configurationTimestamp());
+            case SLICE_INDEX -> list(sliceIndex(s.sub(key).values(), (Request.SliceIndex) r, false, fetch), budget);
+            case REVERSE_SLICE_INDEX -> list(sliceIndex(s.sub(key).values(), (Request.SliceIndex) r, true, fetch),
+                    budget);
+            case MIRROR_SLICE_INDEX -> list(sliceIndex(s.sub(key).mirror(), (Request.SliceIndex) r, false, fetch),
+                    budget);
+            case MIRROR_REVERSE_SLICE_INDEX -> list(sliceIndex(s.sub(key).mirror(), (Request.SliceIndex) r, true,
+                    fetch), budget);
+            case SLICE_LEN, REVERSE_SLICE_LEN, MIRROR_SLICE_LEN, MIRROR_REVERSE_SLICE_LEN ->
+                    sliceLen((Request.SliceLen) r, s.sub(key), fetch, budget);
+            case SUB_SIZE -> s.sub(key).values().size();
+            case SUB_CONFIGURATION -> {
+                TreeState sub = s.sub(key);
+                yield new Wire.Conf(key, new TreeMap<>(sub.configuration()), sub.configurationTimestamp());
             }
-            default -> null;
+            default -> throw new IllegalStateException("unhandled method " + r.command().method());
+        };
+    }
+
+    /** The node's configuration. */
+    static Wire.Conf configuration(TreeState s) {
+        return new Wire.Conf(null, new TreeMap<>(s.configuration()), s.configurationTimestamp());
+    }
+
+    /** The SubKey a read names (null for one without), so its size is checked as a written one's is. */
+    static byte[] subKey(Request r) {
+        if (r instanceof Request.SubGet q) {
+            return q.subKey();
+        }
+        if (r instanceof Request.SubNext q) {
+            return q.subKey();
+        }
+        return r instanceof Request.IndexOf q ? q.subKey() : null;
+    }
+
+    /** {@link #subKey}, null as the empty key. */
+    private static byte[] subKeyOrEmpty(Request r) {
+        return orEmpty(subKey(r));
+    }
+
+    private static Object slice(Request.Slice q, TreeState sub, int fetch, CallBudget budget) {
+        return switch (q.command()) {
+            case SLICE -> q.stamped()
+                    ? stampedSlice(sub, q.min(), q.minInc(), q.max(), q.maxInc(), -1, false, budget)
+                    : list(sub.values().slice(q.min(), q.minInc(), q.max(), q.maxInc(), fetch, false), budget);
+            case REVERSE_SLICE -> q.stamped()
+                    ? stampedSlice(sub, q.max(), q.maxInc(), q.min(), q.minInc(), -1, true, budget)
+                    : list(sub.values().slice(q.min(), q.minInc(), q.max(), q.maxInc(), fetch, true), budget);
+            case MIRROR_SLICE -> list(sub.mirror().slice(q.min(), q.minInc(), q.max(), q.maxInc(), fetch, false), budget);
+            default -> list(sub.mirror().slice(q.min(), q.minInc(), q.max(), q.maxInc(), fetch, true), budget);
+        };
+    }
+
+    private static Object sliceLen(Request.SliceLen q, TreeState sub, int fetch, CallBudget budget) {
+        return switch (q.command()) {
+            case SLICE_LEN -> q.stamped() ? stampedSliceLen(sub, q, false, budget)
+                    : list(sliceLen(sub.values(), q, false, fetch), budget);
+            case REVERSE_SLICE_LEN -> q.stamped() ? stampedSliceLen(sub, q, true, budget)
+                    : list(sliceLen(sub.values(), q, true, fetch), budget);
+            case MIRROR_SLICE_LEN -> list(sliceLen(sub.mirror(), q, false, fetch), budget);
+            default -> list(sliceLen(sub.mirror(), q, true, fetch), budget);
         };
     }
 
@@ -110,10 +153,6 @@ final class TreeReads {
         m.put("Exists", i.exists());
         m.put("Timestamp", i.timestamp());
         return m;
-    }
-
-    static TreeState sub(TreeState s, Wire.Req q) {
-        return s.sub(orEmpty(q.key));
     }
 
     static Wire.ValueRes valueRes(Item i) {
@@ -151,9 +190,9 @@ final class TreeReads {
     }
 
     /** Ordinals [from, to], at most {@code fetch} of them (the caller's budget refuses more). */
-    static List<Item> sliceIndex(SortedView view, Wire.Req q, boolean reverse, int fetch) {
-        long from = q.minIndex == null ? 0 : Math.max(0, q.minIndex);
-        long to = q.maxIndex == null ? Long.MAX_VALUE : q.maxIndex;
+    static List<Item> sliceIndex(SortedView view, Request.SliceIndex q, boolean reverse, int fetch) {
+        long from = q.minIndex() == null ? 0 : Math.max(0, q.minIndex());
+        long to = q.maxIndex() == null ? Long.MAX_VALUE : q.maxIndex();
         long last = from + fetch - 1;
         return view.sliceIndex(from, last < from ? to : Math.min(to, last), reverse);
     }
@@ -165,11 +204,12 @@ final class TreeReads {
      */
     static final int STAMPED_TOMBSTONE_CAP = io.god.wire.Call.STAMPED_TOMBSTONE_CAP;
 
-    static List<Map<String, Object>> stampedSliceLen(TreeState sub, Wire.Req q, boolean reverse, CallBudget budget) {
-        if (q.len <= 0) {
+    static List<Map<String, Object>> stampedSliceLen(TreeState sub, Request.SliceLen q, boolean reverse,
+            CallBudget budget) {
+        if (q.len() <= 0) {
             return List.of();
         }
-        return stampedSlice(sub, q.from, q.fromInc, null, false, q.len, reverse, budget);
+        return stampedSlice(sub, q.from(), q.fromInc(), null, false, q.len(), reverse, budget);
     }
 
     /**
@@ -210,12 +250,12 @@ final class TreeReads {
     }
 
     /** Len ≤ 0 returns nothing (the original returned one item: a documented fix). */
-    static List<Item> sliceLen(SortedView view, Wire.Req q, boolean reverse, int fetch) {
-        if (q.len <= 0) {
+    static List<Item> sliceLen(SortedView view, Request.SliceLen q, boolean reverse, int fetch) {
+        if (q.len() <= 0) {
             return List.of();
         }
-        int limit = (int) Math.min(q.len, fetch);
-        return reverse ? view.slice(null, false, q.from, q.fromInc, limit, true)
-                : view.slice(q.from, q.fromInc, null, false, limit, false);
+        int limit = (int) Math.min(q.len(), fetch);
+        return reverse ? view.slice(null, false, q.from(), q.fromInc(), limit, true)
+                : view.slice(q.from(), q.fromInc(), null, false, limit, false);
     }
 }

@@ -1,5 +1,6 @@
 package io.god.resp;
 
+import io.god.command.Request;
 import io.god.command.Wire;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +25,7 @@ final class GodCommands {
         core.add("GOD.SETEXPR", -2, this::setExpression);
         core.add("GOD.RING", 1, (s, a, w) -> {
             @SuppressWarnings("unchecked")
-            List<Wire.Remote> nodes = (List<Wire.Remote>) core.call(s, "Nodes", new Wire.Req());
+            List<Wire.Remote> nodes = (List<Wire.Remote>) core.call(s, new Request.Nodes());
             w.array(nodes.size());
             for (Wire.Remote n : nodes) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -35,7 +36,7 @@ final class GodCommands {
             }
         });
         core.add("GOD.STATUS", 1, (s, a, w) -> {
-            Wire.Description d = (Wire.Description) core.call(s, "Describe", new Wire.Req());
+            Wire.Description d = (Wire.Description) core.call(s, new Request.Describe());
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("addr", d.addr());
             m.put("pos", java.util.HexFormat.of().formatHex(d.pos()));
@@ -53,25 +54,25 @@ final class GodCommands {
      * the sub tree {@code dest} (its entries replaced by key), {@code +OK}.
      */
     private void setExpression(RespSession s, List<byte[]> a, RespWriter w) {
-        Wire.SetExpressionReq q = new Wire.SetExpressionReq();
-        q.code = RespCommands.text(a.get(1));
+        long len = 0;
+        byte[] dest = null;
         for (int i = 2; i < a.size(); i += 2) {
             if (i + 1 >= a.size()) {
                 throw new IllegalArgumentException("syntax error");
             }
             switch (RespCommands.text(a.get(i)).toUpperCase(Locale.ROOT)) {
                 case "LIMIT" -> {
-                    q.len = RespCommands.number(a.get(i + 1));
-                    if (q.len < 0) {
+                    len = RespCommands.number(a.get(i + 1));
+                    if (len < 0) {
                         throw new IllegalArgumentException("LIMIT must be 0 (no limit) or more");
                     }
                 }
-                case "STORE" -> q.dest = a.get(i + 1);
+                case "STORE" -> dest = a.get(i + 1);
                 default -> throw new IllegalArgumentException("syntax error");
             }
         }
-        Object result = core.call(s, "SetExpression", q);
-        if (q.dest != null) {
+        Object result = core.call(s, Request.SetExpression.code(RespCommands.text(a.get(1)), len, dest));
+        if (dest != null) {
             w.simple("OK");
             return;
         }

@@ -1,6 +1,8 @@
 package io.god.resp;
 
 import io.god.command.RedisNumbers;
+import io.god.command.Command;
+import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.command.SubUpdates.Kind;
 import java.math.BigDecimal;
@@ -86,7 +88,7 @@ final class HashCommands {
     }
 
     private byte[] field(RespSession s, byte[] key, byte[] field) {
-        Wire.SubValueRes v = (Wire.SubValueRes) core.call(s, "SubGet", RespCommands.sub(key, field));
+        Wire.SubValueRes v = (Wire.SubValueRes) core.call(s, RespCommands.sub(key, field));
         return v.exists() ? v.value() : null;
     }
 
@@ -95,7 +97,7 @@ final class HashCommands {
     private List<byte[]> all(RespSession s, byte[] key, boolean fields, boolean values) {
         read(s, key);
         List<byte[]> out = new ArrayList<>();
-        for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, "Slice", RespCommands.req(key, null))) {
+        for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, new Request.Slice(Command.SLICE, key, null, null, false, false, false))) {
             if (fields) {
                 out.add(v.key());
             }

@@ -1,5 +1,6 @@
 package io.god.resp;
 
+import io.god.command.Request;
 import io.god.command.Wire;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +101,7 @@ final class KeyCommands {
     private void keySpace() {
         core.add("DBSIZE", 1, (s, a, w) -> w.integer(core.size(s)));
         RespCommands.Handler flush = (s, a, w) -> {
-            core.call(s, "Clear", new Wire.Req());
+            core.call(s, new Request.Clear());
             w.simple("OK");
         };
         core.add("FLUSHALL", -1, flush);
@@ -112,7 +113,7 @@ final class KeyCommands {
             List<byte[]> keys = new ArrayList<>();
             byte[] after = new byte[0];
             for (long seen = 0; ; seen++) {
-                Wire.ValueRes next = (Wire.ValueRes) core.call(s, "KeyNext", RespCommands.req(after, null));
+                Wire.ValueRes next = (Wire.ValueRes) core.call(s, new Request.KeyNext(after));
                 if (!next.exists()) {
                     break;
                 }
@@ -141,7 +142,7 @@ final class KeyCommands {
         List<byte[]> keys = new ArrayList<>();
         boolean end = false;
         for (long examined = 0; examined < Math.min(o.count(), RespCommands.SCAN_MAX) && !end; examined++) {
-            Wire.ValueRes next = (Wire.ValueRes) core.call(s, "KeyNext", RespCommands.req(after, null));
+            Wire.ValueRes next = (Wire.ValueRes) core.call(s, new Request.KeyNext(after));
             end = !next.exists();
             if (!end) {
                 after = next.key();

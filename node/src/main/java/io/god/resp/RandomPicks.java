@@ -1,6 +1,8 @@
 package io.god.resp;
 
 import io.god.command.SubUpdates.Kind;
+import io.god.command.Command;
+import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.limits.LimitExceededException;
 import io.god.limits.Limits;
@@ -81,10 +83,8 @@ final class RandomPicks {
     private List<byte[]> at(RespSession s, byte[] key, List<Long> indexes, UnaryOperator<byte[]> shown) {
         List<byte[]> out = new ArrayList<>();
         for (long i : indexes) {
-            Wire.Req q = RespCommands.req(key, null);
-            q.minIndex = i;
-            q.maxIndex = i;
-            for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, "SliceIndex", q)) {
+            Request q = new Request.SliceIndex(Command.SLICE_INDEX, key, i, i);
+            for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, q)) {
                 out.add(v.key());
                 if (shown != null) {
                     out.add(shown.apply(v.value()));

@@ -1,6 +1,7 @@
 package io.god.resp;
 
 import io.god.api.JsonRpc;
+import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.command.Admission;
 import io.god.command.CommandError;
@@ -132,8 +133,8 @@ final class RespCommands {
 
     // ---- calls to the executor ----------------------------------------------------------------------------------
 
-    Object call(RespSession s, String method, Object request) {
-        return rpc.execute(method, request, s.authorization);
+    Object call(RespSession s, Request request) {
+        return rpc.execute(request, s.authorization);
     }
 
     /**
@@ -159,25 +160,21 @@ final class RespCommands {
     }
 
     long size(RespSession s) {
-        return ((Number) rpc.execute("KeyCount", new Wire.Req(), s == null ? null : s.authorization)).longValue();
+        return ((Number) rpc.execute(new Request.KeyCount(), s == null ? null : s.authorization)).longValue();
     }
 
     /** A read-modify-write of the key at its owner ({@link SubUpdates}). */
     Wire.UpdateRes update(RespSession s, byte[] key, String op, List<byte[]> args) {
-        Wire.Req q = req(key, SubUpdates.encode(op, args));
-        q.sync = sync;
-        return (Wire.UpdateRes) call(s, "SubUpdate", q);
+        return (Wire.UpdateRes) call(s, new Request.SubUpdate(key, SubUpdates.encode(op, args), sync));
     }
 
-    /** A Req naming a sub-tree entry. */
-    static Wire.Req sub(byte[] key, byte[] subKey) {
-        Wire.Req q = req(key, null);
-        q.subKey = subKey;
-        return q;
+    /** The read of a sub-tree entry. */
+    static Request sub(byte[] key, byte[] subKey) {
+        return new Request.SubGet(key, subKey, false);
     }
 
     long subSize(RespSession s, byte[] key) {
-        return ((Number) call(s, "SubSize", req(key, null))).longValue();
+        return ((Number) call(s, new Request.SubSize(key))).longValue();
     }
 
     /** The type of a key, as three reads tell it (the owner decides it again for a write). */
@@ -192,7 +189,7 @@ final class RespCommands {
     }
 
     private boolean mirrored(RespSession s, byte[] key) {
-        Wire.Conf c = (Wire.Conf) call(s, "SubConfiguration", req(key, null));
+        Wire.Conf c = (Wire.Conf) call(s, new Request.SubConfiguration(key));
         return "yes".equals(c.data().get(io.god.tree.TreeState.MIRRORED));
     }
 
@@ -202,13 +199,6 @@ final class RespCommands {
         if (wrong) {
             throw new CommandError(400, SubUpdates.WRONGTYPE);
         }
-    }
-
-    static Wire.Req req(byte[] key, byte[] value) {
-        Wire.Req q = new Wire.Req();
-        q.key = key;
-        q.value = value;
-        return q;
     }
 
     static void need(List<byte[]> a, int n, String command) {

@@ -1,5 +1,6 @@
 package io.god.resp;
 
+import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.command.CommandError;
 import io.god.command.ScoreCodec;
@@ -158,18 +159,13 @@ final class SetAlgebraCommands {
 
     @SuppressWarnings("unchecked")
     private List<Wire.SetOpResult> expression(RespSession s, SetOpType type, List<byte[]> keys) {
-        Wire.SetOpJson op = new Wire.SetOpJson();
-        op.type = type.code();
-        op.merge = Merge.APPEND.code();
-        op.sources = new ArrayList<>();
+        List<Request.SetExpression.Source> sources = new ArrayList<>();
         for (byte[] key : keys) {
-            Wire.SetOpSourceJson src = new Wire.SetOpSourceJson();
-            src.key = key;
-            op.sources.add(src);
+            sources.add(new Request.SetExpression.Source(key, null, null));
         }
-        Wire.SetExpressionReq q = new Wire.SetExpressionReq();
-        q.op = op;
-        return (List<Wire.SetOpResult>) core.call(s, "SetExpression", q);
+        Request.SetExpression.Op op = new Request.SetExpression.Op(sources, type.code(), Merge.APPEND.code());
+        return (List<Wire.SetOpResult>) core.call(s, new Request.SetExpression(op, null, null, null, false, false, 0,
+                null, false));
     }
 
     /** Redis' weighting of a first score: a NaN (∞·0) counts 0. */

@@ -1,5 +1,7 @@
 package io.god.resp;
 
+import io.god.command.Command;
+import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.command.ScoreCodec;
 import io.god.command.SubUpdates;
@@ -163,18 +165,14 @@ final class SortedSetCommands {
     }
 
     private byte[] score(RespSession s, byte[] key, byte[] member) {
-        Wire.SubValueRes v = (Wire.SubValueRes) core.call(s, "SubGet", RespCommands.sub(key, member));
+        Wire.SubValueRes v = (Wire.SubValueRes) core.call(s, RespCommands.sub(key, member));
         return v.exists() ? v.value() : null;
     }
 
     private long count(RespSession s, String method, byte[] key, byte[] min, boolean minInc, byte[] max,
             boolean maxInc) {
-        Wire.Req q = RespCommands.req(key, null);
-        q.min = min;
-        q.minInc = minInc;
-        q.max = max;
-        q.maxInc = maxInc;
-        return ((Number) core.call(s, method, q)).longValue();
+        Request q = new Request.Count(Command.named(method), key, min, max, minInc, maxInc);
+        return ((Number) core.call(s, q)).longValue();
     }
 
     /** ZRANK: the members with a lower score, and those with the same score and a lower member. */
@@ -188,12 +186,8 @@ final class SortedSetCommands {
             return;
         }
         long rank = count(s, "MirrorCount", key, null, false, score, false);
-        Wire.Req q = RespCommands.req(key, null);
-        q.min = score;
-        q.minInc = true;
-        q.max = score;
-        q.maxInc = true;
-        for (Wire.ValueRes tie : (List<Wire.ValueRes>) core.call(s, "MirrorSlice", q)) {
+        Request q = new Request.Slice(Command.MIRROR_SLICE, key, score, score, true, true, false);
+        for (Wire.ValueRes tie : (List<Wire.ValueRes>) core.call(s, q)) {
             if (Arrays.compareUnsigned(tie.value(), a.get(2)) < 0) {
                 rank++;
             }
@@ -327,11 +321,9 @@ final class SortedSetCommands {
 
     @SuppressWarnings("unchecked")
     private List<Member> slice(RespSession s, String method, byte[] key, long from, long to, boolean mirror) {
-        Wire.Req q = RespCommands.req(key, null);
-        q.minIndex = from;
-        q.maxIndex = to;
+        Request q = new Request.SliceIndex(Command.named(method), key, from, to);
         List<Member> out = new ArrayList<>();
-        for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, method, q)) {
+        for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, q)) {
             out.add(mirror ? new Member(v.value(), v.key()) : new Member(v.key(), v.value()));
         }
         return out;

@@ -1,6 +1,8 @@
 package io.god.resp;
 
 import io.god.command.SubUpdates.Kind;
+import io.god.command.Command;
+import io.god.command.Request;
 import io.god.command.Wire;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,11 +36,9 @@ final class SubScan {
             w.array(2).bulk("0").bulks(List.of()); // Redis answers an absent key before it reads the options
             return;
         }
-        Wire.Req q = RespCommands.req(key, null);
-        q.from = after.length == 0 ? null : after;
-        q.fromInc = false;
-        q.len = Math.min(o.count(), RespCommands.SCAN_MAX);
-        List<Wire.ValueRes> page = (List<Wire.ValueRes>) core.call(s, "SliceLen", q);
+        Request.SliceLen q = new Request.SliceLen(Command.SLICE_LEN, key, after.length == 0 ? null : after, false,
+                Math.min(o.count(), RespCommands.SCAN_MAX), false);
+        List<Wire.ValueRes> page = (List<Wire.ValueRes>) core.call(s, q);
         List<byte[]> out = new ArrayList<>();
         for (Wire.ValueRes v : page) {
             if (o.matches(v.key())) {
@@ -46,7 +46,7 @@ final class SubScan {
                 out.add(value.apply(v.value()));
             }
         }
-        boolean end = page.size() < q.len;
+        boolean end = page.size() < q.len();
         w.array(2).bulk(end ? "0" : core.cursors.save(page.get(page.size() - 1).key())).bulks(out);
     }
 }

@@ -66,8 +66,9 @@ class CommandRulesTest {
         assertThat(json.status()).as(c + " over /rpc: " + json.text()).isEqualTo(status);
         assertThat(JSON.readValue(json.body(), String.class)).as(c + " over /rpc").isEqualTo(message);
 
-        Object request = JSON.readValue(body(c, key), JsonRpc.requestType(c.method()));
-        assertThatThrownBy(() -> rpc.execute(c.method(), request, null)).as(c + " typed (/v1)")
+        io.god.command.Request request = io.god.command.JsonRequests.of(c,
+                JSON.readValue(body(c, key), io.god.command.JsonRequests.wireType(c)));
+        assertThatThrownBy(() -> rpc.execute(request, null)).as(c + " typed (/v1)")
                 .isInstanceOfSatisfying(CommandError.class, e -> {
                     assertThat(e.status()).isEqualTo(status);
                     assertThat(e.getMessage()).isEqualTo(message);

@@ -81,12 +81,12 @@ class RingClusterTest {
             assertThat(call(rings.rpcs.get(3), "Nodes", "{}")).contains(rings.address(5)).contains(rings.address(0));
             // the typed entry point of /v1 routes the same way
             for (int i = 0; i < 6; i++) {
-                io.god.command.Wire.Req get = new io.god.command.Wire.Req();
-                get.key = ("key" + (i * 11)).getBytes(StandardCharsets.UTF_8);
-                io.god.command.Wire.ValueRes r = (io.god.command.Wire.ValueRes) rings.rpcs.get(i).execute("Get", get, null);
+                io.god.command.Request get = new io.god.command.Request.Get(
+                        ("key" + (i * 11)).getBytes(StandardCharsets.UTF_8), false);
+                io.god.command.Wire.ValueRes r = (io.god.command.Wire.ValueRes) rings.rpcs.get(i).execute(get, null);
                 assertThat(r.exists()).isTrue();
                 assertThat(new String(r.value(), StandardCharsets.UTF_8)).isEqualTo("v" + (i * 11));
-                assertThat(rings.rpcs.get(i).execute("Size", new io.god.command.Wire.Req(), null)).isEqualTo(1000L);
+                assertThat(rings.rpcs.get(i).execute(new io.god.command.Request.Size(), null)).isEqualTo(1000L);
             }
 
             // deletes, sub trees, sub-tree configuration and set expressions across nodes

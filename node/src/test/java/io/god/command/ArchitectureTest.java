@@ -59,6 +59,19 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyTheJsonCodecKnowsTheContractsRequestShapes() {
+        DescribedPredicate<com.tngtech.archunit.core.domain.JavaClass> mapping = DescribedPredicate.describe(
+                "JsonRequests or Wire's own classes", c -> c.getName().equals(JsonRequests.class.getName())
+                        || c.getName().equals(Wire.class.getName()) || c.getName().startsWith(Wire.class.getName() + "$"));
+        noClasses().that(DescribedPredicate.not(mapping))
+                .should().dependOnClassesThat().belongToAnyOf(Wire.Req.class, Wire.ConfReq.class,
+                        Wire.SetExpressionReq.class, Wire.SetOpJson.class, Wire.SetOpSourceJson.class)
+                .because("every front end and the executor speak Request records; JsonRequests alone maps the JSON "
+                        + "contract's request shapes to them and back (forwarding's encoding)")
+                .check(NODE);
+    }
+
+    @Test
     void ringAndClusterLogicReadsNoWallClock() {
         noClasses().that().resideInAnyPackage("io.god.ring..", "io.god.cluster..")
                 .should().callMethod(System.class, "nanoTime").orShould().callMethod(System.class, "currentTimeMillis")

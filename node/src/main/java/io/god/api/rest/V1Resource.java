@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
 import io.god.api.NodeBean;
+import io.god.command.Command;
+import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.client.ValueEncoding;
 import io.god.setop.SetOpException;
@@ -44,7 +46,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The /v1 resource API for humans and curl, on the node's one execution path
- * ({@link JsonRpc#execute}): every route builds the JSON contract's request and runs that method, so
+ * ({@link JsonRpc#execute}): every route builds the command's {@link Request} record and runs it, so
  * limits, auth, atomicity and (with the ring) routing are the contract's. Keys come from the raw path
  * (see {@link KeyText}); the JAX-RS path parameters only document the routes.
  */
@@ -98,11 +100,7 @@ public class V1Resource {
     public Response putKey(@PathParam("key") String key, byte[] body) {
         V1Args a = args(3, Set.of("b64", "sync", "enc"));
         ValueIn v = valueIn(body, a);
-        Wire.Req q = new Wire.Req();
-        q.key = a.seg(0, "key");
-        q.value = v.value;
-        q.sync = v.sync;
-        exec("Put", q);
+        exec(new Request.Put(a.seg(0, "key"), v.value, v.sync));
         return Response.noContent().build();
     }
 
@@ -120,13 +118,12 @@ public class V1Resource {
             content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response getKey(@PathParam("key") String key) {
         V1Args a = args(3, Set.of("b64", "raw", "enc"));
-        Wire.Req q = new Wire.Req();
-        q.key = a.seg(0, "key");
-        Wire.ValueRes r = (Wire.ValueRes) exec("Get", q);
+        byte[] k = a.seg(0, "key");
+        Wire.ValueRes r = (Wire.ValueRes) exec(new Request.Get(k, false));
         if (!r.exists()) {
-            throw new V1Error(404, "no value for key " + show(q.key));
+            throw new V1Error(404, "no value for key " + show(k));
         }
-        return a.flag("raw") ? raw(r.value()) : Response.ok(V1Json.Value.of(q.key, r.value(), enc(a))).build();
+        return a.flag("raw") ? raw(r.value()) : Response.ok(V1Json.Value.of(k, r.value(), enc(a))).build();
     }
 
     @DELETE
@@ -137,10 +134,7 @@ public class V1Resource {
     @APIResponse(responseCode = "204", description = "deleted (also when it did not exist)")
     public Response deleteKey(@PathParam("key") String key) {
         V1Args a = args(3, Set.of("b64", "sync"));
-        Wire.Req q = new Wire.Req();
-        q.key = a.seg(0, "key");
-        q.sync = a.flag("sync");
-        exec("Del", q);
+        exec(new Request.Del(a.seg(0, "key"), a.flag("sync")));
         return Response.noContent().build();
     }
 
@@ -163,12 +157,7 @@ public class V1Resource {
     public Response putSub(@PathParam("key") String key, @PathParam("subkey") String subKey, byte[] body) {
         V1Args a = args(4, Set.of("b64", "sync", "enc"));
         ValueIn v = valueIn(body, a);
-        Wire.Req q = new Wire.Req();
-        q.key = a.seg(0, "key");
-        q.subKey = a.seg(1, "subkey");
-        q.value = v.value;
-        q.sync = v.sync;
-        exec("SubPut", q);
+        exec(new Request.SubPut(a.seg(0, "key"), a.seg(1, "subkey"), v.value, v.sync));
         return Response.noContent().build();
     }
 
@@ -184,15 +173,14 @@ public class V1Resource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(implementation = V1Json.Error.class)))
     public Response getSub(@PathParam("key") String key, @PathParam("subkey") String subKey) {
         V1Args a = args(4, Set.of("b64", "raw", "enc"));
-        Wire.Req q = new Wire.Req();
-        q.key = a.seg(0, "key");
-        q.subKey = a.seg(1, "subkey");
-        Wire.SubValueRes r = (Wire.SubValueRes) exec("SubGet", q);
+        byte[] k = a.seg(0, "key");
+        byte[] sk = a.seg(1, "subkey");
+        Wire.SubValueRes r = (Wire.SubValueRes) exec(new Request.SubGet(k, sk, false));
         if (!r.exists()) {
-            throw new V1Error(404, "no value for sub key " + show(q.subKey) + " in tree " + show(q.key));
+            throw new V1Error(404, "no value for sub key " + show(sk) + " in tree " + show(k));
         }
         return a.flag("raw") ? raw(r.value())
-                : Response.ok(V1Json.SubValue.of(q.key, q.subKey, r.value(), enc(a))).build();
+                : Response.ok(V1Json.SubValue.of(k, sk, r.value(), enc(a))).build();
     }
 
     @DELETE
@@ -203,11 +191,7 @@ public class V1Resource {
     @APIResponse(responseCode = "204", description = "deleted")
     public Response deleteSub(@PathParam("key") String key, @PathParam("subkey") String subKey) {
         V1Args a = args(4, Set.of("b64", "sync"));
-        Wire.Req q = new Wire.Req();
-        q.key = a.seg(0, "key");
-        q.subKey = a.seg(1, "subkey");
-        q.sync = a.flag("sync");
-        exec("SubDel", q);
+        exec(new Request.SubDel(a.seg(0, "key"), a.seg(1, "subkey"), a.flag("sync")));
         return Response.noContent().build();
     }
 
@@ -219,10 +203,7 @@ public class V1Resource {
     @APIResponse(responseCode = "204", description = "cleared")
     public Response clearTree(@PathParam("key") String key) {
         V1Args a = args(3, Set.of("b64", "sync"));
-        Wire.Req q = new Wire.Req();
-        q.key = a.seg(0, "key");
-        q.sync = a.flag("sync");
-        exec("SubClear", q);
+        exec(new Request.SubClear(a.seg(0, "key"), a.flag("sync")));
         return Response.noContent().build();
     }
 
@@ -273,10 +254,7 @@ public class V1Resource {
         byte[] to = mirror && !a.b64 && a.has("to") ? encode(enc, a.text("to", null), "to") : a.key("to");
         boolean fromInc = a.flag("fromInc", true);
         boolean toInc = a.flag("toInc", false);
-        String prefix = mirror ? "Mirror" : "";
         List<Wire.ValueRes> items;
-        Wire.Req q = new Wire.Req();
-        q.key = tree;
         if (a.has("offset")) {
             if (from != null || to != null) {
                 throw new V1Error(400, "offset pages by position: it cannot be combined with from/to");
@@ -285,19 +263,16 @@ public class V1Resource {
             if (offset < 0) {
                 throw new V1Error(400, "offset must be ≥ 0, was " + offset);
             }
-            q.minIndex = offset;
-            q.maxIndex = offset + limit; // one more than asked, to tell whether there is more
-            items = list(exec(prefix + (reverse ? "ReverseSliceIndex" : "SliceIndex"), q));
+            Command cmd = mirror ? (reverse ? Command.MIRROR_REVERSE_SLICE_INDEX : Command.MIRROR_SLICE_INDEX)
+                    : reverse ? Command.REVERSE_SLICE_INDEX : Command.SLICE_INDEX;
+            // one more than asked, to tell whether there is more
+            items = list(exec(new Request.SliceIndex(cmd, tree, offset, offset + limit)));
         } else {
-            q.len = limit + 1;
-            if (reverse) {
-                q.from = to;
-                q.fromInc = to == null || toInc;
-            } else {
-                q.from = from;
-                q.fromInc = from == null || fromInc;
-            }
-            items = new ArrayList<>(list(exec(prefix + (reverse ? "ReverseSliceLen" : "SliceLen"), q)));
+            Command cmd = mirror ? (reverse ? Command.MIRROR_REVERSE_SLICE_LEN : Command.MIRROR_SLICE_LEN)
+                    : reverse ? Command.REVERSE_SLICE_LEN : Command.SLICE_LEN;
+            byte[] start = reverse ? to : from;
+            boolean startInc = start == null || (reverse ? toInc : fromInc);
+            items = new ArrayList<>(list(exec(new Request.SliceLen(cmd, tree, start, startInc, limit + 1, false))));
             byte[] stop = reverse ? from : to;
             boolean stopInc = reverse ? fromInc : toInc;
             if (stop != null) {
@@ -366,19 +341,13 @@ public class V1Resource {
             changes.put(e.getKey(), e.getValue().asText());
         }
         for (Map.Entry<String, String> e : changes.entrySet()) {
-            Wire.ConfReq q = new Wire.ConfReq();
-            q.treeKey = tree;
-            q.key = e.getKey();
-            q.value = e.getValue();
-            exec("SubAddConfiguration", q);
+            exec(new Request.SubAddConfiguration(tree, e.getKey(), e.getValue()));
         }
         return Response.ok(config(tree)).build();
     }
 
     private V1Json.Config config(byte[] tree) {
-        Wire.Req q = new Wire.Req();
-        q.key = tree;
-        Wire.Conf c = (Wire.Conf) exec("SubConfiguration", q);
+        Wire.Conf c = (Wire.Conf) exec(new Request.SubConfiguration(tree));
         return new V1Json.Config(KeyText.text(tree), KeyText.b64(tree), c.data(), c.timestamp());
     }
 
@@ -415,22 +384,22 @@ public class V1Resource {
         if (!n.path("expr").isTextual()) {
             throw new V1Error(400, "expr must be a string, e.g. \"(U a b)\"");
         }
-        Wire.SetExpressionReq q = new Wire.SetExpressionReq();
-        q.exactNumbers = true; // a numeric merge over a value that is not 8 bytes is a 400 naming it
-        q.code = n.get("expr").asText();
-        q.min = bytesField(n, "min");
-        q.max = bytesField(n, "max");
-        q.minInc = boolField(n, "minInc", true);
-        q.maxInc = boolField(n, "maxInc", false);
-        q.dest = bytesField(n, "dest");
+        byte[] min = bytesField(n, "min");
+        byte[] max = bytesField(n, "max");
+        boolean minInc = boolField(n, "minInc", true);
+        boolean maxInc = boolField(n, "maxInc", false);
+        byte[] dest = bytesField(n, "dest");
+        long len = 0;
         if (n.has("limit")) {
             if (!n.get("limit").canConvertToInt() || !n.get("limit").isIntegralNumber() || n.get("limit").asInt() < 0) {
                 throw new V1Error(400, "limit must be an integer ≥ 0 (0 = no limit)");
             }
-            q.len = n.get("limit").asInt();
+            len = n.get("limit").asInt();
         }
-        Object r = exec("SetExpression", q);
-        if (q.dest != null) {
+        // exactNumbers: a numeric merge over a value that is not 8 bytes is a 400 naming it
+        Object r = exec(new Request.SetExpression(null, n.get("expr").asText(), min, max, minInc, maxInc, len, dest,
+                true));
+        if (dest != null) {
             return Response.noContent().build();
         }
         List<V1Json.SetOpResult> out = new ArrayList<>();
@@ -526,8 +495,8 @@ public class V1Resource {
 
     // ------------------------------------------------------------------ helpers
 
-    private Object exec(String method, Object req) {
-        return bean.rpc().execute(method, req, io.god.api.RequestCredential.of(request));
+    private Object exec(Request req) {
+        return bean.rpc().execute(req, io.god.api.RequestCredential.of(request));
     }
 
     @SuppressWarnings("unchecked")

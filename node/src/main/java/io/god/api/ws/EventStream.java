@@ -235,7 +235,7 @@ public final class EventStream {
     /** A RingChange frame; Describe runs off the event loop (with the ring it may ask peers). */
     private io.vertx.core.Future<String> ringChange(List<Event.NodeRef> ring) {
         return vertx.executeBlocking(() -> {
-            Wire.Description d = (Wire.Description) rpc.execute("Describe", new Wire.Req(), null);
+            Wire.Description d = (Wire.Description) rpc.execute(new io.god.command.Request.Describe(), null);
             List<Wire.Remote> routes = d.nodes();
             if (ring != null) {
                 routes = new ArrayList<>();
