@@ -133,8 +133,8 @@ final class Campaign implements AutoCloseable {
         List<String> known = new ArrayList<>();
         List<String> unavailable = new ArrayList<>();
         List<Checker.Violation> found = new ArrayList<>(Checker.check(ops, finals));
-        // replicas holding different data after convergence are never excused (not by a skewed clock either);
-        // the same data under different stamps is a known, open finding (Checker.STAMPS_DIFFER)
+        // replicas holding different data after convergence are never excused (not by a skewed clock either), nor,
+        // since anti-entropy compares stamps (issue 27), the same data under different stamps (Checker.STAMPS_DIFFER)
         List<Checker.Violation> mismatches = replicas == null ? List.of() : replicas.mismatches();
         List<Checker.Violation> beyondWindow = new ArrayList<>();
         if (config.faultsOutlastWindow()) { // beyond the promise: counted and reported, never failing
@@ -143,14 +143,7 @@ final class Campaign implements AutoCloseable {
             found.clear();
             mismatches = List.of();
         }
-        for (Checker.Violation v : mismatches) {
-            if (v.kind().equals(Checker.STAMPS_DIFFER)) {
-                known.add("the same data under different stamps: the Merkle hash leaves stamps out, so anti-entropy "
-                        + "never reconciles them (docs/testing.md)\n    " + v.describe());
-            } else {
-                violations.add(v);
-            }
-        }
+        violations.addAll(mismatches);
         for (Checker.Violation v : found) {
             String skewed = KnownIssues.beyondSkewBound(v, phases);
             String reason = KnownIssues.reason(v, phases, ATTEMPT_TIMEOUT.toMillis());

@@ -77,14 +77,13 @@ final class Replicas {
         }
         int differedAtFirst = differ.size();
         long firstPass = System.nanoTime();
-        // stamp-only differences are never repaired (Checker.STAMPS_DIFFER): only other ones are waited for
-        while (differ.values().stream().anyMatch(v -> v.kind().equals(Checker.REPLICA_MISMATCH)) && System.nanoTime() < end) {
+        // stamp-only differences (Checker.STAMPS_DIFFER) are repaired too since anti-entropy compares stamps (issue 27)
+        while (!differ.isEmpty() && System.nanoTime() < end) {
             Thread.sleep(200); // anti-entropy rounds run every god.sync.interval (1 s here)
             differ.replaceAll((key, v) -> Checker.compareReplicas(key, readCopies(client, key, tombstonesAsAbsent), byKey.get(key)));
             differ.values().removeIf(java.util.Objects::isNull);
         }
-        Long agreed = differ.values().stream().noneMatch(v -> v.kind().equals(Checker.REPLICA_MISMATCH))
-                ? (System.nanoTime() - firstPass) / 1_000_000 : null;
+        Long agreed = differ.isEmpty() ? (System.nanoTime() - firstPass) / 1_000_000 : null;
         return new Outcome(keys.size(), copies, (firstPass - start) / 1_000_000, differedAtFirst, agreed,
                 List.copyOf(differ.values()));
     }

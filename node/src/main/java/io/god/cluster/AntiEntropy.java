@@ -6,13 +6,16 @@ import io.god.ring.Member;
 import io.god.ring.Ring;
 import io.god.transport.TransportException;
 import io.god.tree.Entry;
+import io.god.tree.HashVersion;
 import io.god.tree.TreeState;
 import io.god.wire.Ops;
 import io.god.wire.WireReader;
 import io.god.wire.WireWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -33,7 +36,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Both sides end with the last-write-wins maximum of both; applying twice is harmless, so no
  * compare-and-set is needed (the exchange is idempotent and order-independent by DESIGN §5's rule).
  * Tombstones and sub-tree clears older than the tombstone window are never sent and never count as
- * a difference. Work per sync is bounded by {@code budget} regions and records per exchange. Nothing
+ * a difference.
+ *
+ * <p>Hash versions ({@link HashVersion}): the SYNC_META exchange carries each side's newest version
+ * after its records (absent: version 1, a node from before the stamped hash, which ignores the extra
+ * bytes); the walk and the exchange then use the lower of the two and say which in their own request,
+ * so a version-1 peer is answered with exactly the hashes it computes itself and a mixed ring stays
+ * as cheap and as clean as before (only stamp-only differences with that peer go unrepaired). Each
+ * such sync is counted ({@link #olderPeerSyncs}) and the first with each peer logged. Work per sync is bounded by {@code budget} regions and records per exchange. Nothing
  * is ever removed on a heuristic: only LWW records move.
  */
 public final class AntiEntropy extends RepairTask {
@@ -50,6 +60,9 @@ public final class AntiEntropy extends RepairTask {
     private final AtomicLong pushed = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
     private final AtomicLong bytesReceived = new AtomicLong();
+    private final AtomicLong olderPeerSyncs = new AtomicLong();
+    /** Peers already logged as speaking an older hash version (one line each per process; bounded by the ring). */
+    private final Set<String> olderPeers = ConcurrentHashMap.newKeySet();
 
     public AntiEntropy(RepairContext context) {
         super(context);
@@ -92,6 +105,11 @@ public final class AntiEntropy extends RepairTask {
 
     public long bytesReceived() {
         return bytesReceived.get();
+    }
+
+    /** Syncs this node started or served with a peer of an older hash version (content hashes, stamps not compared). */
+    public long olderPeerSyncs() {
+        return olderPeerSyncs.get();
     }
 
     /**
@@ -163,7 +181,9 @@ public final class AntiEntropy extends RepairTask {
         long call = calls.getAndIncrement();
         // tree-level configuration and clear marker
         TreeState mine = store.state();
-        List<Record> theirs = decodeRecords(new WireReader(call(peer, Ops.SYNC_META, encodeMeta(mine))));
+        WireReader meta = new WireReader(call(peer, Ops.SYNC_META, encodeMeta(mine)));
+        List<Record> theirs = decodeRecords(meta);
+        HashVersion version = peerVersion(meta, peer);
         List<Record> apply = newerMeta(mine, theirs);
         if (!apply.isEmpty()) {
             t.differences += apply.size();
@@ -177,7 +197,7 @@ public final class AntiEntropy extends RepairTask {
                 t.out++; // serveMeta applied it there
             }
         }
-        syncTree(peer, null, from, to, call, t);
+        syncTree(peer, null, from, to, call, version, t);
         pulled.addAndGet(t.in);
         pushed.addAndGet(t.out);
         return new Outcome((int) Math.min(t.differences, Integer.MAX_VALUE), t.in, t.out, t.fingerprints,
@@ -208,7 +228,7 @@ public final class AntiEntropy extends RepairTask {
      * a pass after one that moved something checks again from the root (its full hash), which also
      * catches a difference a short hash hid. At most {@link #PASSES} passes.
      */
-    private void syncTree(String peer, byte[] parent, byte[] from, byte[] to, long call, Totals t) {
+    private void syncTree(String peer, byte[] parent, byte[] from, byte[] to, long call, HashVersion version, Totals t) {
         boolean settled = false;
         for (int pass = 0; pass < PASSES && t.regions < budget; pass++) {
             progress.run();
@@ -216,7 +236,7 @@ public final class AntiEntropy extends RepairTask {
             TreeState local = parent == null ? root : root.sub(parent);
             local = local == null ? TreeState.EMPTY : local;
             int lane = (int) ((call * 7 + pass * 5) & 15);
-            RegionWalk walk = new RegionWalk(local, parent, from, to, lane, budget - t.regions,
+            RegionWalk walk = new RegionWalk(local, parent, from, to, lane, version, budget - t.regions,
                     p -> call(peer, Ops.SYNC_FINGERPRINTS, p)).run();
             t.fingerprints += walk.asked;
             t.regions += walk.regions.size();
@@ -226,7 +246,7 @@ public final class AntiEntropy extends RepairTask {
             }
             long before = t.differences;
             int salt = VersionSummary.hash(Probe.longBytes(call), pass);
-            RegionExchange x = new RegionExchange(local, parent, from, to, store.collectionCutoff(), salt, budget);
+            RegionExchange x = new RegionExchange(local, parent, from, to, store.collectionCutoff(), salt, budget, version);
             x.answer(call(peer, Ops.SYNC_EXCHANGE, x.request(walk.regions)));
             List<Record> news = x.received.isEmpty() ? List.of() : applyNews(x.received);
             t.in += news.size();
@@ -235,7 +255,7 @@ public final class AntiEntropy extends RepairTask {
             t.out += taken;
             t.differences += news.size() + taken;
             for (byte[] key : x.subWalks) {
-                syncTree(peer, key, null, null, call, t);
+                syncTree(peer, key, null, null, call, version, t);
             }
             if (t.differences == before && !walk.missed && x.complete) {
                 settled = true; // what differs is only what is never sent (expired tombstones), sub trees included
@@ -257,13 +277,34 @@ public final class AntiEntropy extends RepairTask {
 
     /** {@link Ops#SYNC_META}: the peer's configuration/clear records → this node's. */
     public CompletableFuture<byte[]> serveMeta(byte[] payload) {
-        List<Record> theirs = decodeRecords(new WireReader(payload));
+        WireReader r = new WireReader(payload);
+        List<Record> theirs = decodeRecords(r);
+        peerVersion(r, null);
         TreeState mine = store.state();
         List<Record> apply = newerMeta(mine, theirs);
         if (!apply.isEmpty()) {
             applyLocally(apply);
         }
         return CompletableFuture.completedFuture(encodeMeta(mine));
+    }
+
+    /**
+     * The hash version to use with a peer, read after its SYNC_META records: absent means a node from before
+     * hash versions (version 1). Counts and, once per peer, logs a sync with an older peer ({@code peer} null
+     * when serving: the caller is not named, the log line says so once).
+     */
+    private HashVersion peerVersion(WireReader r, String peer) {
+        HashVersion v = r.atEnd() ? HashVersion.CONTENT : HashVersion.common(r.varint());
+        if (v != HashVersion.newest()) {
+            olderPeerSyncs.incrementAndGet();
+            String who = peer == null ? "(a peer syncing with this node)" : peer;
+            if (olderPeers.size() < 64 && olderPeers.add(who)) {
+                LOG.log(System.Logger.Level.INFO, address + ": anti-entropy with " + who + " uses hash version "
+                        + v.number() + " (an older node): replicas holding the same value under different stamps are"
+                        + " not aligned with it until it runs version " + HashVersion.newest().number());
+            }
+        }
+        return v;
     }
 
     /** {@link Ops#SYNC_EXCHANGE}: version summaries → newer records and wants, or pushed records ({@link RegionExchange}). */
@@ -342,9 +383,11 @@ public final class AntiEntropy extends RepairTask {
         return out;
     }
 
+    /** The SYNC_META records, then this node's newest hash version (older nodes stop reading before it). */
     private static byte[] encodeMeta(TreeState s) {
         WireWriter w = new WireWriter();
         encodeRecords(w, metaRecords(s));
+        w.varint(HashVersion.newest().number());
         return w.toBytes();
     }
 

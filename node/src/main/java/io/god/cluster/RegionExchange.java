@@ -3,6 +3,7 @@ package io.god.cluster;
 import io.god.cluster.RegionWalk.Region;
 import io.god.persist.Record;
 import io.god.tree.Entry;
+import io.god.tree.HashVersion;
 import io.god.tree.TreeState;
 import io.god.wire.Ops;
 import io.god.wire.WireException;
@@ -31,6 +32,8 @@ final class RegionExchange {
 
     private static final int SUMMARIES = 0;
     private static final int PUSH = 1;
+    /** Summaries whose sub-tree hashes are stamped ({@link HashVersion#STAMPED}); only sent to a peer that has it. */
+    private static final int SUMMARIES_STAMPED = 2;
     static final int WANT_VALUE = 1;
     static final int WANT_SUB = 2;
     static final int WANT_CLEAR = 4;
@@ -47,6 +50,7 @@ final class RegionExchange {
     private final long cutoff;
     private final int salt;
     private final int max;
+    private final HashVersion version;
     private final List<Entry> summarised = new ArrayList<>();
     /** Records the peer sent (newer there). */
     final List<Record> received = new ArrayList<>();
@@ -57,7 +61,8 @@ final class RegionExchange {
     /** False when the peer or this side stopped at the bound: more differences may remain. */
     boolean complete = true;
 
-    RegionExchange(TreeState local, byte[] parent, byte[] from, byte[] to, long cutoff, int salt, int max) {
+    RegionExchange(TreeState local, byte[] parent, byte[] from, byte[] to, long cutoff, int salt, int max,
+                   HashVersion version) {
         this.local = local;
         this.parent = parent;
         this.from = from;
@@ -65,11 +70,12 @@ final class RegionExchange {
         this.cutoff = cutoff;
         this.salt = salt;
         this.max = max;
+        this.version = version;
     }
 
     /** The summaries request for these regions (as many as fit in the bound). */
     byte[] request(List<Region> regions) {
-        WireWriter w = new WireWriter().u8(SUMMARIES);
+        WireWriter w = new WireWriter().u8(version == HashVersion.STAMPED ? SUMMARIES_STAMPED : SUMMARIES);
         RegionWalk.writeParent(w, parent);
         writeRange(w, from, to);
         w.varint(salt & 0xffffffffL).varint(max);
@@ -82,7 +88,7 @@ final class RegionExchange {
             }
             List<VersionSummary> s = new ArrayList<>();
             for (Entry e : entries(local, d, from, to)) {
-                VersionSummary v = VersionSummary.of(e, cutoff, salt);
+                VersionSummary v = VersionSummary.of(e, cutoff, salt, version);
                 if (v != null) {
                     s.add(v);
                     summarised.add(e);
@@ -196,9 +202,10 @@ final class RegionExchange {
             int news = records.isEmpty() ? 0 : apply.applyAsInt(records);
             return new WireWriter().varint(news).toBytes();
         }
-        if (mode != SUMMARIES) {
+        if (mode != SUMMARIES && mode != SUMMARIES_STAMPED) {
             throw new WireException("unknown exchange mode " + mode);
         }
+        HashVersion version = mode == SUMMARIES_STAMPED ? HashVersion.STAMPED : HashVersion.CONTENT;
         byte[] parent = RegionWalk.readParent(r);
         byte[][] range = readRange(r);
         int salt = (int) r.varint();
@@ -233,7 +240,7 @@ final class RegionExchange {
             }
             boolean[] matched = new boolean[n];
             for (Entry e : s == null ? List.<Entry>of() : entries(s, d, range[0], range[1])) {
-                VersionSummary mine = VersionSummary.of(e, cutoff, salt);
+                VersionSummary mine = VersionSummary.of(e, cutoff, salt, version);
                 if (mine == null) {
                     continue;
                 }

@@ -2,6 +2,7 @@ package io.god.cluster;
 
 import io.god.cluster.Nibbles.Place;
 import io.god.tree.Fingerprint;
+import io.god.tree.HashVersion;
 import io.god.tree.TreeState;
 import io.god.wire.Ops;
 import io.god.wire.WireException;
@@ -20,9 +21,15 @@ import java.util.function.Function;
  * most one entry are not asked about: they go straight to the exchange, which compares versions
  * entry by entry, so the last and most numerous level of the walk costs nothing. See {@link Probe}
  * for why one byte per child hash suffices.
+ *
+ * <p>The request's first byte is the lane (0–15) plus {@link #STAMPED} when the walk compares stamped
+ * hashes ({@link HashVersion#STAMPED}); a node from before hash versions refuses any byte above 15, so
+ * only a peer that announced version 2 in SYNC_META is asked that way.
  */
 final class RegionWalk {
 
+    /** Flag in the lane byte: answer with stamped hashes. */
+    static final int STAMPED = 0x10;
     /** Prefixes asked per round trip. */
     static final int BATCH = 1024;
     /** Lanes tried on a region that differs although none of its child bytes does. */
@@ -42,6 +49,7 @@ final class RegionWalk {
     private final byte[] from;
     private final byte[] to;
     private final int lane;
+    private final HashVersion version;
     private final int limit;
     private final Function<byte[], byte[]> remote;
     final List<Region> regions = new ArrayList<>();
@@ -53,12 +61,14 @@ final class RegionWalk {
      * @param parent key of the sub tree walked, null for the top tree
      * @param remote sends a {@link Ops#SYNC_FINGERPRINTS} payload to the peer and returns its reply
      */
-    RegionWalk(TreeState local, byte[] parent, byte[] from, byte[] to, int lane, int limit, Function<byte[], byte[]> remote) {
+    RegionWalk(TreeState local, byte[] parent, byte[] from, byte[] to, int lane, HashVersion version, int limit,
+               Function<byte[], byte[]> remote) {
         this.local = local;
         this.parent = parent;
         this.from = from;
         this.to = to;
         this.lane = lane;
+        this.version = version;
         this.limit = limit;
         this.remote = remote;
     }
@@ -77,7 +87,7 @@ final class RegionWalk {
             List<Probe> theirs = ask(batch, l);
             for (int i = 0; i < batch.size() && regions.size() < limit; i++) {
                 Item it = batch.get(i);
-                Probe mine = Probe.of(local.fingerprint(it.prefix(), it.nibbles()), l);
+                Probe mine = Probe.of(local.fingerprint(it.prefix(), it.nibbles(), version), l);
                 if (it.place() == Place.INSIDE) {
                     inside(it, mine, theirs.get(i), pending);
                 } else {
@@ -164,7 +174,7 @@ final class RegionWalk {
     }
 
     private List<Probe> ask(List<Item> batch, int l) {
-        WireWriter w = new WireWriter().u8(l);
+        WireWriter w = new WireWriter().u8(l | (version == HashVersion.STAMPED ? STAMPED : 0));
         writeParent(w, parent);
         w.varint(batch.size());
         byte[] prev = new byte[0];
@@ -188,13 +198,15 @@ final class RegionWalk {
         return out;
     }
 
-    /** Serves {@link Ops#SYNC_FINGERPRINTS}: lane, parent, count, prefixes → probes. */
+    /** Serves {@link Ops#SYNC_FINGERPRINTS}: lane (and hash version), parent, count, prefixes → probes. */
     static byte[] serve(TreeState state, byte[] payload) {
         WireReader r = new WireReader(payload);
-        int l = r.u8();
-        if (l > 15) {
-            throw new WireException("lane " + l + " is not in 0..15");
+        int b = r.u8();
+        if (b > (STAMPED | 15)) {
+            throw new WireException("lane byte " + b + " is not a lane 0..15, optionally with the stamped flag " + STAMPED);
         }
+        int l = b & 15;
+        HashVersion version = (b & STAMPED) != 0 ? HashVersion.STAMPED : HashVersion.CONTENT;
         byte[] parent = readParent(r);
         TreeState s = parent == null ? state : state.sub(parent);
         int n = r.count(1_000_000);
@@ -203,7 +215,7 @@ final class RegionWalk {
         int[] nibbles = {0};
         for (int i = 0; i < n; i++) {
             byte[] prefix = Nibbles.readPrefix(r, prev, nibbles[0], nibbles);
-            Probe.encode(w, s == null ? null : s.fingerprint(prefix, nibbles[0]), prefix, nibbles[0], l);
+            Probe.encode(w, s == null ? null : s.fingerprint(prefix, nibbles[0], version), prefix, nibbles[0], l);
             prev = prefix;
         }
         r.end();

@@ -1,6 +1,7 @@
 package io.god.cluster;
 
 import io.god.tree.Entry;
+import io.god.tree.HashVersion;
 import io.god.tree.TreeState;
 import io.god.wire.WireReader;
 import io.god.wire.WireWriter;
@@ -24,8 +25,11 @@ record VersionSummary(int keyHash, int flags, long timestamp, int valueHash, lon
     private static final int CLEARED = 8;
     private static final int CONFIGURED = 16;
 
-    /** The summary of e, or null when it holds nothing worth saying (only an expired tombstone). */
-    static VersionSummary of(Entry e, long cutoff, int salt) {
+    /**
+     * The summary of e, or null when it holds nothing worth saying (only an expired tombstone); its sub-tree
+     * hash is of {@code version}, the one both sides of the exchange share.
+     */
+    static VersionSummary of(Entry e, long cutoff, int salt, HashVersion version) {
         int flags = e.hasValue() ? VALUE : e.isTombstone() && e.timestamp() >= cutoff ? TOMBSTONE : 0;
         TreeState sub = e.sub();
         long cleared = 0;
@@ -39,7 +43,7 @@ record VersionSummary(int keyHash, int flags, long timestamp, int valueHash, lon
             return null;
         }
         return new VersionSummary(hash(e.key(), salt), flags, (flags & (VALUE | TOMBSTONE)) != 0 ? e.timestamp() : 0,
-                e.hasValue() ? hash(e.value(), salt) & 0xffff : 0, sub == null ? 0 : sub.hash().h1(), cleared, configured);
+                e.hasValue() ? hash(e.value(), salt) & 0xffff : 0, sub == null ? 0 : sub.hash(version).h1(), cleared, configured);
     }
 
     boolean hasValuePart() {

@@ -124,6 +124,8 @@ public final class NodeMeters implements io.god.command.CommandObserver, Persist
                 "bytes sent by anti-entropy");
         counter("god.sync.received.bytes", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().bytesReceived(),
                 "bytes received by anti-entropy");
+        counter("god.sync.older.peer", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().olderPeerSyncs(),
+                "anti-entropy syncs with a peer of an older hash version (stamps not compared; a rolling upgrade)");
         counter("god.clean.entries", n -> n.cleaner() == null ? 0 : n.cleaner().cleaned(),
                 "entries handed to their owners and removed");
         counter("god.migrations", n -> n.migrator() == null ? 0 : n.migrator().migrations(), "position moves by migration");

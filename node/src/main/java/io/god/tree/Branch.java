@@ -10,6 +10,8 @@ final class Branch extends Node {
     /** Merkle hash lanes: the lane-wise sum of the hashes of every entry below. */
     private final long h1;
     private final long h2;
+    /** The sum of the stamp parts below ({@link Node#stamps}): the stamped hash is derived from h1, h2 and this. */
+    private final long stamps;
     private final int depth;
     private final byte[] prefix;
     final Entry entry;
@@ -29,9 +31,10 @@ final class Branch extends Node {
     }
 
     private Branch(int depth, byte[] prefix, Entry entry, int bitmap, Node[] children,
-                   long h1, long h2, long live, long subLive, long real, long entries, long keys, long minDue) {
+                   long h1, long h2, long stamps, long live, long subLive, long real, long entries, long keys, long minDue) {
         this.h1 = h1;
         this.h2 = h2;
+        this.stamps = stamps;
         this.depth = depth;
         this.prefix = prefix;
         this.entry = entry;
@@ -54,11 +57,12 @@ final class Branch extends Node {
         if (entry == null && Integer.bitCount(bitmap) == 1) {
             return children[0];
         }
-        long h1 = 0, h2 = 0, live = 0, subLive = 0, real = 0, entries = 0, keys = 0, minDue = Long.MAX_VALUE;
+        long h1 = 0, h2 = 0, stamps = 0, live = 0, subLive = 0, real = 0, entries = 0, keys = 0, minDue = Long.MAX_VALUE;
         if (entry != null) {
             Hash128 h = entry.hash();
             h1 = h.h1();
             h2 = h.h2();
+            stamps = entry.stamps(h);
             live = entry.live();
             subLive = entry.subLive();
             real = entry.real();
@@ -70,6 +74,7 @@ final class Branch extends Node {
             Hash128 h = c.hash();
             h1 += h.h1();
             h2 += h.h2();
+            stamps += c.stamps(h);
             live += c.live();
             subLive += c.subLive();
             real += c.real();
@@ -77,7 +82,7 @@ final class Branch extends Node {
             keys += c.keys();
             minDue = Math.min(minDue, c.minDue());
         }
-        return new Branch(depth, prefix, entry, bitmap, children, h1, h2, live, subLive, real, entries, keys, minDue);
+        return new Branch(depth, prefix, entry, bitmap, children, h1, h2, stamps, live, subLive, real, entries, keys, minDue);
     }
 
     /** A branch at {@code depth} holding two nodes that differ at that nibble. */
@@ -128,6 +133,7 @@ final class Branch extends Node {
             System.arraycopy(children, slot, next, slot + 1, children.length - slot);
             Hash128 h = child.hash();
             return new Branch(depth, child.path(), entry, bitmap | bit, next, h1 + h.h1(), h2 + h.h2(),
+                    stamps + child.stamps(h),
                     live() + child.live(), subLive() + child.subLive(), real() + child.real(),
                     entries() + child.entries(), keys() + child.keys(), Math.min(minDue(), child.minDue()));
         }
@@ -147,7 +153,7 @@ final class Branch extends Node {
         Hash128 hb = before.hash();
         Hash128 ha = after.hash();
         return new Branch(depth, nextPrefix, nextEntry, bitmap, nextChildren,
-                h1 - hb.h1() + ha.h1(), h2 - hb.h2() + ha.h2(),
+                h1 - hb.h1() + ha.h1(), h2 - hb.h2() + ha.h2(), stamps - before.stamps(hb) + after.stamps(ha),
                 live() - before.live() + after.live(), subLive() - before.subLive() + after.subLive(),
                 real() - before.real() + after.real(), entries() - before.entries() + after.entries(),
                 keys() - before.keys() + after.keys(), due);
@@ -191,6 +197,11 @@ final class Branch extends Node {
     @Override
     Hash128 hash() {
         return new Hash128(h1, h2);
+    }
+
+    @Override
+    long stamps(Hash128 hash) {
+        return stamps;
     }
 
     @Override

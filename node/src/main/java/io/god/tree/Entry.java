@@ -60,6 +60,12 @@ public sealed class Entry extends Node permits Entry.Unhashed {
     }
 
     /** The key (a fresh copy when the stored array also holds the value). */
+    /** The stamp part of this entry: its stamp and its sub tree's stamps, tied to its content hash h. */
+    @Override
+    long stamps(Hash128 h) {
+        return EntryHash.stamp(h, timestamp, sub == null ? 0 : sub.stamps());
+    }
+
     public byte[] key() {
         int n = keyLength();
         return n == data.length ? data : Arrays.copyOf(data, n);
@@ -106,8 +112,14 @@ public sealed class Entry extends Node permits Entry.Unhashed {
         return sub;
     }
 
+    /** The content hash ({@link HashVersion#CONTENT}): key, state, value and sub tree, not the stamp. */
     public Hash128 entryHash() {
         return hash();
+    }
+
+    /** The entry's hash under a version: {@link HashVersion#STAMPED} also covers its stamps. */
+    public Hash128 entryHash(HashVersion version) {
+        return hash(version);
     }
 
     @Override
@@ -162,6 +174,11 @@ public sealed class Entry extends Node permits Entry.Unhashed {
         @Override
         Hash128 hash() {
             return Hash128.ZERO;
+        }
+
+        @Override
+        long stamps(Hash128 h) {
+            return 0;
         }
     }
 }

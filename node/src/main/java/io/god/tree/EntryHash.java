@@ -48,6 +48,29 @@ final class EntryHash {
         return murmur3(buf);
     }
 
+    /** Odd, so that multiplying a sum of stamp parts by it is the sum of the products (mod 2^64). */
+    private static final long STAMP_LANE = 0x9e3779b97f4a7c15L;
+
+    /**
+     * The stamp part of an entry whose content hash is {@code content}: a 64-bit mix of that hash,
+     * its timestamp and its sub tree's stamp sum. Tied to the content hash (key and value), so the
+     * same stamp on two keys counts twice, not zero times, in a branch's sum.
+     */
+    static long stamp(Hash128 content, long timestamp, long subStamps) {
+        long x = content.h1() ^ Long.rotateLeft(content.h2(), 29);
+        x += fmix64(timestamp ^ C1);
+        x ^= fmix64(subStamps + C2);
+        return fmix64(x);
+    }
+
+    /**
+     * The stamped hash ({@link HashVersion#STAMPED}) of a node with content hash h and stamp sum s:
+     * linear in both, so a branch's stamped hash is the sum of its children's, like the content hash.
+     */
+    static Hash128 stamped(Hash128 h, long s) {
+        return new Hash128(h.h1() + s, h.h2() + s * STAMP_LANE);
+    }
+
     /** murmur3 x64 128, seed 0; lanes as Guava's {@code asBytes()} read little-endian. */
     static Hash128 murmur3(byte[] data) {
         long h1 = 0;

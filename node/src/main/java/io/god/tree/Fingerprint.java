@@ -9,17 +9,18 @@ import java.util.Arrays;
  */
 public record Fingerprint(byte[] key, int depth, Hash128 hash, long entries, Hash128 entryHash, Hash128[] children) {
 
-    static Fingerprint of(Node n) {
+    static Fingerprint of(Node n, HashVersion v) {
         Hash128[] children = new Hash128[16];
         if (n instanceof Entry e) {
-            return new Fingerprint(e.key(), e.depth(), e.hash(), 1, e.hash(), children);
+            Hash128 h = e.hash(v);
+            return new Fingerprint(e.key(), e.depth(), h, 1, h, children);
         }
         Branch b = (Branch) n;
         for (int nibble = 0; nibble < 16; nibble++) {
             Node c = b.child(nibble);
-            children[nibble] = c == null ? null : c.hash();
+            children[nibble] = c == null ? null : c.hash(v);
         }
         byte[] prefix = Arrays.copyOf(b.path(), (b.depth() + 1) >> 1);
-        return new Fingerprint(prefix, b.depth(), b.hash(), b.entries(), b.entry == null ? null : b.entry.hash(), children);
+        return new Fingerprint(prefix, b.depth(), b.hash(v), b.entries(), b.entry == null ? null : b.entry.hash(v), children);
     }
 }

@@ -46,4 +46,17 @@ abstract sealed class Node permits Entry, Branch {
 
     /** Merkle hash: the lane-wise sum of the hashes of every entry below (computed, for an entry). */
     abstract Hash128 hash();
+
+    /**
+     * The sum of the stamp parts of every entry below ({@link EntryHash#stamp}): what the stamped
+     * Merkle hash ({@link HashVersion#STAMPED}) adds to {@link #hash()}. {@code hash} is this node's
+     * {@link #hash()}, passed so that an entry does not compute it twice.
+     */
+    abstract long stamps(Hash128 hash);
+
+    /** This node's hash under a hash version. */
+    final Hash128 hash(HashVersion version) {
+        Hash128 h = hash();
+        return version == HashVersion.CONTENT ? h : EntryHash.stamped(h, stamps(h));
+    }
 }

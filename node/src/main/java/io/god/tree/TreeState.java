@@ -168,9 +168,22 @@ public final class TreeState implements MerkleSource {
         };
     }
 
-    /** Merkle hash of the whole tree: content and configuration, never timestamps or history. */
+    /**
+     * The content Merkle hash of the whole tree ({@link HashVersion#CONTENT}): content and configuration,
+     * never timestamps or history. Snapshot trailers and DROP records keep using it (readable by every version).
+     */
     public Hash128 hash() {
         return hash;
+    }
+
+    /** The Merkle hash under a version; {@link HashVersion#STAMPED} also covers every entry's stamp. */
+    public Hash128 hash(HashVersion version) {
+        return version == HashVersion.CONTENT ? hash : EntryHash.stamped(hash, stamps());
+    }
+
+    /** The sum of the stamp parts of every entry (sub trees included): O(1), kept by the branches. */
+    long stamps() {
+        return root == null ? 0 : root.stamps(root.hash());
     }
 
     public Map<String, String> configuration() {
@@ -197,8 +210,14 @@ public final class TreeState implements MerkleSource {
         return root == null && configuration.isEmpty();
     }
 
+    /** The content-hash fingerprint ({@link HashVersion#CONTENT}). */
     @Override
     public Fingerprint fingerprint(byte[] prefix, int nibbles) {
+        return fingerprint(prefix, nibbles, HashVersion.CONTENT);
+    }
+
+    /** As {@link #fingerprint(byte[], int)}, with the hashes of a version. */
+    public Fingerprint fingerprint(byte[] prefix, int nibbles, HashVersion version) {
         Node n = root;
         while (n != null) {
             int nd = n.depth();
@@ -207,7 +226,7 @@ public final class TreeState implements MerkleSource {
                 return null;
             }
             if (nd >= nibbles) {
-                return Fingerprint.of(n);
+                return Fingerprint.of(n, version);
             }
             if (!(n instanceof Branch b)) {
                 return null;

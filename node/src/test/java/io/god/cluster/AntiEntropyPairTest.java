@@ -7,7 +7,9 @@ import io.god.node.Timestamps;
 import io.god.persist.Record;
 import io.god.ring.Ring;
 import io.god.transport.Transport;
+import io.god.tree.HashVersion;
 import io.god.tree.Tree;
+import io.god.wire.WireException;
 import io.god.wire.Ops;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -234,6 +236,10 @@ class AntiEntropyPairTest {
             if (from == null) {
                 assertThat(x.state().hash()).as("seed %d, %d keys", seed, keys).isEqualTo(union.state().hash());
                 assertThat(y.state().hash()).as("seed %d", seed).isEqualTo(union.state().hash());
+                assertThat(x.state().hash(HashVersion.STAMPED)).as("seed %d: stamps too", seed)
+                        .isEqualTo(union.state().hash(HashVersion.STAMPED));
+                assertThat(y.state().hash(HashVersion.STAMPED)).as("seed %d: stamps too", seed)
+                        .isEqualTo(union.state().hash(HashVersion.STAMPED));
             } else {
                 assertThat(inside(x, from, to)).as("seed %d: the range on x", seed).isEqualTo(inside(union, from, to));
                 assertThat(inside(y, from, to)).as("seed %d: the range on y", seed).isEqualTo(inside(union, from, to));
@@ -264,6 +270,148 @@ class AntiEntropyPairTest {
 
     private static java.util.Map<String, String> outside(Store s, byte[] from, byte[] to) {
         return entries(s, from, to, false);
+    }
+
+    /**
+     * Issue 27: a write's first attempt reached one replica as a fault cut it off and the client's retry was
+     * stamped again elsewhere — the same value (or tombstone) under two stamps. The stamped hash shows the
+     * difference, and the exchange gives both replicas the newer stamp (and the older one's clock floor).
+     */
+    @Test
+    void theSameValueUnderDifferentStampsTakesTheNewerStampOnBothReplicas() {
+        long first = now - 2_000_000_000L;
+        long retry = now - 800_000_000L;
+        a.apply(Record.put(b("v"), b("same"), first));
+        b.apply(Record.put(b("v"), b("same"), retry));
+        a.apply(Record.put(b("gone"), b("x"), first - 10));
+        b.apply(Record.put(b("gone"), b("x"), first - 10));
+        a.apply(Record.delete(b("gone"), retry));
+        b.apply(Record.delete(b("gone"), first));
+        a.apply(Record.subPut(b("t"), b("s"), b("1"), first));
+        b.apply(Record.subPut(b("t"), b("s"), b("1"), retry));
+        for (int i = 0; i < 300; i++) { // agreeing neighbours: the walk must find the three among them
+            a.apply(Record.put(b("k" + i), b("v" + i), first + i));
+            b.apply(Record.put(b("k" + i), b("v" + i), first + i));
+        }
+        assertThat(a.state().hash()).as("the content hashes agree: what hid the difference").isEqualTo(b.state().hash());
+        assertThat(a.state().hash(HashVersion.STAMPED)).isNotEqualTo(b.state().hash(HashVersion.STAMPED));
+
+        AntiEntropy.Outcome o = peers[0].syncWith("b", null, null);
+
+        assertThat(o.pulled()).isEqualTo(2); // v and t/s come from b
+        assertThat(o.pushed()).isEqualTo(1); // gone's newer tombstone goes to b
+        for (Store s : List.of(a, b)) {
+            assertThat(s.state().entry(b("v")).timestamp()).isEqualTo(retry);
+            assertThat(s.state().entry(b("v")).value()).isEqualTo(b("same"));
+            assertThat(s.state().entry(b("gone")).isTombstone()).isTrue();
+            assertThat(s.state().entry(b("gone")).timestamp()).isEqualTo(retry);
+            assertThat(s.state().sub(b("t")).entry(b("s")).timestamp()).isEqualTo(retry);
+        }
+        assertThat(a.state().hash(HashVersion.STAMPED)).isEqualTo(b.state().hash(HashVersion.STAMPED));
+        assertThat(peers[1].syncWith("a", null, null).differences()).isZero();
+        assertThat(peers[0].olderPeerSyncs() + peers[1].olderPeerSyncs()).isZero();
+    }
+
+    /**
+     * The risk the stamps carried: a later write stamped between the two (a skewed clock) that reaches only the
+     * replica with the older stamp. Once anti-entropy gave that replica the newer stamp its clock floor is past it,
+     * so the later write it stamps wins there and everywhere.
+     */
+    @Test
+    void aWriteAfterTheAlignmentIsStampedPastTheNewerStamp() {
+        Timestamps clockA = new Timestamps(() -> now);
+        AntiEntropy[] pair = new AntiEntropy[2];
+        Ring none = new Ring(List.of());
+        pair[0] = new AntiEntropy(new RepairContext("a", () -> none, direct(pair, 1), a, clockA, null,
+                () -> now, 3, Duration.ofSeconds(5), Duration.ofSeconds(10), 1000));
+        pair[1] = peers[1];
+        long retry = now + 1_200_000_000L; // the retry's node ran 1.2 s ahead
+        a.apply(Record.put(b("r"), b("1"), now - 10));
+        b.apply(Record.put(b("r"), b("1"), retry));
+        pair[0].syncWith("b", null, null);
+        long later = clockA.next(); // the next write on a (before the fix: now + 1 ns, older than retry)
+        assertThat(later).isGreaterThan(retry);
+        a.apply(Record.put(b("r"), b("2"), later));
+        pair[0].syncWith("b", null, null);
+        assertThat(b.state().get(b("r")).value()).isEqualTo(b("2"));
+    }
+
+    /**
+     * A rolling upgrade: a peer from before hash versions (emulated on the wire: it sends no version after its
+     * SYNC_META records, ignores the one it is sent, and refuses lane bytes above 15 and exchange modes above 1,
+     * as that code did). Both directions use the content hash: stamp-only differences look in sync — a clean,
+     * cheap exchange, as between two old nodes, so the ring stays "replicated" — and real differences still move.
+     */
+    @Test
+    void aPeerOfTheOlderHashVersionIsSyncedByContentHashes() {
+        AntiEntropy[] pair = new AntiEntropy[2];
+        Ring none = new Ring(List.of());
+        pair[0] = new AntiEntropy(new RepairContext("new", () -> none, olderPeer(pair, 1), a, new Timestamps(() -> now),
+                null, () -> now, 3, Duration.ofSeconds(5), Duration.ofSeconds(10), 1000));
+        pair[1] = new AntiEntropy(new RepairContext("old", () -> none, olderPeer(pair, 0), b, new Timestamps(() -> now),
+                null, () -> now, 3, Duration.ofSeconds(5), Duration.ofSeconds(10), 1000));
+        for (int i = 0; i < 2000; i++) { // same values, every stamp differs
+            a.apply(Record.put(b("k" + i), b("v" + i), now - 5_000_000L + i));
+            b.apply(Record.put(b("k" + i), b("v" + i), now - 4_000_000L + i));
+        }
+        a.apply(Record.put(b("only-new"), b("n"), now - 1));
+        b.apply(Record.put(b("only-old"), b("o"), now - 1));
+
+        AntiEntropy.Outcome o = pair[0].syncWith("old", null, null);
+        assertThat(o.pulled()).isEqualTo(1);
+        assertThat(o.pushed()).isEqualTo(1);
+        AntiEntropy.Outcome again = pair[0].syncWith("old", null, null);
+        assertThat(again.differences()).as("stamp-only differences with an older peer").isZero();
+        assertThat(again.fingerprints()).as("a cheap walk: the root only").isLessThanOrEqualTo(2);
+        // the older peer's own round against the new node: clean too (it is answered with content hashes)
+        assertThat(pair[1].syncWith("new", null, null).differences()).isZero();
+        assertThat(a.state().entry(b("k7")).timestamp()).isEqualTo(now - 5_000_000L + 7); // not aligned, as before
+        assertThat(b.state().get(b("only-new")).value()).isEqualTo(b("n"));
+        assertThat(a.state().get(b("only-old")).value()).isEqualTo(b("o"));
+        assertThat(pair[0].olderPeerSyncs()).as("counted where it started and where it was served").isEqualTo(3);
+        // both upgraded: the next sync compares stamps and aligns them
+        int syncs = 0;
+        while (peers[0].syncWith("b", null, null).differences() > 0) {
+            assertThat(++syncs).as("syncs to align 2000 stamps with a budget of 1000").isLessThan(5);
+        }
+        assertThat(peers[0].pulled()).isEqualTo(2000);
+        assertThat(a.state().hash(HashVersion.STAMPED)).isEqualTo(b.state().hash(HashVersion.STAMPED));
+        assertThat(peers[0].olderPeerSyncs()).isZero();
+    }
+
+    /** A transport to pair[to] that behaves, both ways, like a node from before hash versions. */
+    private static Transport olderPeer(AntiEntropy[] pair, int to) {
+        Transport inner = direct(pair, to);
+        return new Transport() {
+            public String address() {
+                return "x";
+            }
+
+            public void serve(Handler handler) {
+            }
+
+            public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
+                if (op == Ops.SYNC_META) { // neither side sees the other's version: the records alone
+                    return inner.call(address, op, withoutVersion(payload), deadline).thenApply(r -> withoutVersion(r));
+                }
+                if (op == Ops.SYNC_FINGERPRINTS && (payload[0] & 0xff) > 15) {
+                    return CompletableFuture.failedFuture(new WireException("lane " + payload[0] + " is not in 0..15"));
+                }
+                if (op == Ops.SYNC_EXCHANGE && (payload[0] & 0xff) > 1) {
+                    return CompletableFuture.failedFuture(new WireException("unknown exchange mode " + payload[0]));
+                }
+                return inner.call(address, op, payload, deadline);
+            }
+
+            public void close() {
+            }
+        };
+    }
+
+    /** SYNC_META records without the version varint after them (version 2: one byte). */
+    private static byte[] withoutVersion(byte[] meta) {
+        assertThat(meta[meta.length - 1]).isEqualTo((byte) HashVersion.newest().number());
+        return java.util.Arrays.copyOf(meta, meta.length - 1);
     }
 
     @Test

@@ -134,6 +134,47 @@ class AntiEntropyTest {
         }
     }
 
+    /**
+     * Issue 27 on a real ring: the same value (and the same tombstone, and the same sub-tree entry) held under
+     * different stamps — one replica kept a write's first attempt, the others its retry — is aligned to the newer
+     * stamp on every replica by the nodes' own sync rounds over their transport; before, the content-only Merkle
+     * hash called the replicas in sync and the older stamp stayed.
+     */
+    @Test
+    void theSameValueUnderDifferentStampsIsAlignedToTheNewerStampOnEveryReplica() throws Exception {
+        try (Rings rings = ring3("1h")) {
+            for (int k = 0; k < 100; k++) {
+                call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("n" + k) + "\",\"Value\":\"" + b64("v")
+                        + "\",\"Sync\":true}");
+            }
+            assertThat(syncUntilClean(rings)).isEqualTo(1);
+            long first = rings.nodes.get(0).timestamps().next();
+            long retry = first + 1_200_000_000L; // the retry, 1.2 s later (the client's attempt timeout)
+            for (int i = 0; i < 3; i++) {
+                long ts = i == 1 ? first : retry; // node 1 kept the first attempt
+                var store = rings.nodes.get(i).store();
+                store.apply(Record.put(utf8("dup"), utf8("same"), ts));
+                store.apply(Record.put(utf8("del"), utf8("x"), first - 1));
+                store.apply(Record.delete(utf8("del"), ts));
+                store.apply(Record.subPut(utf8("tree"), utf8("s"), utf8("1"), ts));
+            }
+            assertThat(rings.nodes.get(1).store().state().hash()).isEqualTo(rings.nodes.get(0).store().state().hash());
+            assertThat(syncUntilClean(rings)).isGreaterThan(1);
+            for (GodNode n : rings.running()) {
+                var s = n.store().state();
+                assertThat(s.entry(utf8("dup")).timestamp()).as(n.address()).isEqualTo(retry);
+                assertThat(s.get(utf8("dup")).value()).isEqualTo(utf8("same"));
+                assertThat(s.entry(utf8("del")).isTombstone()).isTrue();
+                assertThat(s.entry(utf8("del")).timestamp()).as(n.address()).isEqualTo(retry);
+                assertThat(s.sub(utf8("tree")).entry(utf8("s")).timestamp()).as(n.address()).isEqualTo(retry);
+                assertThat(s.hash(io.god.tree.HashVersion.STAMPED))
+                        .isEqualTo(rings.nodes.get(0).store().state().hash(io.god.tree.HashVersion.STAMPED));
+                assertThat(n.antiEntropy().olderPeerSyncs()).isZero();
+            }
+            assertThat(rings.nodes.get(1).timestamps().next()).as("node 1's clock floor").isGreaterThan(retry);
+        }
+    }
+
     @Test
     void roundsRunByThemselves() throws Exception {
         try (Rings rings = ring3("30ms")) {

@@ -88,7 +88,7 @@ class SyncCodecTest {
             }
         }
         for (Iterator<Entry> it = s.entries(null); it.hasNext(); ) {
-            VersionSummary v = VersionSummary.of(it.next(), 0, 42);
+            VersionSummary v = VersionSummary.of(it.next(), 0, 42, io.god.tree.HashVersion.STAMPED);
             WireWriter w = new WireWriter();
             v.write(w);
             WireReader r = new WireReader(w.toBytes());

@@ -162,9 +162,10 @@ final class Invariants {
     }
 
     /**
-     * Every replica of every key holds the same copy as anti-entropy sees it: the same Merkle entry
-     * hash (key, live value or tombstone, sub tree). Timestamps are not hashed (as in the reference):
-     * two tombstones of one key may keep different times.
+     * Every replica of every key holds the same copy as anti-entropy sees it: the same stamped Merkle
+     * entry hash (key, live value or tombstone, sub tree, and their stamps) and the same stamp. Since
+     * issue 27 the stamps count: the same value under two stamps is a difference anti-entropy aligns
+     * (the reference, and this code before, hashed no timestamps and left them apart).
      */
     private void checkReplicas() {
         Ring ring = ring();
@@ -174,8 +175,7 @@ final class Invariants {
             String firstAt = null;
             for (Member m : ring.replicas(slot.key(), sim.config.redundancy())) {
                 Entry e = Workload.entry(nodes.get(m.address()).store().state(), slot);
-                String copy = e == null ? "absent" : e.entryHash() + " " + describe(e);
-                copy = copy.contains("@") ? copy.substring(0, copy.lastIndexOf('@')) : copy;
+                String copy = e == null ? "absent" : e.entryHash(io.god.tree.HashVersion.STAMPED) + " " + describe(e);
                 if (first == null) {
                     first = copy;
                     firstAt = m.address();

@@ -130,9 +130,10 @@ class SimulationTest {
         }
     }
 
+    /** Seed 6 (was 4 until anti-entropy aligned stamps, issue 27: seed 4's run changed and no longer shows it). */
     @Test
     void unorderedReplicaWritesAreCaught() {
-        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 4, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "older write won");
+        caught(BugSwitch.UNORDERED_REPLICA_WRITES, 6, EnumSet.of(Fault.JITTER, Fault.DUPLICATE), "older write won");
     }
 
     @Test

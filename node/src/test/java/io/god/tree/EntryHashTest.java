@@ -79,6 +79,48 @@ class EntryHashTest {
         assertEquals(new Hash128(h1, h2), tree.state().hash());
     }
 
+    /**
+     * The stamped hash (issue 27) is kept the same way through overwrites, deletes and sub trees — a branch's
+     * incremental update equals the sum over its entries — and differs where only a stamp does.
+     */
+    @Test
+    void stampedHashIsTheSumThatBranchesKeepAndCoversStamps() {
+        Tree tree = new Tree(io.god.time.NanoClock.system(), java.time.Duration.ofHours(1));
+        Random random = new Random(11);
+        long ts = 1;
+        for (int i = 0; i < 2000; i++) {
+            byte[] key = bytes(random, 1 + random.nextInt(3));
+            switch (random.nextInt(4)) {
+                case 0 -> tree.delete(key, ts++);
+                case 1 -> tree.subPut(key, bytes(random, 2), bytes(random, 3), ts++);
+                default -> tree.put(key, bytes(random, 1 + random.nextInt(2)), ts++);
+            }
+        }
+        long h1 = 0, h2 = 0;
+        for (java.util.Iterator<Entry> it = tree.state().entries(null); it.hasNext(); ) {
+            Hash128 h = it.next().entryHash(HashVersion.STAMPED);
+            h1 += h.h1();
+            h2 += h.h2();
+        }
+        assertEquals(new Hash128(h1, h2), tree.state().hash(HashVersion.STAMPED));
+
+        Tree a = new Tree(io.god.time.NanoClock.system(), java.time.Duration.ofHours(1));
+        Tree b = new Tree(io.god.time.NanoClock.system(), java.time.Duration.ofHours(1));
+        a.put(new byte[] {1}, new byte[] {9}, 5);
+        b.put(new byte[] {1}, new byte[] {9}, 6);
+        assertEquals(a.state().hash(), b.state().hash());
+        org.assertj.core.api.Assertions.assertThat(a.state().hash(HashVersion.STAMPED))
+                .isNotEqualTo(b.state().hash(HashVersion.STAMPED));
+        a.subPut(new byte[] {2}, new byte[] {3}, new byte[] {4}, 7);
+        b.subPut(new byte[] {2}, new byte[] {3}, new byte[] {4}, 8);
+        b.put(new byte[] {1}, new byte[] {9}, 5); // older: loses, b keeps stamp 6
+        a.put(new byte[] {1}, new byte[] {9}, 6);
+        org.assertj.core.api.Assertions.assertThat(a.state().hash(HashVersion.STAMPED))
+                .as("a sub entry's stamp").isNotEqualTo(b.state().hash(HashVersion.STAMPED));
+        a.subPut(new byte[] {2}, new byte[] {3}, new byte[] {4}, 8);
+        assertEquals(a.state().hash(HashVersion.STAMPED), b.state().hash(HashVersion.STAMPED));
+    }
+
     private static Hash128 guava(byte[] key, byte state, byte[] value, Hash128 sub) {
         Hasher h = Hashing.murmur3_128().newHasher().putInt(key.length).putBytes(key).putByte(state);
         if (value != null) {
