@@ -35,8 +35,15 @@ final class Campaign implements AutoCloseable {
 
         /** The nodes' settings beyond the campaign's fixed ones. */
         List<String> nodeSettings() {
-            return tombstoneWindow == null ? List.of() : List.of("-Dgod.tombstone-window=" + tombstoneWindow.toMillis() + "ms",
-                    "-Dgod.gc.interval=" + Math.max(10, tombstoneWindow.toMillis() / 10) + "ms");
+            List<String> out = new ArrayList<>();
+            if (tombstoneWindow != null) {
+                out.add("-Dgod.tombstone-window=" + tombstoneWindow.toMillis() + "ms");
+                out.add("-Dgod.gc.interval=" + Math.max(10, tombstoneWindow.toMillis() / 10) + "ms");
+            }
+            if (nemeses.stream().anyMatch(n -> n instanceof Nemesis.FsyncFail)) {
+                out.add(Nemesis.FsyncFail.SETTING); // testing only: fsyncs fail while the nemesis's trigger exists
+            }
+            return out;
         }
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * {@code ip netns} it is skipped, saying why, except under {@code CI=true} where it fails.
  * Settings (system properties): {@code god.chaos.seed} (a number or {@code random}), {@code god.chaos.nodes},
  * {@code god.chaos.duration} (e.g. {@code 30m}: random nemeses until then; unset: each once),
- * {@code god.chaos.nemeses} (comma-separated names), {@code god.chaos.fault} (seconds per fault),
+ * {@code god.chaos.nemeses} (comma-separated names; the opt-in {@code fsync-fail} only so), {@code god.chaos.fault} (seconds per fault),
  * {@code god.chaos.tombstone-window} (e.g. {@code 5s}: runs the report-only scenario of a partition longer than it).
  * Report and node logs: {@code chaos/target/chaos/} (the window scenario: {@code chaos/target/chaos-window/}).
  */
@@ -49,9 +49,13 @@ class ChaosCampaignIT {
                 .extracting(Checker.Violation::describe).isEmpty();
         assertThat(result.phases()).as("convergence after each heal, seed " + seed)
                 .allSatisfy(p -> assertThat(p.notConverged()).as(p.nemesis()).isNull());
-        // the nemeses bit: some node saw its ring shrink during a fault (else the faults were no-ops)
+        // a node whose fsync failed must have said so on its liveness (it stays in the ring meanwhile)
+        assertThat(result.phases()).as("liveness after a failed fsync, seed " + seed)
+                .filteredOn(p -> p.nemesis().equals(Nemesis.FsyncFail.NAME))
+                .allSatisfy(p -> assertThat(p.action()).contains("liveness DOWN (wal-fsync: failed"));
+        // the nemeses bit: some node saw its ring shrink during a fault, or a failed fsync (else they were no-ops)
         assertThat(result.phases()).as("a fault some node noticed, seed " + seed)
-                .anyMatch(p -> p.smallestRing() < config.nodes());
+                .anyMatch(p -> p.smallestRing() < config.nodes() || p.action().contains("liveness DOWN"));
         assertThat(result.finalNotConverged()).as("final convergence, seed " + seed).isNull();
         assertThat(result.history()).as("the workload ran").anyMatch(op -> op.kind() == Op.Kind.PUT && op.ok())
                 .anyMatch(op -> op.kind() == Op.Kind.DEL && op.ok()).anyMatch(op -> op.kind() == Op.Kind.GET && op.ok())

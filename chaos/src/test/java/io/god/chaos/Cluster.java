@@ -79,6 +79,31 @@ final class Cluster implements AutoCloseable {
     }
 
     /**
+     * What node i's {@code /q/health/live} says: {@code UP}, {@code DOWN (<the dead loops>)}, or why there was no
+     * answer (within a second or two).
+     */
+    String liveness(int i) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(nodes.get(i).adminBase() + "/q/health/live"))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode body = json.readTree(r.body());
+            if ("UP".equals(body.path("status").asText())) {
+                return "UP";
+            }
+            List<String> dead = new ArrayList<>();
+            for (JsonNode check : body.path("checks")) {
+                check.path("data").forEach(d -> dead.add(d.asText()));
+            }
+            return "DOWN (" + String.join("; ", dead) + ")";
+        } catch (IOException e) {
+            return "no answer (" + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "no answer (interrupted)";
+        }
+    }
+
+    /**
      * Null when every node answers ACTIVE, replicated, with a ring of all of them and one ring hash;
      * else what is still missing (for the report of a ring that did not converge).
      */

@@ -39,10 +39,17 @@ interface Nemesis {
         }
     }
 
+    /** Nemeses run only when named ({@code god.chaos.nemeses}): not in {@link #all()}, so not in the CI campaign. */
+    static List<Nemesis> optIn() {
+        return List.of(new FsyncFail());
+    }
+
     static Nemesis named(String name) {
-        return all().stream().filter(n -> n.name().equals(name)).findFirst()
+        List<Nemesis> known = new ArrayList<>(all());
+        known.addAll(optIn());
+        return known.stream().filter(n -> n.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no nemesis named " + name + "; known: "
-                        + all().stream().map(Nemesis::name).toList()));
+                        + known.stream().map(Nemesis::name).toList()));
     }
 
     /** One node loses contact with every other node (clients still reach it). */
@@ -290,6 +297,55 @@ interface Nemesis {
                     note = "node " + victim + " had exited (code " + exit + ") on the full disk; restarted";
                     c.start(victim);
                 }
+                victim = -1;
+            }
+        }
+
+        @Override
+        public String healNote() {
+            return note;
+        }
+    }
+
+    /**
+     * Every fsync of one node fails (EIO), through the node's disk seam: the nodes run with the testing-only
+     * {@code god.testing.fail-fsync} when this nemesis is in the run, and the fault creates the trigger file
+     * {@code fail-fsync} in the victim's data directory. The node must refuse the writes whose fsync failed and
+     * every later one, and report liveness DOWN (never retry the fsync: PostgreSQL's fsyncgate); the heal notes
+     * what {@code /q/health/live} said, deletes the trigger and restarts the node on its data directory (kill -9
+     * and start, as Kubernetes does on a failed liveness probe): it recovers from its log, the ring repairs the
+     * rest. Opt-in ({@link #optIn()}): a testing-only node setting, so not in the CI campaign.
+     */
+    final class FsyncFail implements Nemesis {
+        static final String NAME = "fsync-fail";
+        /** The node setting (NodeSettings.TESTING_FAIL_FSYNC) and its trigger file (NodeSettings.FAIL_FSYNC_TRIGGER). */
+        static final String SETTING = "-Dgod.testing.fail-fsync=true";
+        static final String TRIGGER = "fail-fsync";
+        private int victim = -1;
+        private String note;
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String inject(Cluster c, Random r) throws Exception {
+            victim = r.nextInt(c.size());
+            java.nio.file.Files.writeString(c.node(victim).dataDir().resolve(TRIGGER), "chaos fsync-fail\n");
+            return "every fsync of node " + victim + " fails";
+        }
+
+        @Override
+        public void heal(Cluster c) throws Exception {
+            note = null;
+            if (victim >= 0) {
+                // paths in the node's data directory shortened to their names: the report stays readable
+                note = "node " + victim + " liveness " + c.liveness(victim).replace(c.node(victim).dataDir() + "/", "")
+                        .replace("java.io.IOException: ", "") + "; restarted";
+                java.nio.file.Files.deleteIfExists(c.node(victim).dataDir().resolve(TRIGGER));
+                c.node(victim).kill();
+                c.start(victim);
                 victim = -1;
             }
         }

@@ -212,6 +212,17 @@ public final class GodNode implements AutoCloseable {
     }
 
     /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
+    /** The runtime's disk, or with {@code god.testing.fail-fsync} that disk failing fsyncs while the trigger exists. */
+    private static io.god.persist.Disk disk(NodeSettings settings, NodeRuntime runtime) {
+        if (!settings.failFsync()) {
+            return runtime.disk();
+        }
+        java.nio.file.Path trigger = settings.dataDir().resolve(NodeSettings.FAIL_FSYNC_TRIGGER);
+        LOG.log(System.Logger.Level.WARNING, "testing only: " + NodeSettings.TESTING_FAIL_FSYNC
+                + " is on, every fsync in the data directory fails while " + trigger + " exists");
+        return new io.god.persist.FsyncFaultDisk(runtime.disk(), trigger);
+    }
+
     public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
         OomExit.install();
         // the TLS files are read before anything is opened: a missing or wrong one fails the start naming its setting
@@ -233,7 +244,7 @@ public final class GodNode implements AutoCloseable {
             store = Store.inMemory(tree);
             position = null;
         } else {
-            DurableTree durable = DurableTree.open(runtime.disk(), settings.dataDir(), tree,
+            DurableTree durable = DurableTree.open(disk(settings, runtime), settings.dataDir(), tree,
                     settings.persistenceOptions());
             store = Store.durable(durable);
             try {

@@ -56,6 +56,8 @@ import java.util.function.Function;
  * @param clearNeedsAdmin whether Clear (FLUSHALL) needs the admin credential ({@code god.auth.clear=admin})
  * @param protectedMode no credential and no {@code god.node.host}: only loopback clients are served (as Redis does)
  * @param tls TLS on the binary and RESP ports ({@code god.tls.*}), or null when off
+ * @param failFsync testing only ({@code god.testing.fail-fsync}): fsyncs in the data directory fail while the file
+ *                  {@link #FAIL_FSYNC_TRIGGER} exists in it (the fault campaign's {@code fsync-fail} nemesis)
  */
 public record NodeSettings(int nodePort, String advertise, Path dataDir, List<String> seeds, int redundancy,
                            Duration tombstoneWindow, FsyncPolicy fsync, long snapshotThreshold, int keySize,
@@ -65,7 +67,11 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                            List<String> acceptedTokens, Duration authTimeout, int maxConnections,
                            AuthTokens peerTokens, AuthTokens adminTokens, AuthTokens metricsTokens,
                            boolean clearNeedsAdmin,
-                           boolean protectedMode, TlsSettings tls) {
+                           boolean protectedMode, TlsSettings tls, boolean failFsync) {
+
+    public static final String TESTING_FAIL_FSYNC = "god.testing.fail-fsync";
+    /** The trigger file of {@link #TESTING_FAIL_FSYNC}, in the data directory. */
+    public static final String FAIL_FSYNC_TRIGGER = "fail-fsync";
 
     /**
      * @param bindHost the interface the binary protocol listens on (default: the advertise host)
@@ -333,7 +339,18 @@ public record NodeSettings(int nodePort, String advertise, Path dataDir, List<St
                 clearNeedsAdmin(config),
                 !tokens.set() && !AuthTokens.from(config, AuthTokens.PEER).set()
                         && !AuthTokens.from(config, AuthTokens.ADMIN).set() && get.apply(NODE_HOST) == null,
-                TlsSettings.from(config));
+                TlsSettings.from(config), failFsync(config, dataDir));
+    }
+
+    private static boolean failFsync(Function<String, Optional<String>> config, Path dataDir) {
+        String v = config.apply(TESTING_FAIL_FSYNC).map(String::trim).orElse("false");
+        if (!v.equals("true") && !v.equals("false")) {
+            throw invalid(TESTING_FAIL_FSYNC, "must be true or false, was '" + v + "'");
+        }
+        if (v.equals("true") && dataDir == null) {
+            throw invalid(TESTING_FAIL_FSYNC, "is true but " + DATA_DIR + " is not set: an in-memory node has no fsync");
+        }
+        return v.equals("true");
     }
 
     public static final String AUTH_CLEAR = "god.auth.clear";

@@ -53,9 +53,12 @@ public final class DurableTree implements AutoCloseable {
     private final Closeable dirLock;
     private final WriteAheadLog wal;
 
-    /** The background loops of this directory for the node's supervisor: the log's fsync loop (everysec). */
+    /**
+     * What this directory tells the node's supervisor: the log's fsync loop (everysec; under the other policies
+     * only its failure), failed once an fsync failed.
+     */
     public java.util.List<io.god.supervise.Heartbeat> heartbeats() {
-        return options.fsync() == FsyncPolicy.EVERYSEC ? java.util.List.of(wal.heartbeat) : java.util.List.of();
+        return java.util.List.of(wal.heartbeat);
     }
     private final MetadataStore metadata;
     private final RecoveryReport recovery;

@@ -58,14 +58,20 @@ final class WriteAheadLog implements AutoCloseable {
     static final long MAX_GATHER_NANOS = 2_000_000;
     /** The node's metrics (set once after open). */
     volatile PersistenceObserver observer = PersistenceObserver.NONE;
-    /** The fsync loop's beat for the node's supervisor (one iteration per second at most). */
-    final io.god.supervise.Heartbeat heartbeat = new io.god.supervise.Heartbeat("wal-fsync",
-            java.time.Duration.ofSeconds(1));
+    /**
+     * For the node's supervisor: the fsync loop's beat under everysec (one iteration per second at most), under
+     * the other policies no loop, only the failure. A failed fsync marks it failed, so the node's liveness goes
+     * DOWN: the log refuses every write from then on, and only a restart (recovery from what is on disk, never
+     * trusting the page cache) makes the node useful again.
+     */
+    final io.god.supervise.Heartbeat heartbeat;
 
     private WriteAheadLog(Disk disk, Path dir, FsyncPolicy policy) {
         this.disk = disk;
         this.dir = dir;
         this.policy = policy;
+        this.heartbeat = new io.god.supervise.Heartbeat("wal-fsync",
+                policy == FsyncPolicy.EVERYSEC ? java.time.Duration.ofSeconds(1) : null);
     }
 
     static WriteAheadLog open(Disk disk, Path dir, long seq, FsyncPolicy policy) throws IOException {
@@ -187,7 +193,9 @@ final class WriteAheadLog implements AutoCloseable {
                 syncing = false;
                 if (err != null) {
                     failure = err;
-                    LOG.log(System.Logger.Level.ERROR, "fsync of the log in " + dir + " failed; refusing further writes", err);
+                    heartbeat.failed(err);
+                    LOG.log(System.Logger.Level.ERROR, "fsync of the log in " + dir + " failed; refusing further writes"
+                            + " and reporting liveness DOWN until the node restarts and recovers from the log", err);
                 } else {
                     durableLsn = Math.max(durableLsn, target);
                 }
@@ -299,6 +307,7 @@ final class WriteAheadLog implements AutoCloseable {
         try {
             if (failure == null) {
                 failure = e;
+                heartbeat.failed(e);
             }
             changed.signalAll();
         } finally {

@@ -17,6 +17,7 @@ public final class Heartbeat {
     private volatile Thread thread;
     private volatile Throwable failure;
 
+    /** @param interval how often the loop beats; null = not a loop, only a failure to report (never silent) */
     public Heartbeat(String name, Duration interval) {
         this.name = name;
         this.interval = interval;
@@ -47,6 +48,7 @@ public final class Heartbeat {
         return name;
     }
 
+    /** How often the loop beats, or null when only a failure is reported ({@link #failed}), not beats. */
     public Duration interval() {
         return interval;
     }

@@ -80,6 +80,9 @@ public final class Supervisor {
         if (t != null && !t.isAlive()) {
             return "thread " + t.getName() + " is gone";
         }
+        if (h.interval() == null) {
+            return null; // not a loop: only its failure counts
+        }
         long[] s = seen.get(h);
         long beats = h.beats();
         if (beats != s[0]) {
