@@ -169,7 +169,33 @@ public final class Cluster {
             return true;
         }
         Ring r = ring();
-        return r.size() > 1 && !r.isReplica(key, redundancy, address);
+        return r.size() > 1 && readers(r, key).stream().noneMatch(m -> m.address().equals(address));
+    }
+
+    /**
+     * The live members that may answer a read of {@code key}, in replica order: its live replicas that are also in
+     * its expected replica set (DESIGN §5). A live stand-in for an absent member holds only what was written while
+     * that member was away, so it answers no read of the key; the list is empty when every expected replica is away
+     * (this node in a minority partition): the read is refused rather than answered "not found" from members that
+     * never held the key (the 30-minute fault campaign's stale read, seed 3029393463080149965).
+     */
+    private List<Member> readers(Ring live, byte[] key) {
+        List<Member> replicas = live.replicas(key, redundancy);
+        Ring expected = membership.expected();
+        if (expected == live) { // nobody absent: the same replica set
+            return replicas;
+        }
+        java.util.Set<String> want = new java.util.HashSet<>();
+        for (Member m : expected.replicas(key, redundancy)) {
+            want.add(m.address());
+        }
+        List<Member> out = new ArrayList<>(replicas.size());
+        for (Member m : replicas) {
+            if (want.contains(m.address())) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     /**
@@ -326,8 +352,12 @@ public final class Cluster {
         if (r.size() <= 1 || hops >= MAX_HOPS) {
             return true;
         }
-        if (read && handsReadOver(key)) {
-            return false;
+        if (read) {
+            if (handsReadOver(key)) {
+                return false;
+            }
+            List<Member> readers = readers(r, key);
+            return !readers.isEmpty() && readers.get(0).address().equals(address);
         }
         Member owner = r.successor(key);
         return owner == null || owner.address().equals(address);
@@ -363,6 +393,12 @@ public final class Cluster {
         List<Member> replicas = r.replicas(key, redundancy);
         Member owner = replicas.get(0);
         if (read) {
+            replicas = readers(r, key);
+            if (replicas.isEmpty()) {
+                return new Forwarded(null, 503, "no replica of the key is reachable from " + address + " (every member"
+                        + " of its replica set is down or partitioned away; the members here hold no complete copy);"
+                        + " retry");
+            }
             List<Member> readable = new ArrayList<>();
             for (Member m : replicas) {
                 if (readable(m)) {

@@ -64,6 +64,10 @@ class ExpectedMembershipTest {
                 + "\",\"Sync\":true}").getBytes(StandardCharsets.UTF_8), null);
     }
 
+    private static String raw64(byte[] b) {
+        return java.util.Base64.getEncoder().encodeToString(b);
+    }
+
     private static int copies(Rings rings, String key, String value) {
         int n = 0;
         for (GodNode g : rings.nodes) {
@@ -108,6 +112,62 @@ class ExpectedMembershipTest {
             net.heal();
             await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 2, 3));
             assertThat(syncPut(rings, 2, "after", "v").status()).isEqualTo(200);
+        }
+    }
+
+    /**
+     * The 30-minute fault campaign's stale read (seed 3029393463080149965): in a minority partition whose members
+     * hold none of a key's replicas, a read answered "not found" from the live members' copies. Five nodes, N=2,
+     * the minority {3, 4}: a key whose expected replicas are both on the majority side is refused there (503,
+     * never "not found"); a key with an expected replica in the minority is read from it (by the binary point call
+     * too); after the heal both are read everywhere.
+     */
+    @Test
+    void aMinorityWithoutAKeysReplicasRefusesItsReadsInsteadOfAnsweringNotFound() throws Exception {
+        InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 5);
+        try (Rings rings = new Rings()) {
+            rings.extra.put("god.redundancy", "2");
+            rings.extra.put("god.tombstone-window", "1h");
+            rings.transports = (settings, handlers) -> net.transport(settings.advertise());
+            String seeds = rings.address(0) + "," + rings.address(1);
+            for (int i = 0; i < 5; i++) {
+                rings.start(i, null, seeds);
+            }
+            await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 0, 5));
+            List<String> minority = List.of(rings.address(3), rings.address(4));
+            byte[] away = null; // keys spread over the ring: their first byte runs through every value
+            byte[] near = null;
+            for (int k = 0; k < 256 && (away == null || near == null); k++) {
+                byte[] key = {(byte) k, 'm'};
+                String put = "{\"Key\":\"" + raw64(key) + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}";
+                call(rings.rpc(0), "Put", put);
+                boolean inMinority = rings.nodes.get(0).membership().ring().replicas(key, 2)
+                        .stream().anyMatch(m -> minority.contains(m.address()));
+                if (inMinority && near == null) {
+                    near = key;
+                } else if (!inMinority && away == null) {
+                    away = key;
+                }
+            }
+            assertThat(away).as("a key with both replicas on the majority side").isNotNull();
+            assertThat(near).as("a key with a replica in the minority").isNotNull();
+            net.partition(minority, List.of(rings.address(0), rings.address(1), rings.address(2)));
+            await().atMost(WAIT).until(() -> viewSize(rings, 3, 2) && viewSize(rings, 4, 2));
+            String getAway = "{\"Key\":\"" + raw64(away) + "\"}";
+            for (int node : new int[] {3, 4}) {
+                JsonRpc.Response r = rings.rpc(node).handle("DHash.Get", getAway.getBytes(StandardCharsets.UTF_8), null);
+                assertThat(r.status()).as("node " + node + ": " + r.text()).isEqualTo(503);
+                assertThat(r.text()).contains("no replica of the key is reachable");
+            }
+            String getNear = "{\"Key\":\"" + raw64(near) + "\"}";
+            for (int node : new int[] {3, 4}) {
+                assertThat(call(rings.rpc(node), "Get", getNear)).as("node " + node).contains("\"Exists\":true");
+            }
+            net.heal();
+            await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 3, 5));
+            for (int node = 0; node < 5; node++) {
+                assertThat(call(rings.rpc(node), "Get", getAway)).as("node " + node).contains("\"Exists\":true");
+            }
         }
     }
 
