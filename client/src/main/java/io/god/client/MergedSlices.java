@@ -39,7 +39,8 @@ final class MergedSlices {
      * rest of the range. Keys up to the nearest such cut are known on every answering replica, so they are
      * merged (newest copy per key), tombstones dropped, and the walk goes on strictly after the cut until
      * len live entries are found (len < 0: all) or no answer was cut. Each round moves past at least one
-     * entry. The Len forms ask in binary ({@link SliceCall}; JSON at an older node), the range forms in JSON.
+     * entry. The Len forms ask in binary as a {@link DigestRead} (entries from one replica, digests from the others;
+     * JSON at a node older than the binary call), the range forms in JSON.
      *
      * @param start where the walk begins (forward: the low bound; reverse: the high bound), null = open
      * @param end   where it stops (the other bound), null = open
