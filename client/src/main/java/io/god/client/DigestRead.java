@@ -6,6 +6,7 @@ import io.god.wire.SliceCall;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One attempt of a merged SliceLen/ReverseSliceLen page as a digest read (Cassandra's): one replica is asked for
@@ -22,7 +23,7 @@ final class DigestRead implements ReplicaReads.AtNode<List<SliceCall.Stamped>> {
     private final NodeCalls calls;
     private final SliceCall entriesCall;
     private final SliceCall digestCall;
-    private final ObjectNode json;
+    private final Supplier<ObjectNode> json;
     /** The replica asked for entries. */
     private final String entriesAt;
     private Answer entries;
@@ -31,10 +32,10 @@ final class DigestRead implements ReplicaReads.AtNode<List<SliceCall.Stamped>> {
 
     /**
      * @param call the Stamped slice asking for entries (EXECUTE mode)
-     * @param json the same call in JSON, for nodes older than the binary one
+     * @param json the same call in JSON, for nodes older than the binary one (made only for them)
      * @param entriesAt the replica asked for entries (one of the attempt's replicas)
      */
-    DigestRead(NodeCalls calls, SliceCall call, ObjectNode json, String entriesAt) {
+    DigestRead(NodeCalls calls, SliceCall call, Supplier<ObjectNode> json, String entriesAt) {
         this.calls = calls;
         this.entriesCall = call.asDigest(false);
         this.digestCall = call.asDigest(true);

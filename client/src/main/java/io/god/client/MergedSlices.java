@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Slice, ReverseSlice, SliceLen and ReverseSliceLen as merged reads (reference §1.3 mergeRecent): every replica
@@ -96,8 +97,9 @@ final class MergedSlices {
         int kind = method.startsWith("Reverse") ? SliceCall.REVERSE_SLICE_LEN : SliceCall.SLICE_LEN;
         SliceCall call = new SliceCall(kind, key, from, fromInc, want, calls.authorization(), 0, Call.EXECUTE);
         SliceCall routed = new SliceCall(kind, key, from, fromInc, want, calls.authorization(), 0, Call.ROUTE);
-        ObjectNode json = body().put("Key", key).put("From", from).put("FromInc", fromInc).put("Len", want)
-                .put("Stamped", true);
+        // the JSON form is built only for nodes older than the binary call: no Jackson tree per page otherwise
+        Supplier<ObjectNode> json = () -> body().put("Key", key).put("From", from).put("FromInc", fromInc)
+                .put("Len", want).put("Stamped", true);
         return reads.fromReplicas(method, key, (ReplicaReads.PerAttempt<List<SliceCall.Stamped>>) replicas ->
                         new DigestRead(calls, call, json,
                                 replicas.get(Math.floorMod(rotation.getAndIncrement(), replicas.size())).address()),

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * One attempt at one node, no retry: a JSON-contract {@link Call} ({@link Ops#CALL}) or a binary {@link DataCall}
@@ -119,12 +120,13 @@ final class NodeCalls {
 
     /**
      * A Stamped SliceLen/ReverseSliceLen at one node: the binary {@link SliceCall}, or the JSON call (the same body
-     * with {@code Stamped}) at a node older than it — one that answered the binary form 400 "unknown data
-     * operation" is remembered and asked in JSON from then on.
+     * with {@code Stamped}, made only then) at a node older than it — one that answered the binary form 400
+     * "unknown data operation" is remembered and asked in JSON from then on.
      */
-    Connections.Sent<StampedSlice> sendSlice(String address, SliceCall call, ObjectNode json, Duration budget) {
+    Connections.Sent<StampedSlice> sendSlice(String address, SliceCall call, Supplier<ObjectNode> json,
+                                             Duration budget) {
         if (noBinarySlices.contains(address)) {
-            return stampedJson(address, json, call.mode(), budget, call.method());
+            return stampedJson(address, json.get(), call.mode(), budget, call.method());
         }
         Connections.Sent<byte[]> sent = connections.exchange(address, call.method(), Ops.DATA, call.encode(), budget);
         return () -> {
@@ -132,7 +134,7 @@ final class NodeCalls {
             SliceCall.Reply r = sliceReply(address, payload, SliceCall.Reply::decode);
             if (olderNode(r.status(), r.message(), call.kind())) {
                 noBinarySlices.add(address);
-                return stampedJson(address, json, call.mode(), budget, call.method()).answer();
+                return stampedJson(address, json.get(), call.mode(), budget, call.method()).answer();
             }
             refused(address, r.status(), r.message());
             return new StampedSlice(r.entries(), payload);
