@@ -197,6 +197,13 @@ loadgen ring-binary-get $RB --mix get=1
 loadgen ring-http-get $RH --mix get=1
 wrk_run ring-get "${RING[0]}" Get
 rb ring-get -n "$RN" -r "$RING_KEYS" -d "$VALUE" -t get
+# SliceLen 100 of one sub tree: merged (all 3 replicas: one sends entries, two digests) and owner-only (a client
+# that believes N=1 asks the owner alone); the sorted set bench:zset is still in Redis from the single-node runs
+java -Xmx1g -cp "$BENCH" io.god.bench.load.LoadGen --endpoints "$SEEDS" -c 32 --keys "$RING_KEYS" \
+  --value-size "$VALUE" --preload-subs 20000 --duration 0 > "$OUT/ring-preload-subs.txt"
+loadgen ring-binary-slice $RB --mix slice=1
+loadgen ring-binary-slice-owner $RB --redundancy 1 --mix slice=1
+rb ring-zrange -n $((RN / 3)) zrange bench:zset 0 99 withscores
 teardown; PIDS=()
 
 # ---------------------------------------------------------------- report
@@ -274,7 +281,9 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   row "binary SetExpression (I t0 t1), 100 rows" single-binary-setexpr setexpr
   echo
   echo "3-node loopback ring (god.redundancy=3: every put is applied on 3 nodes, a GodClient Get asks all"
-  echo "3 replicas), key space $RING_KEYS keys; against the same Redis, run again right after:"
+  echo "3 replicas), key space $RING_KEYS keys; against the same Redis, run again right after. SliceLen 100 reads"
+  echo "one sub tree of 10,000 entries: merged (every replica asked; one sends its entries, the others digests)"
+  echo "or owner only (\`LoadGen --redundancy 1\`: the client asks the owner alone, no merge):"
   echo
   table_head
   row "ring binary Put" ring-binary-put put ring-set SET
@@ -284,6 +293,8 @@ MODE=$([ "$QUICK" = 1 ] && echo "--quick" || echo "full")
   wrk_row "ring HTTP JSON Put, wrk" ring-put ring-set SET
   wrk_row "ring HTTP JSON Get, wrk" ring-get ring-get GET
   row "ring binary Put, light generator" ring-wire-put put ring-set SET
+  row "ring binary SliceLen 100, merged (3 replicas)" ring-binary-slice slice ring-zrange "ZRANGE 0 99 WITHSCORES"
+  row "ring binary SliceLen 100, owner only" ring-binary-slice-owner slice ring-zrange "ZRANGE 0 99 WITHSCORES"
   echo
   echo "The ring's binary Put from the light generator is **$(ratio "$(god_ops ring-wire-put put)" "$(god_ops single-wire-put put)")** of the single"
   echo "node's (issue 29 goal: ≥ 0.6×); every Put is applied on 3 nodes sharing the 2 cores."

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Slice, ReverseSlice, SliceLen and ReverseSliceLen as merged reads (reference §1.3 mergeRecent): every replica
@@ -24,6 +26,8 @@ final class MergedSlices {
 
     private final ReplicaReads reads;
     private final NodeCalls calls;
+    /** Which replica of a page's read is asked for entries (the others for digests). */
+    private final AtomicInteger rotation = new AtomicInteger();
 
     MergedSlices(ReplicaReads reads, NodeCalls calls) {
         this.reads = reads;
@@ -36,7 +40,8 @@ final class MergedSlices {
      * rest of the range. Keys up to the nearest such cut are known on every answering replica, so they are
      * merged (newest copy per key), tombstones dropped, and the walk goes on strictly after the cut until
      * len live entries are found (len < 0: all) or no answer was cut. Each round moves past at least one
-     * entry. The Len forms ask in binary ({@link SliceCall}; JSON at an older node), the range forms in JSON.
+     * entry. The Len forms ask in binary as a {@link DigestRead} (entries from one replica, digests from the others;
+     * JSON at a node older than the binary call), the range forms in JSON.
      *
      * @param start where the walk begins (forward: the low bound; reverse: the high bound), null = open
      * @param end   where it stops (the other bound), null = open
@@ -49,9 +54,9 @@ final class MergedSlices {
         boolean cursorInc = startInc;
         while (true) {
             long want = len < 0 ? -1 : len - out.size();
-            List<List<SliceCall.Stamped>> answers = paged ? page(method, key, cursor, cursorInc, want)
+            List<List<SliceCall.Stamped>> answers = distinct(paged ? page(method, key, cursor, cursorInc, want)
                     : ranged(method, key, reverse ? range(key, end, cursor, endInc, cursorInc)
-                    : range(key, cursor, end, cursorInc, endInc));
+                    : range(key, cursor, end, cursorInc, endInc)));
             byte[] cut = null;
             for (List<SliceCall.Stamped> a : answers) {
                 if (a.isEmpty() || !truncated(a, want)) {
@@ -83,15 +88,25 @@ final class MergedSlices {
         }
     }
 
-    /** Every replica's Stamped SliceLen/ReverseSliceLen from the cursor, in binary. */
+    /**
+     * Every replica's Stamped SliceLen/ReverseSliceLen from the cursor, in binary, as a {@link DigestRead}: the
+     * replica asked for entries rotates (so no replica does every walk's encoding), the others send digests.
+     * Replicas that agree come back as the same list object.
+     */
     private List<List<SliceCall.Stamped>> page(String method, byte[] key, byte[] from, boolean fromInc, long want) {
         int kind = method.startsWith("Reverse") ? SliceCall.REVERSE_SLICE_LEN : SliceCall.SLICE_LEN;
         SliceCall call = new SliceCall(kind, key, from, fromInc, want, calls.authorization(), 0, Call.EXECUTE);
         SliceCall routed = new SliceCall(kind, key, from, fromInc, want, calls.authorization(), 0, Call.ROUTE);
-        ObjectNode json = body().put("Key", key).put("From", from).put("FromInc", fromInc).put("Len", want)
-                .put("Stamped", true);
-        return reads.fromReplicas(method, key, (address, budget) -> calls.sendSlice(address, call, json, budget),
-                (address, budget) -> calls.sendSlice(address, routed, json, budget));
+        // the JSON form is built only for nodes older than the binary call: no Jackson tree per page otherwise
+        Supplier<ObjectNode> json = () -> body().put("Key", key).put("From", from).put("FromInc", fromInc)
+                .put("Len", want).put("Stamped", true);
+        return reads.fromReplicas(method, key, (ReplicaReads.PerAttempt<List<SliceCall.Stamped>>) replicas ->
+                        new DigestRead(calls, call, json,
+                                replicas.get(Math.floorMod(rotation.getAndIncrement(), replicas.size())).address()),
+                (address, budget) -> {
+                    Connections.Sent<NodeCalls.StampedSlice> s = calls.sendSlice(address, routed, json, budget);
+                    return () -> s.answer().entries;
+                });
     }
 
     /** Every replica's Stamped Slice/ReverseSlice of a range, in JSON. */
@@ -99,6 +114,21 @@ final class MergedSlices {
         List<List<SliceCall.Stamped>> out = new ArrayList<>();
         for (JsonNode a : reads.fromReplicas(method, key, b.put("Stamped", true))) {
             out.add(NodeCalls.stamped(a));
+        }
+        return out;
+    }
+
+    /** The answers without repeats of one list object (replicas whose digest matched share their peer's entries). */
+    private static List<List<SliceCall.Stamped>> distinct(List<List<SliceCall.Stamped>> answers) {
+        List<List<SliceCall.Stamped>> out = new ArrayList<>(answers.size());
+        for (List<SliceCall.Stamped> a : answers) {
+            boolean seen = false;
+            for (List<SliceCall.Stamped> o : out) {
+                seen |= o == a;
+            }
+            if (!seen) {
+                out.add(a);
+            }
         }
         return out;
     }

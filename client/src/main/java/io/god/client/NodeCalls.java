@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * One attempt at one node, no retry: a JSON-contract {@link Call} ({@link Ops#CALL}) or a binary {@link DataCall}
@@ -26,6 +27,8 @@ final class NodeCalls {
     private final Connections connections;
     /** Nodes that refused a binary slice call as an unknown data operation (older nodes): asked in JSON. */
     private final Set<String> noBinarySlices = ConcurrentHashMap.newKeySet();
+    /** Nodes that refused a slice digest as an unknown data operation: asked for the entries instead. */
+    private final Set<String> noSliceDigests = ConcurrentHashMap.newKeySet();
 
     NodeCalls(Connections connections) {
         this.connections = connections;
@@ -117,43 +120,98 @@ final class NodeCalls {
 
     /**
      * A Stamped SliceLen/ReverseSliceLen at one node: the binary {@link SliceCall}, or the JSON call (the same body
-     * with {@code Stamped}) at a node older than it — one that answered the binary form 400 "unknown data
-     * operation" is remembered and asked in JSON from then on.
+     * with {@code Stamped}, made only then) at a node older than it — one that answered the binary form 400
+     * "unknown data operation" is remembered and asked in JSON from then on.
      */
-    Connections.Sent<List<SliceCall.Stamped>> sendSlice(String address, SliceCall call, ObjectNode json,
-                                                         Duration budget) {
+    Connections.Sent<StampedSlice> sendSlice(String address, SliceCall call, Supplier<ObjectNode> json,
+                                             Duration budget) {
         if (noBinarySlices.contains(address)) {
-            return stampedJson(address, json, call.mode(), budget, call.method());
+            return stampedJson(address, json.get(), call.mode(), budget, call.method());
         }
         Connections.Sent<byte[]> sent = connections.exchange(address, call.method(), Ops.DATA, call.encode(), budget);
         return () -> {
-            SliceCall.Reply r;
-            try {
-                r = SliceCall.Reply.decode(sent.answer());
-            } catch (GodException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
-            }
-            if (r.status() == 400 && r.message().contains("unknown data operation " + call.kind())) {
+            byte[] payload = sent.answer();
+            SliceCall.Reply r = sliceReply(address, payload, SliceCall.Reply::decode);
+            if (olderNode(r.status(), r.message(), call.kind())) {
                 noBinarySlices.add(address);
-                return stampedJson(address, json, call.mode(), budget, call.method()).answer();
+                return stampedJson(address, json.get(), call.mode(), budget, call.method()).answer();
             }
-            if (r.status() >= 400 && r.status() < 500) {
-                throw new GodRequestException(r.status(), r.message());
-            }
-            if (r.status() != 200) {
-                throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null,
-                        r.status());
-            }
-            return r.entries();
+            refused(address, r.status(), r.message());
+            return new StampedSlice(r.entries(), payload);
         };
     }
 
-    private Connections.Sent<List<SliceCall.Stamped>> stampedJson(String address, ObjectNode json, int mode,
-                                                                  Duration budget, String method) {
+    /** Whether a node is asked for slice digests: it knows them (or has not said it does not). */
+    boolean digests(String address) {
+        return !noBinarySlices.contains(address) && !noSliceDigests.contains(address);
+    }
+
+    /**
+     * The digest of a Stamped slice at one node ({@link SliceCall#digest()} kinds), or null from a node older than
+     * them (it answered 400 "unknown data operation"; remembered, and not asked for digests again).
+     */
+    Connections.Sent<byte[]> sendSliceDigest(String address, SliceCall call, Duration budget) {
+        Connections.Sent<byte[]> sent = connections.exchange(address, call.method(), Ops.DATA, call.encode(), budget);
+        return () -> {
+            SliceCall.DigestReply r = sliceReply(address, sent.answer(), SliceCall.DigestReply::decode);
+            if (olderNode(r.status(), r.message(), call.kind())) {
+                noSliceDigests.add(address);
+                return null;
+            }
+            refused(address, r.status(), r.message());
+            return r.digest();
+        };
+    }
+
+    private static <R> R sliceReply(String address, byte[] payload, java.util.function.Function<byte[], R> decode) {
+        try {
+            return decode.apply(payload);
+        } catch (RuntimeException e) {
+            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** An older node's answer to a data kind it does not know (DataCall's decoding refuses it). */
+    private static boolean olderNode(int status, String message, int kind) {
+        return status == 400 && message.contains("unknown data operation " + kind);
+    }
+
+    /** Throws what a non-200 status means (4xx: the request is refused, not retried). */
+    private static void refused(String address, int status, String message) {
+        if (status >= 400 && status < 500) {
+            throw new GodRequestException(status, message);
+        }
+        if (status != 200) {
+            throw new GodUnavailableException(address + " answered " + status + ": " + message, null, status);
+        }
+    }
+
+    /**
+     * A node's Stamped slice answer: its entries and the {@link SliceCall#digest} of its binary reply (computed
+     * when first asked; of the same entries encoded as the binary reply when the node answered in JSON).
+     */
+    static final class StampedSlice {
+        final List<SliceCall.Stamped> entries;
+        private final byte[] reply;
+        private byte[] digest;
+
+        StampedSlice(List<SliceCall.Stamped> entries, byte[] reply) {
+            this.entries = entries;
+            this.reply = reply;
+        }
+
+        byte[] digest() {
+            if (digest == null) {
+                digest = SliceCall.digest(reply != null ? reply : SliceCall.Reply.ok(entries).encode());
+            }
+            return digest;
+        }
+    }
+
+    private Connections.Sent<StampedSlice> stampedJson(String address, ObjectNode json, int mode, Duration budget,
+                                                       String method) {
         Connections.Sent<JsonNode> sent = sendOnce(address, method, json, mode, budget);
-        return () -> stamped(sent.answer());
+        return () -> new StampedSlice(stamped(sent.answer()), null);
     }
 
     /** A Stamped JSON slice answer as typed entries. */

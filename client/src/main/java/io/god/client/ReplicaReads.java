@@ -30,6 +30,11 @@ final class ReplicaReads {
         Connections.Sent<T> send(String address, Duration budget) throws GodException;
     }
 
+    /** The calls of one attempt, made for the replicas it asks (e.g. one asked for entries, the others digests). */
+    interface PerAttempt<T> {
+        AtNode<T> at(List<Member> replicas);
+    }
+
     /** Rounds a First/Last/SubNext/SubPrev walk may skip entries deleted on a newer replica. */
     private static final int MAX_WALK_ROUNDS = 64;
 
@@ -88,6 +93,11 @@ final class ReplicaReads {
      * (e.g. the Service) on the attempt after one where no replica of the view answered at all.
      */
     <T> List<T> fromReplicas(String method, byte[] key, AtNode<T> call, AtNode<T> routed) {
+        return fromReplicas(method, key, (PerAttempt<T>) replicas -> call, routed);
+    }
+
+    /** As above, with each attempt's calls made for the replicas it asks. */
+    <T> List<T> fromReplicas(String method, byte[] key, PerAttempt<T> perAttempt, AtNode<T> routed) {
         boolean[] noAnswer = {false};
         return routing.retrying(method, (i, budget) -> {
             if (noAnswer[0] && routed != null) {
@@ -102,6 +112,7 @@ final class ReplicaReads {
             // read one after the other (they travel in parallel). JFR profiles of Get-heavy loads showed
             // hand-offs to a pool costing a third of the client's CPU.
             List<Object> sent = new ArrayList<>(reps.size()); // a Sent, or the GodException of its send
+            AtNode<T> call = perAttempt.at(reps);
             for (Member m : reps) {
                 try {
                     sent.add(call.send(m.address(), budget));

@@ -23,7 +23,7 @@ class SliceCallTest {
     @Test
     void callsAndRepliesRoundTrip() {
         for (int i = 0; i < 300; i++) {
-            int kind = RND.nextBoolean() ? SliceCall.SLICE_LEN : SliceCall.REVERSE_SLICE_LEN;
+            int kind = SliceCall.SLICE_LEN + RND.nextInt(4); // both slices and both digests
             SliceCall c = new SliceCall(kind, random(40), RND.nextBoolean() ? null : random(40), RND.nextBoolean(),
                     RND.nextLong(), RND.nextBoolean() ? null : "Bearer " + RND.nextInt(), RND.nextInt(256),
                     RND.nextBoolean() ? Call.ROUTE : Call.EXECUTE);
@@ -37,6 +37,11 @@ class SliceCallTest {
             assertThat(d.authorization()).isEqualTo(c.authorization());
             assertThat(d.hops()).isEqualTo(c.hops());
             assertThat(d.mode()).isEqualTo(c.mode());
+            assertThat(d.digest()).isEqualTo(kind >= SliceCall.SLICE_LEN_DIGEST);
+            assertThat(d.reverse()).isEqualTo(kind == SliceCall.REVERSE_SLICE_LEN
+                    || kind == SliceCall.REVERSE_SLICE_LEN_DIGEST);
+            assertThat(d.asDigest(!d.digest()).asDigest(d.digest())).isEqualTo(d);
+            assertThat(d.asDigest(true).reverse()).isEqualTo(d.reverse());
 
             List<SliceCall.Stamped> entries = new ArrayList<>();
             for (int e = RND.nextInt(20); e > 0; e--) {
@@ -62,6 +67,53 @@ class SliceCallTest {
     }
 
     @Test
+    void digestsCoverEveryPartOfEveryEntry() {
+        List<SliceCall.Stamped> entries = new ArrayList<>();
+        for (int e = 0; e < 50; e++) {
+            boolean exists = e % 7 != 3;
+            entries.add(new SliceCall.Stamped(random(20), exists, RND.nextLong(), exists ? random(50) : null));
+        }
+        SliceCall.Reply reply = SliceCall.Reply.ok(entries);
+        byte[] digest = SliceCall.digest(reply.encode());
+        SliceCall.DigestReply d = SliceCall.DigestReply.decode(SliceCall.DigestReply.of(reply));
+        assertThat(d.status()).isEqualTo(200);
+        assertThat(d.digest()).hasSize(SliceCall.DIGEST_BYTES).isEqualTo(digest);
+        // what a client receives and hashes (the decoded reply encodes to the same bytes)
+        assertThat(SliceCall.digest(SliceCall.Reply.decode(reply.encode()).encode())).isEqualTo(digest);
+        for (int e = 0; e < entries.size(); e++) {
+            SliceCall.Stamped x = entries.get(e);
+            List<SliceCall.Stamped> changed = new ArrayList<>(entries);
+            byte[] key = Arrays.copyOf(x.key(), x.key().length + 1);
+            changed.set(e, new SliceCall.Stamped(key, x.exists(), x.timestamp(), x.value()));
+            assertThat(digestOf(changed)).as("key of %d", e).isNotEqualTo(digest);
+            changed.set(e, new SliceCall.Stamped(x.key(), x.exists(), x.timestamp() + 1, x.value()));
+            assertThat(digestOf(changed)).as("stamp of %d", e).isNotEqualTo(digest);
+            changed.set(e, x.exists() ? new SliceCall.Stamped(x.key(), false, x.timestamp(), null)
+                    : new SliceCall.Stamped(x.key(), true, x.timestamp(), new byte[0]));
+            assertThat(digestOf(changed)).as("tombstone or value at %d", e).isNotEqualTo(digest);
+            if (x.exists()) {
+                byte[] v = x.value().clone();
+                changed.set(e, new SliceCall.Stamped(x.key(), true, x.timestamp(), Arrays.copyOf(v, v.length + 1)));
+                assertThat(digestOf(changed)).as("value of %d", e).isNotEqualTo(digest);
+            }
+        }
+        assertThat(digestOf(entries.subList(0, 49))).as("one entry fewer").isNotEqualTo(digest);
+        // errors keep the slice reply's error form
+        SliceCall.DigestReply err = SliceCall.DigestReply.decode(SliceCall.DigestReply.of(SliceCall.Reply.error(403,
+                "no")));
+        assertThat(err.status()).isEqualTo(403);
+        assertThat(err.message()).isEqualTo("no");
+        assertThat(SliceCall.DigestReply.decode(DataCall.Reply.error(400, "unknown data operation 34").encode())
+                .message()).isEqualTo("unknown data operation 34");
+        byte[] shortDigest = new WireWriter().varint(200).bytes(new byte[5]).toBytes();
+        assertThatThrownBy(() -> SliceCall.DigestReply.decode(shortDigest)).hasMessageContaining("malformed slice digest");
+    }
+
+    private static byte[] digestOf(List<SliceCall.Stamped> entries) {
+        return SliceCall.digest(SliceCall.Reply.ok(entries).encode());
+    }
+
+    @Test
     void malformedPayloadsAreRejected() {
         byte[] good = new SliceCall(SliceCall.SLICE_LEN, new byte[] {1}, null, true, 100, null, 0, Call.EXECUTE)
                 .encode();
@@ -70,8 +122,9 @@ class SliceCallTest {
         assertThatThrownBy(() -> SliceCall.decode(Arrays.copyOf(good, good.length - 1))).isInstanceOf(WireException.class);
         assertThatThrownBy(() -> SliceCall.decode(Arrays.copyOf(good, good.length + 1))).isInstanceOf(WireException.class);
         byte[] kind = good.clone();
-        kind[0] = 34;
-        assertThatThrownBy(() -> SliceCall.decode(kind)).hasMessageContaining("unknown slice operation 34");
+        kind[0] = 36;
+        assertThat(SliceCall.isSlice(kind)).isFalse();
+        assertThatThrownBy(() -> SliceCall.decode(kind)).hasMessageContaining("unknown slice operation 36");
         byte[] flags = good.clone();
         flags[1] = 4;
         assertThatThrownBy(() -> SliceCall.decode(flags)).hasMessageContaining("unknown flags 4");

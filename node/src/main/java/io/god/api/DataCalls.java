@@ -9,7 +9,8 @@ import io.god.wire.SliceCall;
 import io.god.wire.WireException;
 
 /**
- * The binary data calls ({@link Ops#DATA}: Get, Put, Del, SubGet, SubPut, SubDel as {@link DataCall}s) as a codec
+ * The binary data calls ({@link Ops#DATA}: Get, Put, Del, SubGet, SubPut, SubDel as {@link DataCall}s; Stamped
+ * slices and their digests as {@link SliceCall}s) as a codec
  * over the node's one {@link Executor} ({@link Executor#point}): a malformed call is a 400, every refusal a
  * {@link DataCall.Reply} status with the same message the JSON contract answers. Called on the network event loop
  * first ({@code mayBlock} false); null hands the call back to the handler pool.
@@ -59,7 +60,11 @@ final class DataCalls implements GodNode.DataHandler {
             CommandError refused = executor.failure(e, "DHash." + c.method() + " (binary)");
             r = SliceCall.Reply.error(refused.status(), refused.getMessage());
         }
-        return r == null ? null : sliceDone(c.method(), r, start);
+        if (r == null) {
+            return null;
+        }
+        executor.observer().completed(c.method(), r.status(), System.nanoTime() - start);
+        return c.digest() ? SliceCall.DigestReply.of(r) : r.encode(); // a digest kind: the same answer, hashed
     }
 
     private byte[] sliceDone(String method, SliceCall.Reply r, long start) {

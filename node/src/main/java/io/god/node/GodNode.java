@@ -692,7 +692,7 @@ public final class GodNode implements AutoCloseable {
                 if (h == null) {
                     yield CompletableFuture.failedFuture(new IllegalStateException("not serving calls yet"));
                 }
-                yield CompletableFuture.completedFuture(h.handle(payload, true));
+                yield CompletableFuture.completedFuture(handleData(h, payload, true));
             }
             default -> CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
         };
@@ -716,7 +716,7 @@ public final class GodNode implements AutoCloseable {
         }
         DataHandler h = dataHandler.get();
         if (op == Ops.DATA && h != null) {
-            return h.handle(payload, false);
+            return handleData(h, payload, false);
         }
         return op == Ops.REPLICATE && !store.durable() ? cluster.applyReplicated(payload).join() : null;
     }
@@ -730,6 +730,28 @@ public final class GodNode implements AutoCloseable {
             position = null;
             store.metadata().ifPresent(m -> m.delete(POSITION));
         }
+    }
+
+    /** Test-only: how a node answers binary data calls as an older version would (mixed-version tests). */
+    @FunctionalInterface
+    public interface OlderDataVersion {
+        /**
+         * @param address  the node's address
+         * @param mayBlock false on the network thread (a TCP transport tries every call there first), true on the
+         *                 handler pool (a call the network thread handed over: seen twice)
+         * @return the older version's reply (e.g. "unknown data operation" for a kind it did not know), or null to
+         *         serve the call
+         */
+        byte[] answer(String address, byte[] payload, boolean mayBlock);
+    }
+
+    /** Test-only: when set, consulted before every binary data call (see {@link OlderDataVersion}). */
+    public static volatile OlderDataVersion DATA_AS_OLDER_VERSION;
+
+    private byte[] handleData(DataHandler h, byte[] payload, boolean mayBlock) {
+        OlderDataVersion older = DATA_AS_OLDER_VERSION;
+        byte[] answer = older == null ? null : older.answer(address(), payload, mayBlock);
+        return answer != null ? answer : h.handle(payload, mayBlock);
     }
 
     /** Test-only: nodes (by address) that behave like a version before member states (no {@link Ops#STATES}). */
