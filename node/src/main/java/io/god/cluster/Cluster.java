@@ -443,9 +443,10 @@ public final class Cluster {
 
     /**
      * Runs a call on every member ({@link Call#EXECUTE}); this node's own part is {@code local}.
-     * Members that do not answer are reported as 503 replies.
+     * Members that do not answer are reported as 503 replies. {@code stamp}: a stamped command's write timestamp (0 = none),
+     * sent along as a forwarded write's ({@link io.god.node.Timestamps#forWrite}).
      */
-    public List<Call.Reply> broadcast(String method, byte[] body, String authorization,
+    public List<Call.Reply> broadcast(String method, byte[] body, String authorization, long stamp,
                                       java.util.function.Supplier<Call.Reply> local) {
         Ring r = ring();
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
@@ -454,7 +455,7 @@ public final class Cluster {
             if (!m.address().equals(address)) {
                 others.add(m);
                 calls.add(transport.call(m.address(), Ops.CALL,
-                        new Call(method, body, authorization, MAX_HOPS, Call.EXECUTE).encode(), timeout));
+                        new Call(method, body, authorization, MAX_HOPS, Call.EXECUTE, stamp).encode(), timeout));
             }
         }
         List<Call.Reply> out = new ArrayList<>();

@@ -21,7 +21,9 @@ public enum Command {
     SUB_CLEAR("SubClear", Flag.MUTATING, Flag.STAMPED),
     // a read-modify-write of a key's sub tree at its owner (hashes and sorted sets over RESP): SubUpdates
     SUB_UPDATE("SubUpdate", Flag.MUTATING),
-    CLEAR("Clear", Flag.MUTATING, Flag.BROADCAST),
+    // stamped once by the entry node and sent along: a member it reaches late (after the call's deadline, e.g. a
+    // paused process) clears only what was written before it, not the writes acknowledged since (Timestamps#forWrite)
+    CLEAR("Clear", Flag.MUTATING, Flag.STAMPED, Flag.BROADCAST),
     ADD_CONFIGURATION("AddConfiguration", Shape.CONFIGURATION, Flag.MUTATING, Flag.BROADCAST),
     SUB_ADD_CONFIGURATION("SubAddConfiguration", Shape.CONFIGURATION, Flag.MUTATING),
     GET("Get", Flag.POINT_READ),

@@ -193,12 +193,12 @@ public final class Executor {
     }
 
     /** This member's part of a broadcast command, as a member's reply (the other members' answer the same way). */
-    private Call.Reply runLocally(Request request, String authorization) {
+    private Call.Reply runLocally(Request request, String authorization, long stamp) {
         Command command = request.command();
         long start = System.nanoTime();
         int status = 200;
         try {
-            Object r = run(request, new Origin(authorization, Cluster.MAX_HOPS, Call.EXECUTE, 0, start));
+            Object r = run(request, new Origin(authorization, Cluster.MAX_HOPS, Call.EXECUTE, stamp, start));
             return new Call.Reply(200, r instanceof Relayed relayed ? relayed.body() : forwarding.encode(r));
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + command.method());

@@ -23,7 +23,7 @@ final class Forwarding {
     /** This member's part of a broadcast, answered as another member would. */
     @FunctionalInterface
     interface Local {
-        Call.Reply run(Request request, String authorization);
+        Call.Reply run(Request request, String authorization, long stamp);
     }
 
     static final Map<String, String> NOTHING = Map.of();
@@ -49,7 +49,7 @@ final class Forwarding {
             return null;
         }
         if (command.is(Flag.BROADCAST)) {
-            return broadcast(cluster, request, authorization);
+            return broadcast(cluster, request, authorization, stamp);
         }
         byte[] key;
         boolean read = !command.is(Flag.MUTATING);
@@ -90,11 +90,11 @@ final class Forwarding {
         return new Executor.Relayed(r.body());
     }
 
-    private Object broadcast(Cluster cluster, Request request, String authorization) {
+    private Object broadcast(Cluster cluster, Request request, String authorization, long stamp) {
         Command command = request.command();
         String name = command.method();
         List<Call.Reply> replies = cluster.broadcast(Command.SERVICE + name, encode(request), authorization,
-                () -> local.run(request, authorization));
+                stamp, () -> local.run(request, authorization, stamp));
         for (Call.Reply r : replies) {
             if (r.status() != 200) {
                 relayed(r);

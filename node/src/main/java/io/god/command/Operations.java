@@ -57,7 +57,7 @@ final class Operations {
         TreeState s = store().state();
         return switch (request.command()) {
             case CLEAR -> {
-                store().apply(Record.clear(node.timestamps().next()));
+                store().apply(Record.clear(stamp));
                 yield Forwarding.NOTHING;
             }
             case SIZE -> views.owned(s, false);

@@ -90,6 +90,34 @@ class TimeBelongsToTheRingTest {
         return n.store().state().get(utf8(key));
     }
 
+    /**
+     * Clear is stamped once, by the node a client asked, and the stamp travels with the broadcast: a member it
+     * reaches late (held up past god.rpc.timeout, e.g. a paused process) clears what was written before that
+     * stamp, not the writes acknowledged since (before, each member stamped its part when it ran it).
+     */
+    @Test
+    void aClearThatReachesAMemberLateKeepsTheWritesAcknowledgedAfterItWasStamped() throws Exception {
+        try (Rings rings = oneNode(null)) {
+            GodNode node = rings.nodes.get(0);
+            String address = rings.address(0);
+            assertThat(data(address, put("before", "v", 0, 0)).status()).isEqualTo(200);
+            long clearStamp = node.timestamps().last() + 1; // where the entry node stamped its Clear
+            now.addAndGet(Duration.ofSeconds(10).toNanos()); // the broadcast is held up far past the call deadline
+            assertThat(data(address, put("after", "v", 0, 0)).status()).isEqualTo(200);
+            Call.Reply r = Call.Reply.decode(call(address, Ops.CALL, new Call("DHash.Clear",
+                    "{}".getBytes(StandardCharsets.UTF_8), null, io.god.cluster.Cluster.MAX_HOPS, Call.EXECUTE,
+                    clearStamp).encode()));
+            assertThat(r.status()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+            assertThat(node.store().state().get(utf8("before")).exists()).as("written before the Clear").isFalse();
+            assertThat(node.store().state().get(utf8("after")).exists()).as("acknowledged after it was stamped")
+                    .isTrue();
+            // a client's Clear is stamped by the node it asks, now: everything written so far goes
+            JsonRpc.Response c = new JsonRpc(node).handle("DHash.Clear", "{}".getBytes(StandardCharsets.UTF_8), null);
+            assertThat(c.status()).as(c.text()).isEqualTo(200);
+            assertThat(node.store().state().get(utf8("after")).exists()).isFalse();
+        }
+    }
+
     @Test
     void aClientStampIsRefusedOnEveryFrontEndAndTheNextWriteIsStampedNow() throws Exception {
         try (Rings rings = oneNode(null)) {
