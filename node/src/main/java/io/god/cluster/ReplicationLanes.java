@@ -147,12 +147,12 @@ final class ReplicationLanes {
 
         private void send(List<Waiting> batch) {
             int n = 0;
-            long until = Long.MAX_VALUE;
-            boolean first = true;
+            long until = batch.get(0).until(); // the earliest deadline of the call's writers (nano instants)
             for (Waiting w : batch) {
                 n += w.batch().encoded().length;
-                until = first ? w.until() : (w.until() - until < 0 ? w.until() : until);
-                first = false;
+                if (w.until() - until < 0) {
+                    until = w.until();
+                }
             }
             WireWriter out = new WireWriter().varint(n);
             for (Waiting w : batch) {

@@ -65,7 +65,9 @@ class ReplicationBatchingTest {
         for (int i = 0; i < 3; i++) {
             rings.start(i, null, seeds);
         }
-        await().atMost(WAIT).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+        // every node expects all three (acks=all: W = min(N, E) = 3 only once E is known everywhere)
+        await().atMost(WAIT).until(() -> rings.converged() && rings.nodes.stream()
+                .allMatch(n -> n.membership().ring().size() == 3 && n.cluster().expected().size() == 3));
         net.delay(Duration.ofMillis(5)); // a call in flight for 10 ms: concurrent writers' copies meet behind it
         return rings;
     }
