@@ -49,7 +49,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the view but not in E (they stand in for an absent one) get a copy that does not count. {@code Sync=false}:
  * returns after the local apply; replication is queued in the background (bounded by
  * {@code god.replication.queue}); a replica that is down or a full queue loses that copy until
- * anti-entropy (issue 9) repairs it.
+ * anti-entropy (issue 9) repairs it. Copies to one replica go one call at a time: what writers hand over
+ * while a call is in flight goes together in the next ({@link ReplicationLanes}); a Sync writer counts a
+ * replica's confirmation only once the call carrying its own records was acknowledged.
  */
 public final class Cluster {
 
@@ -72,6 +74,7 @@ public final class Cluster {
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong asyncFailures = new AtomicLong();
+    private final ReplicationLanes lanes;
 
     public Cluster(String address, Membership membership, Transport transport, Retry retry, Store store,
                    Timestamps timestamps, EventBus events, int redundancy, Duration timeout, int queueLimit) {
@@ -94,6 +97,7 @@ public final class Cluster {
         this.redundancy = redundancy;
         this.timeout = timeout;
         this.queueLimit = queueLimit;
+        this.lanes = new ReplicationLanes(retry);
     }
 
     public Ring ring() {
@@ -518,7 +522,7 @@ public final class Cluster {
         if (targets.isEmpty() && !sync) {
             return;
         }
-        byte[] payload = encode(records);
+        ReplicationLanes.Batch batch = ReplicationLanes.Batch.of(records);
         String op = slaveName(records.get(0));
         if (!sync) {
             for (Member t : targets) {
@@ -528,7 +532,7 @@ public final class Cluster {
                     continue;
                 }
                 comm(t, records.get(0), op);
-                retry.call(t.address(), Ops.REPLICATE, payload, timeout).whenComplete((v, e) -> {
+                lanes.send(t.address(), batch, timeout).whenComplete((v, e) -> {
                     queued.decrementAndGet();
                     if (e != null) {
                         asyncFailures.incrementAndGet();
@@ -537,10 +541,11 @@ public final class Cluster {
             }
             return;
         }
+        // each answer is that of the call that carried these records (alone or coalesced with others')
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         for (Member t : targets) {
             comm(t, records.get(0), op);
-            calls.add(retry.call(t.address(), Ops.REPLICATE, payload, timeout));
+            calls.add(lanes.send(t.address(), batch, timeout));
         }
         int ok = counted.contains(address) ? 1 : 0;
         StringBuilder failures = new StringBuilder();
@@ -618,6 +623,16 @@ public final class Cluster {
 
     public int queuedReplications() {
         return queued.get();
+    }
+
+    /** {@link Ops#REPLICATE} calls sent for writes (each may carry several writers' records, see {@link ReplicationLanes}). */
+    public long replicationCalls() {
+        return lanes.calls();
+    }
+
+    /** Records those calls carried (once per target). */
+    public long replicatedRecords() {
+        return lanes.records();
     }
 
     static byte[] encode(List<Record> records) {

@@ -114,6 +114,10 @@ public final class NodeMeters implements io.god.command.CommandObserver, Persist
                 "asynchronous copies dropped because the queue was full (anti-entropy repairs them)");
         counter("god.replication.failed", n -> n.cluster() == null ? 0 : n.cluster().failedAsyncReplications(),
                 "asynchronous copies that failed (anti-entropy repairs them)");
+        counter("god.replication.calls", n -> n.cluster() == null ? 0 : n.cluster().replicationCalls(),
+                "replication calls sent (copies to one replica coalesce while a call to it is in flight)");
+        counter("god.replication.records", n -> n.cluster() == null ? 0 : n.cluster().replicatedRecords(),
+                "records the replication calls carried (once per replica)");
         // ---- anti-entropy, cleaning, migration, leave
         counter("god.sync.rounds", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().rounds(), "anti-entropy rounds");
         counter("god.sync.pulled", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().pulled(),

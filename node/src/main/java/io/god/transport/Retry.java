@@ -30,16 +30,39 @@ public final class Retry {
     }
 
     public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
+        return callUntil(address, op, payload, deadline(deadline));
+    }
+
+    /** The instant ({@link NanoClock} nanos) {@code deadline} from now: what {@link #callUntil} takes. */
+    public long deadline(Duration deadline) {
+        return clock.nanos() + deadline.toNanos();
+    }
+
+    /** Whether the instant {@code until} ({@link #deadline}) has passed. */
+    public boolean passed(long until) {
+        return until - clock.nanos() <= 0;
+    }
+
+    /**
+     * As {@link #call}, with an overall deadline fixed earlier ({@link #deadline}): a request that waited
+     * before it was sent (a coalesced replication batch) gets only what is left of its time.
+     */
+    public CompletableFuture<byte[]> callUntil(String address, int op, byte[] payload, long until) {
         CompletableFuture<byte[]> result = new CompletableFuture<>();
-        attempt(address, op, payload, clock.nanos() + deadline.toNanos(), 1, result);
+        attempt(address, op, payload, until, 1, result);
         return result;
+    }
+
+    /** The failure of a call whose deadline passed before an answer (also before it was sent). */
+    public static TransportException deadlinePassed(String address) {
+        return new TransportException(TransportException.Reason.TIMEOUT,
+                "no answer from " + address + " within the deadline");
     }
 
     private void attempt(String address, int op, byte[] payload, long until, int n, CompletableFuture<byte[]> result) {
         long left = until - clock.nanos();
         if (left <= 0) {
-            result.completeExceptionally(new TransportException(TransportException.Reason.TIMEOUT,
-                    "no answer from " + address + " within the deadline"));
+            result.completeExceptionally(deadlinePassed(address));
             return;
         }
         transport.call(address, op, payload, Duration.ofNanos(left)).whenComplete((reply, error) -> {
