@@ -167,12 +167,21 @@ public final class RespServer implements AutoCloseable {
                 paused = true;
                 socket.pause();
             }
-            if (tail.isDone() && commandsRead.stream().allMatch(commands::answersAtOnce)) {
+            if (tail.isDone() && allAnswerAtOnce(commandsRead)) {
                 run(commandsRead); // point commands of a node alone in its ring: no hop to a worker, order kept
                 return;
             }
             // the commands of one read run as one task and are answered with one write (pipelining)
             tail = tail.thenRunAsync(() -> run(commandsRead), workers);
+        }
+
+        private boolean allAnswerAtOnce(List<List<byte[]>> batch) {
+            for (List<byte[]> command : batch) { // a loop, not a stream: this runs for every read of every connection
+                if (!commands.answersAtOnce(command)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** On a worker, in the connection's order. */
