@@ -45,7 +45,8 @@ final class RespCommands {
     final Admission admission;
     final boolean sync;
     final java.util.function.Supplier<List<RespSession>> clients;
-    final int port;
+    /** The port the listener bound (INFO tcp_port), set once it is bound. */
+    volatile int port;
     final ScanCursors cursors = new ScanCursors();
 
     /**
