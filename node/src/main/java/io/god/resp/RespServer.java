@@ -40,7 +40,7 @@ public final class RespServer implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private NetServer server;
     private io.god.transport.NodeTls tls;
-    private RespCommands commands;
+    private volatile RespCommands commands;
 
     /**
      * @param sync whether writes are Sync (god.resp.sync)
@@ -79,6 +79,11 @@ public final class RespServer implements AutoCloseable {
                     .setKeyCertOptions(ssl.getKeyCertOptions());
         }
         NetServer s = vertx.createNetServer(options);
+        // the command table exists before the first connection can be accepted: a client connecting while the
+        // listen completed but the table was not yet built hit a null table and never got an answer (bench/resp.sh's
+        // PING under load)
+        commands = new RespCommands(rpc, sync, () -> sessions.values().stream()
+                .sorted(java.util.Comparator.comparingLong(x -> x.id)).toList(), port);
         s.connectHandler(this::connected);
         try {
             s.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -87,8 +92,7 @@ public final class RespServer implements AutoCloseable {
                     + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
         }
         server = s;
-        commands = new RespCommands(rpc, sync, () -> sessions.values().stream()
-                .sorted(java.util.Comparator.comparingLong(x -> x.id)).toList(), s.actualPort());
+        commands.port = s.actualPort();
         if (t != null) {
             t.onReload(() -> s.updateSSLOptions(new io.vertx.core.net.SSLOptions()
                     .setKeyCertOptions(t.serverOptions().getKeyCertOptions()), true));
@@ -167,12 +171,21 @@ public final class RespServer implements AutoCloseable {
                 paused = true;
                 socket.pause();
             }
-            if (tail.isDone() && commandsRead.stream().allMatch(commands::answersAtOnce)) {
+            if (tail.isDone() && allAnswerAtOnce(commandsRead)) {
                 run(commandsRead); // point commands of a node alone in its ring: no hop to a worker, order kept
                 return;
             }
             // the commands of one read run as one task and are answered with one write (pipelining)
             tail = tail.thenRunAsync(() -> run(commandsRead), workers);
+        }
+
+        private boolean allAnswerAtOnce(List<List<byte[]>> batch) {
+            for (List<byte[]> command : batch) { // a loop, not a stream: this runs for every read of every connection
+                if (!commands.answersAtOnce(command)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** On a worker, in the connection's order. */

@@ -407,11 +407,12 @@ public final class TreeState implements MerkleSource {
         if (timestamp <= clearedAt) {
             return this;
         }
-        Entry old = Trie.get(root, key);
+        Trie.Slot slot = Trie.locate(root, key);
+        Entry old = slot.found();
         if (old != null && old.timestamp() != 0 && !wins(timestamp, value, old)) {
             return this;
         }
-        Node nextRoot = Trie.put(root, Entry.copying(key, value, timestamp, old == null ? null : old.sub()));
+        Node nextRoot = slot.put(Entry.copying(key, value, timestamp, old == null ? null : old.sub()));
         Node nextMirror = mirror;
         if (mirrored) {
             if (old != null && old.hasValue()) {
@@ -426,6 +427,9 @@ public final class TreeState implements MerkleSource {
 
     /** DESIGN §5 ({@link io.god.wire.LastWriteWins}, the rule the client's replica reads use too). */
     static boolean wins(long timestamp, byte[] value, Entry old) {
+        if (timestamp != old.timestamp()) { // the rule's first step, without copying the old value out of its entry
+            return timestamp > old.timestamp();
+        }
         return io.god.wire.LastWriteWins.newer(timestamp, value, old.timestamp(), old.value());
     }
 
@@ -433,7 +437,8 @@ public final class TreeState implements MerkleSource {
         if (timestamp <= clearedAt) {
             return this;
         }
-        Entry old = Trie.get(root, key);
+        Trie.Slot slot = Trie.locate(root, key);
+        Entry old = slot.found();
         TreeState sub = old == null || old.sub() == null ? EMPTY : old.sub();
         TreeState changed = change.apply(sub);
         if (changed == sub) {
@@ -441,7 +446,7 @@ public final class TreeState implements MerkleSource {
         }
         Entry next = old == null ? Entry.copying(key, null, 0, changed)
                 : Entry.of(old.key(), old.value(), old.timestamp(), changed);
-        return new TreeState(Trie.put(root, next), mirror, configuration, configurationTimestamp, clearedAt);
+        return new TreeState(slot.put(next), mirror, configuration, configurationTimestamp, clearedAt);
     }
 
     private TreeState withConfiguration(TreeMap<String, String> next, long timestamp) {

@@ -40,10 +40,90 @@ final class Trie {
 
     /** The trie with {@code entry} stored under its key, replacing whatever was there. */
     static Node put(Node root, Entry entry) {
-        byte[] k = entry.path();
-        int kd = entry.depth();
+        return insert(new Path(), root, entry);
+    }
+
+    /**
+     * Where a key is, found by one descent that follows the key's nibbles as {@link #get} does: the entry stored
+     * under it ({@link Slot#found}) and the branches above it, so that a write reads the old entry (last write wins,
+     * its sub tree) and stores the new one without a second descent — and without reading each branch's prefix on
+     * the way down (a cache miss a level in a large tree; a write walked the trie twice, the second time comparing
+     * prefixes, before).
+     */
+    static Slot locate(Node root, byte[] key) {
+        int kd = Bytes.nibbles(key);
         Path path = new Path();
         Node n = root;
+        while (n instanceof Branch b) {
+            int nd = b.depth();
+            if (kd <= nd) {
+                break;
+            }
+            int nibble = Bytes.nibble(key, nd);
+            Node c = b.child(nibble);
+            if (c == null) {
+                break;
+            }
+            path.push(b, nibble);
+            n = c;
+        }
+        Entry found = null;
+        if (n instanceof Entry e) {
+            found = e.keyEquals(key) ? e : null;
+        } else if (n instanceof Branch b && b.depth() == kd && b.entry != null && b.entry.keyEquals(key)) {
+            found = b.entry;
+        }
+        return new Slot(key, kd, path, n, found);
+    }
+
+    /** A key's place ({@link #locate}): valid for the root it was located in only. */
+    static final class Slot {
+        private final byte[] key;
+        private final int kd;
+        private final Path path;
+        /** Where the nibble descent stopped: an entry, a branch at or below the key's depth or missing its child. */
+        private final Node at;
+        private final Entry found;
+
+        private Slot(byte[] key, int kd, Path path, Node at, Entry found) {
+            this.key = key;
+            this.kd = kd;
+            this.path = path;
+            this.at = at;
+            this.found = found;
+        }
+
+        /** The entry stored under the key, or null. */
+        Entry found() {
+            return found;
+        }
+
+        /** The located trie with {@code entry} (whose key is the located key) stored, replacing whatever was there. */
+        Node put(Entry entry) {
+            if (found != null) { // the key is stored: its path is exactly the branches walked
+                return path.rebuild(at instanceof Branch b ? b.withEntry(entry) : entry);
+            }
+            if (at == null) {
+                return path.rebuild(entry);
+            }
+            // the descent skipped the nibbles each branch's prefix covers: the first branch on the way whose prefix
+            // the key leaves is where the key forks off; every branch above agrees with the node the descent reached
+            int m = Bytes.mismatch(key, at.path(), Math.min(kd, at.depth()));
+            for (int i = 0; i < path.size; i++) {
+                if (path.branches[i].depth() > m) {
+                    Branch b = path.branches[i];
+                    path.size = i;
+                    return insert(path, b, entry);
+                }
+            }
+            return insert(path, at, entry);
+        }
+    }
+
+    /** {@link #put} from node {@code n}, the branches above it already on {@code path}. */
+    private static Node insert(Path path, Node n, Entry entry) {
+        byte[] k = entry.path();
+        int kd = entry.depth();
         Node replacement;
         while (true) {
             if (n == null) {
