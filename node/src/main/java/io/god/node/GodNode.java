@@ -211,7 +211,6 @@ public final class GodNode implements AutoCloseable {
         return start(settings, NodeRuntime.production(clock, transports));
     }
 
-    /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
     /** The runtime's disk, or with {@code god.testing.fail-fsync} that disk failing fsyncs while the trigger exists. */
     private static io.god.persist.Disk disk(NodeSettings settings, NodeRuntime runtime) {
         if (!settings.failFsync()) {
@@ -223,6 +222,7 @@ public final class GodNode implements AutoCloseable {
         return new io.god.persist.FsyncFaultDisk(runtime.disk(), trigger);
     }
 
+    /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
     public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
         OomExit.install();
         // the TLS files are read before anything is opened: a missing or wrong one fails the start naming its setting
