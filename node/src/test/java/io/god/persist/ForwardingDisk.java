@@ -1,19 +1,15 @@
 package io.god.persist;
 
-import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The real disk with faults for tests: a "full disk" after a byte budget, a gate on snapshot fsync. */
-class ForwardingDisk implements Disk {
+class ForwardingDisk extends DelegatingDisk {
 
-    final Disk d = NioDisk.INSTANCE;
     /** Bytes that may still be written to logs before writes fail like a full disk (negative = no limit). */
     final AtomicLong logBudget = new AtomicLong(-1);
     /** When set, a snapshot's fsync waits for it (the snapshot is "being written"). */
@@ -21,32 +17,16 @@ class ForwardingDisk implements Disk {
     final CountDownLatch snapshotReachedGate = new CountDownLatch(1);
     volatile boolean failSnapshots;
 
-    @Override
-    public void createDirectories(Path dir) throws IOException {
-        d.createDirectories(dir);
-    }
-
-    @Override
-    public boolean isDirectory(Path path) {
-        return d.isDirectory(path);
-    }
-
-    @Override
-    public boolean exists(Path path) {
-        return d.exists(path);
-    }
-
-    @Override
-    public List<String> list(Path dir) throws IOException {
-        return d.list(dir);
+    ForwardingDisk() {
+        super(NioDisk.INSTANCE);
     }
 
     @Override
     public AppendFile create(Path file) throws IOException {
-        AppendFile f = d.create(file);
+        AppendFile f = disk.create(file);
         boolean log = file.getFileName().toString().endsWith(".log");
         boolean snap = file.getFileName().toString().endsWith(".snap.tmp");
-        return new AppendFile() {
+        return new DelegatingFile(f) {
             @Override
             public void write(ByteBuffer buf) throws IOException {
                 if (snap && failSnapshots) {
@@ -83,56 +63,6 @@ class ForwardingDisk implements Disk {
                 }
                 f.sync();
             }
-
-            @Override
-            public long size() throws IOException {
-                return f.size();
-            }
-
-            @Override
-            public void truncate(long size) throws IOException {
-                f.truncate(size);
-            }
-
-            @Override
-            public void close() throws IOException {
-                f.close();
-            }
         };
-    }
-
-    @Override
-    public InputStream read(Path file) throws IOException {
-        return d.read(file);
-    }
-
-    @Override
-    public long size(Path file) throws IOException {
-        return d.size(file);
-    }
-
-    @Override
-    public void truncate(Path file, long size) throws IOException {
-        d.truncate(file, size);
-    }
-
-    @Override
-    public void rename(Path from, Path to) throws IOException {
-        d.rename(from, to);
-    }
-
-    @Override
-    public void delete(Path file) throws IOException {
-        d.delete(file);
-    }
-
-    @Override
-    public void syncDirectory(Path dir) throws IOException {
-        d.syncDirectory(dir);
-    }
-
-    @Override
-    public Closeable tryLock(Path lockFile) throws IOException {
-        return d.tryLock(lockFile);
     }
 }
