@@ -105,7 +105,9 @@ class BinarySliceCallTest {
     void ringMergesEveryReplicaAndRoutesFromAnyNode() throws Exception {
         try (ClientRings rings = new ClientRings()) {
             rings.start(3);
-            try (GodClient c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(TimeScale.millis(500))
+            // no node is down here: a generous attempt deadline, so that a replica slow under load is not left out
+            // of the merge (each entry is on one node only, so a merge of two replicas would miss entries)
+            try (GodClient c = GodClient.builder().endpoints(rings.address(0)).attemptTimeout(TimeScale.seconds(5))
                     .build()) {
                 byte[] t = utf8("ring-t");
                 long ts = rings.nodes.get(0).timestamps().next() + 1_000_000;

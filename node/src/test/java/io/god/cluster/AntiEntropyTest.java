@@ -87,7 +87,7 @@ class AntiEntropyTest {
             }
             rings.nodes.get(1).store().apply(Record.subSetConfiguration(utf8("tree"),
                     java.util.Map.of("mirrored", "yes"), ts + 100));
-            assertThat(syncUntilClean(rings)).isGreaterThan(1);
+            syncUntilClean(rings); // (the nodes' own first round may already have run: no pass count asserted)
             for (GodNode n : rings.running()) {
                 var s = n.store().state();
                 assertThat(s.realSize()).as(n.address()).isEqualTo(250 + 50);
@@ -159,7 +159,14 @@ class AntiEntropyTest {
                 store.apply(Record.subPut(utf8("tree"), utf8("s"), utf8("1"), ts));
             }
             assertThat(rings.nodes.get(1).store().state().hash()).isEqualTo(rings.nodes.get(0).store().state().hash());
-            assertThat(syncUntilClean(rings)).isGreaterThan(1);
+            // rounds until every replica carries the newer stamp: under load a node's view may drop a member for a
+            // moment (its round then has no successor to compare with), so one clean pass alone proves nothing
+            await().atMost(CONVERGE).ignoreExceptions().untilAsserted(() -> {
+                syncUntilClean(rings);
+                for (GodNode n : rings.running()) {
+                    assertThat(n.store().state().entry(utf8("dup")).timestamp()).as(n.address()).isEqualTo(retry);
+                }
+            });
             for (GodNode n : rings.running()) {
                 var s = n.store().state();
                 assertThat(s.entry(utf8("dup")).timestamp()).as(n.address()).isEqualTo(retry);

@@ -130,8 +130,7 @@ class ReplicationBatchingTest {
         for (int k = 0; k < WRITES; k++) {
             int node = k % 3;
             String body = "{\"Key\":\"" + java.util.Base64.getEncoder().encodeToString(key(prefix, k)) + "\",\"Value\":\"" + b64("v" + k) + "\",\"Sync\":true}";
-            calls.add(clients.submit(() -> rings.rpc(node).handle("DHash.Put",
-                    body.getBytes(StandardCharsets.UTF_8), null)));
+            calls.add(clients.submit(() -> Rings.handle(rings.rpc(node), "Put", body)));
         }
         List<JsonRpc.Response> out = new ArrayList<>();
         for (Future<JsonRpc.Response> c : calls) {

@@ -105,7 +105,7 @@ public final class Rings implements AutoCloseable {
      * One call as a client makes it: a write refused because the node was paused (PauseWatch: a stall of the test
      * JVM under load looks like one; nothing was written) is retried, at most 10 times with a growing back-off.
      */
-    static String call(JsonRpc rpc, String method, String body) {
+    static JsonRpc.Response handle(JsonRpc rpc, String method, String body) {
         JsonRpc.Response r = rpc.handle("DHash." + method, body.getBytes(StandardCharsets.UTF_8), null);
         for (int attempt = 1; attempt <= 10 && r.status() == 503 && r.text().contains("was paused"); attempt++) {
             try {
@@ -116,6 +116,12 @@ public final class Rings implements AutoCloseable {
             }
             r = rpc.handle("DHash." + method, body.getBytes(StandardCharsets.UTF_8), null);
         }
+        return r;
+    }
+
+    /** As {@link #handle}, for a call that must succeed: its answer's text. */
+    static String call(JsonRpc rpc, String method, String body) {
+        JsonRpc.Response r = handle(rpc, method, body);
         if (r.status() != 200) {
             throw new AssertionError(method + " " + body + " → " + r.status() + " " + r.text());
         }
