@@ -125,10 +125,14 @@ class LeaderElectionIT {
         for (int i = 0; i < 3; i++) {
             readyPod("one", i); // the test plays the StatefulSet controller
         }
-        k8s.resources(GodCluster.class).inNamespace(NS).withName("one").edit(c -> {
-            c.getSpec().setReplicas(4);
-            return c;
-        });
+        // as `kubectl scale` would: the operator may write the resource between our read and our write (409),
+        // then the edit is made again on the newer version
+        await().atMost(ScaledTimeouts.TIMEOUT)
+                .ignoreExceptionsMatching(e -> e instanceof KubernetesClientException k && k.getCode() == 409)
+                .until(() -> k8s.resources(GodCluster.class).inNamespace(NS).withName("one").edit(c -> {
+                    c.getSpec().setReplicas(4);
+                    return c;
+                }) != null);
         await().atMost(ScaledTimeouts.TIMEOUT).until(() -> replicas("one") == 4 && operation("one") != null
                 && Integer.valueOf(4).equals(operation("one").getTargetReplicas()));
         Operation recorded = operation("one");
