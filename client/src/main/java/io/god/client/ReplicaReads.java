@@ -104,7 +104,8 @@ final class ReplicaReads {
                 noAnswer[0] = false;
                 return List.of(routed.send(view.fallback(), budget).answer());
             }
-            List<Member> reps = view.readReplicas(key);
+            RingView.Reads reads = view.readReplicas(key);
+            List<Member> reps = reads.ask();
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
@@ -144,12 +145,12 @@ final class ReplicaReads {
                 noAnswer[0] = refused == null;
                 throw failure;
             }
-            if (failure != null && answers.size() * 2 <= reps.size()) {
-                // A minority may be replicas that have not received the key yet (a member that just joined,
-                // moved or took over a leaving node's range): its "not found" is no answer. Sync writes reach
-                // every replica, so a majority always includes one that applied them.
+            if (failure != null && answers.size() < reads.quorum()) {
+                // Fewer may all be replicas that have not received the key yet (a member that just joined, moved,
+                // took over a leaving node's range or was partitioned away): their "not found" is no answer. An
+                // acknowledged Sync write is on W replicas, so a read quorum always includes one that applied it.
                 throw new GodUnavailableException("only " + answers.size() + " of " + reps.size()
-                        + " replicas answered: " + failure.getMessage(), failure);
+                        + " replicas answered (" + reads.quorum() + " needed): " + failure.getMessage(), failure);
             }
             return answers;
         });

@@ -34,6 +34,11 @@ final class RingView implements AutoCloseable {
     private final AtomicInteger spread = new AtomicInteger();
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private volatile List<Member> ring = List.of();
+    /**
+     * The expected membership (DESIGN §5): the ring plus the members the answering node counts as absent (down,
+     * restarting, partitioned away from it). Reads count a key's replicas over it, as the nodes do.
+     */
+    private volatile List<Member> expected = List.of();
     /** Members the last {@code Nodes} answer marked CATCHING_UP: not asked for reads while others are. */
     private volatile Set<String> catchingUp = Set.of();
 
@@ -93,7 +98,8 @@ final class RingView implements AutoCloseable {
         JsonNode alone = null;
         for (String address : tryOrder) {
             try {
-                JsonNode n = calls.once(address, "Nodes", Json.body(), Call.EXECUTE, attemptTimeout);
+                JsonNode n = calls.once(address, "Nodes", Json.body().put("Expected", true), Call.EXECUTE,
+                        attemptTimeout);
                 List<Member> members = parseMembers(n);
                 if (members.size() == 1 && ring.size() > 1) {
                     alone = alone == null ? n : alone; // ask the others first
@@ -125,6 +131,14 @@ final class RingView implements AutoCloseable {
             }
         }
         catchingUp = Set.copyOf(c);
+        List<Member> all = new ArrayList<>(members);
+        for (JsonNode m : answer) {
+            if (ABSENT.equals(m.path("State").asText(null))) {
+                all.add(member(m));
+            }
+        }
+        all.sort(ORDER);
+        expected = List.copyOf(all);
         ring = members;
     }
 
@@ -153,15 +167,26 @@ final class RingView implements AutoCloseable {
         }
     }
 
-    /** See {@link GodClient#parseMembers}. */
+    /** A {@code Nodes} entry's State for an expected member absent from the answering node's view. */
+    static final String ABSENT = "ABSENT";
+
+    private static final Comparator<Member> ORDER = Comparator.<Member, byte[]>comparing(Member::position,
+            Arrays::compareUnsigned).thenComparing(Member::address);
+
+    /** See {@link GodClient#parseMembers}: the ring's members, without the absent ones. */
     static List<Member> parseMembers(JsonNode n) {
         List<Member> members = new ArrayList<>();
         for (JsonNode m : n) {
-            members.add(new Member(Json.bytes(m.get("Pos")), m.get("Addr").asText()));
+            if (!ABSENT.equals(m.path("State").asText(null))) {
+                members.add(member(m));
+            }
         }
-        members.sort(Comparator.<Member, byte[]>comparing(Member::position, Arrays::compareUnsigned)
-                .thenComparing(Member::address));
+        members.sort(ORDER);
         return List.copyOf(members);
+    }
+
+    private static Member member(JsonNode m) {
+        return new Member(Json.bytes(m.get("Pos")), m.get("Addr").asText());
     }
 
     /** The key's replica set in the cached ring: owner first. */
@@ -169,28 +194,49 @@ final class RingView implements AutoCloseable {
         return replicas(ring, key, redundancy);
     }
 
-    /** The replicas to read from: those not catching up (all of them when every one is). */
-    List<Member> readReplicas(byte[] key) {
-        return readable(replicas(key), catchingUp);
+    /**
+     * What a read of a key asks: {@code ask}, and how many answers make a read quorum of its replica set over the
+     * expected membership ({@code quorum}: n − W + 1 with the default {@code god.sync.acks=quorum}, W = ⌊n/2⌋ + 1,
+     * so the answers share a replica with every acknowledged Sync write).
+     */
+    record Reads(List<Member> ask, int quorum) {
     }
 
     /**
-     * The replicas a read asks: those not catching up, as long as they are a majority of the replica set; else
-     * all of them, and the newest answer wins. Dropping members below a majority would let one replica stand for
-     * the set: a member back from a partition sees the others return and lists them as catching up, and a client
-     * that took its view from it read only it, and got a value older than an acknowledged write (chaos, seed 27).
+     * The replicas a read asks: its replicas over the expected membership that are in the ring and not catching up,
+     * as long as they make a read quorum; else every replica of that set (the absent ones too: a member partitioned
+     * from the node the view came from may still answer this client), and the newest answer wins. Counting over the
+     * view alone let the members of a minority partition stand for the set: a client that took its view from one of
+     * them read only them and missed writes the majority had acknowledged (chaos, seed 4864082276640774237).
      */
-    static List<Member> readable(List<Member> reps, Set<String> catchingUp) {
-        if (catchingUp.isEmpty()) {
-            return reps;
+    Reads readReplicas(byte[] key) {
+        List<Member> set = replicas(expected.isEmpty() ? ring : expected, key, redundancy);
+        return new Reads(readable(set, ring, catchingUp), readQuorum(set.size()));
+    }
+
+    /** n − ⌊n/2⌋: with W = ⌊n/2⌋ + 1 (quorum) any read quorum and any W replicas share a member. */
+    static int readQuorum(int n) {
+        return Math.max(1, n - n / 2);
+    }
+
+    /**
+     * Of a key's replica set, those in the ring and not catching up while they make a read quorum; else the whole
+     * set. Dropping catching-up members below a quorum would let one replica stand for the set: a member back from a
+     * partition sees the others return and lists them as catching up, and a client that took its view from it read
+     * only it, and got a value older than an acknowledged write (chaos, seed 27).
+     */
+    static List<Member> readable(List<Member> set, List<Member> ring, Set<String> catchingUp) {
+        Set<String> live = new HashSet<>();
+        for (Member m : ring) {
+            live.add(m.address());
         }
-        List<Member> out = new ArrayList<>();
-        for (Member m : reps) {
-            if (!catchingUp.contains(m.address())) {
+        List<Member> out = new ArrayList<>(set.size());
+        for (Member m : set) {
+            if (live.contains(m.address()) && !catchingUp.contains(m.address())) {
                 out.add(m);
             }
         }
-        return out.size() * 2 > reps.size() ? out : reps;
+        return out.size() == set.size() || out.size() >= readQuorum(set.size()) ? out : set;
     }
 
     /** See {@link GodClient#replicas(List, byte[], int)}. */

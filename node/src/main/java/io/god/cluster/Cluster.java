@@ -182,6 +182,11 @@ public final class Cluster {
      * that member was away, so it answers no read of the key; the list is empty when every expected replica is away
      * (this node in a minority partition): the read is refused rather than answered "not found" from members that
      * never held the key (the 30-minute fault campaign's stale read, seed 3029393463080149965).
+     *
+     * <p>Empty too when fewer than {@link #readQuorum} of the expected replicas are live here: an acknowledged Sync
+     * write is on W of them, so a live group of fewer than n − W + 1 may lack it entirely (a member in a minority
+     * partition whose other replicas took writes without it: the 20-minute campaign's stale read, seed
+     * 4864082276640774237).
      */
     private List<Member> readers(Ring live, byte[] key) {
         List<Member> replicas = live.replicas(key, redundancy);
@@ -189,8 +194,9 @@ public final class Cluster {
         if (expected == live) { // nobody absent: the same replica set
             return replicas;
         }
+        List<Member> set = expected.replicas(key, redundancy);
         java.util.Set<String> want = new java.util.HashSet<>();
-        for (Member m : expected.replicas(key, redundancy)) {
+        for (Member m : set) {
             want.add(m.address());
         }
         List<Member> out = new ArrayList<>(replicas.size());
@@ -199,7 +205,15 @@ public final class Cluster {
                 out.add(m);
             }
         }
-        return out;
+        return out.size() < readQuorum(set.size(), expected.size()) ? List.of() : out;
+    }
+
+    /**
+     * How many of a key's {@code n} expected replicas must be live for one of them to hold every acknowledged Sync
+     * write: n − W + 1 (N=3 quorum: 2; {@code all}: 1), so any W replicas and any read group share a member.
+     */
+    int readQuorum(int n, int expectedSize) {
+        return Math.max(1, n - syncAcks.required(redundancy, expectedSize) + 1);
     }
 
     /**
@@ -399,9 +413,9 @@ public final class Cluster {
         if (read) {
             replicas = readers(r, key);
             if (replicas.isEmpty()) {
-                return new Forwarded(null, 503, "no replica of the key is reachable from " + address + " (every member"
-                        + " of its replica set is down or partitioned away; the members here hold no complete copy);"
-                        + " retry");
+                return new Forwarded(null, 503, "too few replicas of the key are reachable from " + address
+                        + " (the members of its replica set here may lack acknowledged writes: the others are down or"
+                        + " partitioned away); retry");
             }
             List<Member> readable = new ArrayList<>();
             for (Member m : replicas) {

@@ -74,7 +74,7 @@ public final class JsonRequests {
             case SUB_CONFIGURATION -> new Request.SubConfiguration(q.key);
             case DESCRIBE -> new Request.Describe();
             case DESCRIBE_TREE -> new Request.DescribeTree();
-            case NODES -> new Request.Nodes();
+            case NODES -> new Request.Nodes(q.expected);
             case ADD_CONFIGURATION, SUB_ADD_CONFIGURATION, SET_EXPRESSION ->
                     throw new IllegalArgumentException(c.method() + " is not keyed");
         };
@@ -135,6 +135,8 @@ public final class JsonRequests {
         } else if (r instanceof Request.SubDel d) {
             q.subKey = d.subKey();
             q.sync = d.sync();
+        } else if (r instanceof Request.Nodes n) {
+            q.expected = n.expected();
         } else if (r instanceof Request.SubClear c) {
             q.sync = c.sync();
         } else if (r instanceof Request.SubUpdate u) {

@@ -55,8 +55,11 @@ public final class NodeViews {
         return between.count(s, from, null) + between.count(s, null, to);
     }
 
-    /** The ring view (Admission refuses it while this node is stale or joining: RING_VIEW). */
-    List<Wire.Remote> nodes() {
+    /**
+     * The ring view (Admission refuses it while this node is stale or joining: RING_VIEW); with {@code expected}, the
+     * expected members absent from it follow, marked {@link Wire.Remote#ABSENT}.
+     */
+    List<Wire.Remote> nodes(boolean expected) {
         Cluster cluster = node.cluster();
         if (cluster == null || cluster.ring().isEmpty()) {
             return List.of(self());
@@ -66,6 +69,11 @@ public final class NodeViews {
         for (io.god.ring.Member m : cluster.ring().members()) {
             out.add(new Wire.Remote(m.position(), m.address(),
                     catchingUp.contains(m.address()) ? GodNode.State.CATCHING_UP.name() : null));
+        }
+        if (expected && node.membership() != null) {
+            for (io.god.ring.Member m : node.membership().absent()) {
+                out.add(new Wire.Remote(m.position(), m.address(), Wire.Remote.ABSENT));
+            }
         }
         return out;
     }
@@ -79,7 +87,7 @@ public final class NodeViews {
         long synced = node.antiEntropy() == null ? 0 : node.antiEntropy().lastSyncAt();
         return new Wire.Description(node.address(), node.position(), rfc3339(node.startedAt()), rfc3339(synced),
                 rfc3339(node.lastMigrateAt()), rfc3339(node.clock().nanos()), owned(s, true), s.realSize(), 0.0,
-                nodes());
+                nodes(false));
     }
 
     /** Go's RFC3339Nano: fraction without trailing zeros, none when zero. */

@@ -65,7 +65,7 @@ final class Operations {
             case OWNED -> views.owned(s, true);
             case DESCRIBE -> views.describe(s);
             case DESCRIBE_TREE -> NodeViews.describeTree(s);
-            case NODES -> views.nodes();
+            case NODES -> views.nodes(((Request.Nodes) request).expected());
             case CONFIGURATION -> TreeReads.configuration(s);
             default -> keyed((Request.Keyed) request, s, stamp);
         };

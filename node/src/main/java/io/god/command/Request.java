@@ -216,7 +216,8 @@ public sealed interface Request {
         public Command command() { return Command.DESCRIBE_TREE; }
     }
 
-    record Nodes() implements Request {
+    /** {@code expected}: the answer also lists expected members absent from this node's view. */
+    record Nodes(boolean expected) implements Request {
         public Command command() { return Command.NODES; }
     }
 

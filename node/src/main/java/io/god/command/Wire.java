@@ -67,6 +67,11 @@ public final class Wire {
         @JsonProperty("Len") public long len;
         /** god extension (ignored by Go): Get/SubGet answer with the entry's Timestamp, tombstones included. */
         @JsonProperty("Stamped") public boolean stamped;
+        /**
+         * god extension (ignored by Go): Nodes also lists the expected members absent from the answering node's view
+         * ({@code State: "ABSENT"}), so a client can read a key from its whole replica set (DESIGN §5).
+         */
+        @JsonProperty("Expected") public boolean expected;
     }
 
     /** AddConfiguration {@code {Key, Value}} and SubAddConfiguration {@code {TreeKey, Key, Value}}. */
@@ -152,6 +157,9 @@ public final class Wire {
     public record Remote(@JsonProperty("Pos") byte[] pos, @JsonProperty("Addr") String addr,
                          @JsonProperty("State") @com.fasterxml.jackson.annotation.JsonInclude(
                                  com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) String state) {
+        /** The State of an expected member absent from the view (listed only when a Nodes call asks, {@code Expected}). */
+        public static final String ABSENT = "ABSENT";
+
         public Remote(byte[] pos, String addr) {
             this(pos, addr, null);
         }

@@ -25,7 +25,7 @@ final class GodCommands {
         core.add("GOD.SETEXPR", -2, this::setExpression);
         core.add("GOD.RING", 1, (s, a, w) -> {
             @SuppressWarnings("unchecked")
-            List<Wire.Remote> nodes = (List<Wire.Remote>) core.call(s, new Request.Nodes());
+            List<Wire.Remote> nodes = (List<Wire.Remote>) core.call(s, new Request.Nodes(false));
             w.array(nodes.size());
             for (Wire.Remote n : nodes) {
                 Map<String, Object> m = new LinkedHashMap<>();
