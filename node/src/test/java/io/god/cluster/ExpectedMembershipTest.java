@@ -125,15 +125,7 @@ class ExpectedMembershipTest {
     @Test
     void aMinorityWithoutAKeysReplicasRefusesItsReadsInsteadOfAnsweringNotFound() throws Exception {
         InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 5);
-        try (Rings rings = new Rings()) {
-            rings.extra.put("god.redundancy", "2");
-            rings.extra.put("god.tombstone-window", "1h");
-            rings.transports = (settings, handlers) -> net.transport(settings.advertise());
-            String seeds = rings.address(0) + "," + rings.address(1);
-            for (int i = 0; i < 5; i++) {
-                rings.start(i, null, seeds);
-            }
-            await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 0, 5));
+        try (Rings rings = fiveNodes(net, 2)) {
             List<String> minority = List.of(rings.address(3), rings.address(4));
             byte[] away = null; // keys spread over the ring: their first byte runs through every value
             byte[] near = null;
@@ -182,15 +174,7 @@ class ExpectedMembershipTest {
     @Test
     void aMinorityHoldingFewerThanAReadQuorumOfAKeysReplicasRefusesItsReads() throws Exception {
         InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 5);
-        try (Rings rings = new Rings()) {
-            rings.extra.put("god.redundancy", "3");
-            rings.extra.put("god.tombstone-window", "1h");
-            rings.transports = (settings, handlers) -> net.transport(settings.advertise());
-            String seeds = rings.address(0) + "," + rings.address(1);
-            for (int i = 0; i < 5; i++) {
-                rings.start(i, null, seeds);
-            }
-            await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 0, 5));
+        try (Rings rings = fiveNodes(net, 3)) {
             List<String> minority = List.of(rings.address(3), rings.address(4));
             byte[] one = null; // one expected replica in the minority
             byte[] two = null; // two of them there
@@ -239,6 +223,25 @@ class ExpectedMembershipTest {
             for (int node = 0; node < 5; node++) {
                 assertThat(call(rings.rpc(node), "Get", getOne)).as("node " + node).contains(b64("new"));
             }
+        }
+    }
+
+    /** Five nodes over {@code net} with redundancy {@code n}, converged. */
+    private static Rings fiveNodes(InMemoryNetwork net, int n) throws Exception {
+        Rings rings = new Rings();
+        try {
+            rings.extra.put("god.redundancy", String.valueOf(n));
+            rings.extra.put("god.tombstone-window", "1h");
+            rings.transports = (settings, handlers) -> net.transport(settings.advertise());
+            String seeds = rings.address(0) + "," + rings.address(1);
+            for (int i = 0; i < 5; i++) {
+                rings.start(i, null, seeds);
+            }
+            await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 0, 5));
+            return rings;
+        } catch (Exception | Error e) {
+            rings.close();
+            throw e;
         }
     }
 
