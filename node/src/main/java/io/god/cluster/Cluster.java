@@ -209,6 +209,16 @@ public final class Cluster {
     }
 
     /**
+     * Whether this node's view holds a read quorum of {@code key}'s replicas over the expected membership (always, when
+     * nobody is absent): checked before a read executes here, also when this node is alone in its view (cut off, it
+     * forwards nothing and would answer from its own copy).
+     */
+    public boolean hasReadQuorum(byte[] key) {
+        Ring live = ring();
+        return live.isEmpty() || membership.expected() == live || !readers(live, key).isEmpty();
+    }
+
+    /**
      * How many of a key's {@code n} expected replicas must be live for one of them to hold every acknowledged Sync
      * write: n − W + 1 (N=3 quorum: 2; {@code all}: 1), so any W replicas and any read group share a member.
      */

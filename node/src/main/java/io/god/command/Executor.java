@@ -47,6 +47,10 @@ public final class Executor {
     public static final String MERGE_UNAVAILABLE =
             "every replica of this key is catching up and too few of them answered to be sure of the newest value; retry";
 
+    /** A read of a key on a node whose view holds less than a read quorum of the key's replicas (DESIGN §5). */
+    public static final String NO_READ_QUORUM = "too few replicas of the key are reachable from this node (the members of"
+            + " its replica set here may lack acknowledged writes: the others are down or partitioned away); retry";
+
     private static final System.Logger LOG = System.getLogger(Executor.class.getName());
 
     private final GodNode node;
@@ -137,6 +141,10 @@ public final class Executor {
         if (cluster != null && !cluster.ownCopyComplete() && !cluster.servesReads() && !command.is(Flag.MUTATING)
                 && !command.is(Flag.LOCAL)) { // no read (nor a part of one) from a copy that lost records to damage
             throw new CommandError(503, AWAITS_REPAIR);
+        }
+        if (cluster != null && o.hops() < Cluster.MAX_HOPS && !command.is(Flag.MUTATING) && request instanceof Request.Keyed k
+                && !cluster.hasReadQuorum(orEmpty(k.key()))) { // e.g. cut off alone: its copy may miss acknowledged writes
+            throw new CommandError(503, NO_READ_QUORUM);
         }
         if (cluster != null && !cluster.servesReads()) { // every replica of the key is catching up: the newest of them
             if (request instanceof Request.Get g) {
@@ -246,6 +254,9 @@ public final class Executor {
             if (f != null) {
                 return f.reply() != null ? DataCall.Reply.decode(f.reply()) : DataCall.Reply.error(f.status(), f.message());
             }
+        }
+        if (read && cluster != null && c.hops() < Cluster.MAX_HOPS && !cluster.hasReadQuorum(c.key())) {
+            throw new CommandError(503, NO_READ_QUORUM);
         }
         if (read && cluster != null && !cluster.servesReads()) {
             if (c.hops() >= Cluster.MAX_HOPS) {

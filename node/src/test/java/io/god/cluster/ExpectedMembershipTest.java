@@ -109,6 +109,13 @@ class ExpectedMembershipTest {
                 assertThat(r.status()).as(r.text()).isEqualTo(200);
                 assertThat(copies(rings, "maj" + k, "v")).isGreaterThanOrEqualTo(2);
             }
+            // alone in its view it forwards nothing, and its own copy lacks what the majority acknowledged
+            for (int k = 0; k < 30; k++) {
+                String get = "{\"Key\":\"" + b64("maj" + k) + "\"}";
+                JsonRpc.Response r = rings.rpc(2).handle("DHash.Get", get.getBytes(StandardCharsets.UTF_8), null);
+                assertThat(r.status()).as("read of maj" + k + " on the isolated node: " + r.text()).isEqualTo(503);
+                assertThat(r.text()).contains("too few replicas of the key are reachable");
+            }
             net.heal();
             await().atMost(WAIT).until(() -> rings.converged() && viewSize(rings, 2, 3));
             assertThat(syncPut(rings, 2, "after", "v").status()).isEqualTo(200);
