@@ -50,7 +50,10 @@ class SliceCostProbe {
                             utf8(String.format("value-%010d", i)), ts + i));
                 }
             }
+            completed = (java.util.List<?>) field(field(rings, ClientRings.class, "rings"),
+                    io.god.cluster.Rings.class, "calls");
             GodNode.DataHandler h = handler(rings.nodes.get(0));
+            io.god.tree.TreeState tree = rings.nodes.get(0).store().state().sub(TREE);
             byte[] entries = new SliceCall(SliceCall.SLICE_LEN, TREE, null, true, 100, null, 0, Call.EXECUTE).encode();
             byte[] digest = new SliceCall(SliceCall.SLICE_LEN_DIGEST, TREE, null, true, 100, null, 0, Call.EXECUTE)
                     .encode();
@@ -58,8 +61,10 @@ class SliceCostProbe {
                  GodClient owner = GodClient.builder().endpoints(rings.address(0)).redundancy(1).build()) {
                 System.out.printf("probe: %d rounds of %d calls, load %s%n", rounds, calls, load());
                 for (int r = 0; r < rounds; r++) {
-                    double e = cpu(calls, () -> h.handle(entries, false));
-                    double d = cpu(calls, () -> h.handle(digest, false));
+                    // the node-side figures are small: 5× the calls, for a steadier reading
+                    double w = cpu(5 * calls, () -> walk(tree, 100));
+                    double e = cpu(5 * calls, () -> h.handle(entries, false));
+                    double d = cpu(5 * calls, () -> h.handle(digest, false));
                     long p0 = OS.getProcessCpuTime();
                     java.util.Map<String, Long> t0 = byThread();
                     double m = cpu(calls, () -> merged.sliceLen(TREE, null, true, 100));
@@ -69,21 +74,40 @@ class SliceCostProbe {
                     p0 = OS.getProcessCpuTime();
                     double o = cpu(calls, () -> owner.sliceLen(TREE, null, true, 100));
                     double op = (OS.getProcessCpuTime() - p0) / 1e3 / calls;
-                    System.out.printf("round %d: node entries %.1f µs, node digest %.1f µs, client merged %.1f µs "
-                                    + "(process %.1f), client owner-only %.1f µs (process %.1f); load %s%n",
-                            r, e, d, m, mp, o, op, load());
+                    System.out.printf("round %d: tree walk of 100 %.1f µs, node entries %.1f µs, node digest %.1f µs, "
+                                    + "client merged %.1f µs (process %.1f), client owner-only %.1f µs (process %.1f); "
+                                    + "load %s%n",
+                            r, w, e, d, m, mp, o, op, load());
                 }
             }
         }
     }
+
+    /** Rings' record of every call the nodes completed: a CopyOnWriteArrayList, one copy per call, kept short. */
+    private static java.util.List<?> completed;
 
     /** This thread's CPU µs per call of {@code call}. */
     private static double cpu(int calls, Runnable call) {
         long t0 = THREADS.getCurrentThreadCpuTime();
         for (int i = 0; i < calls; i++) {
             call.run();
+            if (i % 64 == 0) {
+                completed.clear();
+            }
         }
         return (THREADS.getCurrentThreadCpuTime() - t0) / 1e3 / calls;
+    }
+
+    /** The tree's own iteration of n entries, which every slice answer costs at least. */
+    private static void walk(io.god.tree.TreeState tree, int n) {
+        java.util.Iterator<io.god.tree.Entry> it = tree.entries(null, true, false);
+        long sum = 0;
+        for (int i = 0; i < n && it.hasNext(); i++) {
+            sum += it.next().timestamp();
+        }
+        if (sum == 42) {
+            System.out.print("");
+        }
     }
 
     /** CPU ns so far per thread group (the name without digits). */
@@ -116,9 +140,13 @@ class SliceCostProbe {
 
     @SuppressWarnings("unchecked")
     private static GodNode.DataHandler handler(GodNode n) throws ReflectiveOperationException {
-        Field f = GodNode.class.getDeclaredField("dataHandler");
+        return ((AtomicReference<GodNode.DataHandler>) field(n, GodNode.class, "dataHandler")).get();
+    }
+
+    private static Object field(Object o, Class<?> c, String name) throws ReflectiveOperationException {
+        Field f = c.getDeclaredField(name);
         f.setAccessible(true);
-        return ((AtomicReference<GodNode.DataHandler>) f.get(n)).get();
+        return f.get(o);
     }
 
     private static String load() throws java.io.IOException {
