@@ -74,9 +74,9 @@ class SliceCostProbe {
                     p0 = OS.getProcessCpuTime();
                     double o = cpu(calls, () -> owner.sliceLen(TREE, null, true, 100));
                     double op = (OS.getProcessCpuTime() - p0) / 1e3 / calls;
-                    System.out.printf("round %d: tree walk of 100 %.1f µs, node entries %.1f µs, node digest %.1f µs, "
-                                    + "client merged %.1f µs (process %.1f), client owner-only %.1f µs (process %.1f); "
-                                    + "load %s%n",
+                    System.out.printf("round %d: tree walk of 100 %.1f µs, node entries %.1f µs, "
+                                    + "node digest %.1f µs, client merged %.1f µs (process %.1f), "
+                                    + "client owner-only %.1f µs (process %.1f); load %s%n",
                             r, w, e, d, m, mp, o, op, load());
                 }
             }
