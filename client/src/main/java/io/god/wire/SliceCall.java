@@ -116,11 +116,116 @@ public record SliceCall(int kind, byte[] key, byte[] from, boolean fromInc, long
      * the answer it would have sent. A cryptographic hash, so no crafted values can make two answers collide.
      */
     public static byte[] digest(byte[] okReply) {
+        return sha256().digest(okReply);
+    }
+
+    /** A fresh SHA-256: a clone of one looked up once (the provider lookup showed in profiles of digest calls). */
+    private static MessageDigest sha256() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(okReply);
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException impossible) {
+                throw new IllegalStateException("every Java platform has SHA-256", impossible);
+            }
+        }
+    }
+
+    private static final MessageDigest SHA_256;
+
+    static {
+        try {
+            SHA_256 = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
+    }
+
+    /**
+     * The entries of a 200 {@link Reply}, read by position and without copies: each key and value is a range of an
+     * array (the node's tree keeps an entry's key and value in one array; handing them out separately would copy
+     * both, per entry). The node answers from its tree's own entries through this view (no {@link Stamped} per
+     * entry), the client from a decoded {@link Reply}. Arrays handed out are read, never modified.
+     */
+    public interface Entries {
+        int size();
+
+        /** An array whose first {@link #keyLength} bytes are entry i's key. */
+        byte[] keyArray(int i);
+
+        int keyLength(int i);
+
+        boolean exists(int i);
+
+        long timestamp(int i);
+
+        /** The array holding entry i's value (an entry that exists), or null (a tombstone; or no value at all). */
+        byte[] valueArray(int i);
+
+        int valueOffset(int i);
+
+        int valueLength(int i);
+    }
+
+    /** A 200 {@link Reply}'s encoding of {@code entries}, in one array of the exact size. */
+    public static byte[] encodeOk(Entries entries) {
+        int n = entries.size();
+        int size = WireWriter.varintSize(200) + WireWriter.varintSize(n);
+        for (int i = 0; i < n; i++) {
+            size += entrySize(entries, i);
+        }
+        WireWriter w = new WireWriter(size).varint(200).varint(n);
+        for (int i = 0; i < n; i++) {
+            writeEntry(w, entries, i);
+        }
+        return w.toBytes();
+    }
+
+    /**
+     * The {@link #digest} of {@link #encodeOk}'s bytes, hashed as they are written through a small buffer: a digest
+     * call's answer is never built (JFR of the digest call showed it building and encoding the whole answer).
+     */
+    public static byte[] digestOk(Entries entries) {
+        MessageDigest md = sha256();
+        WireWriter w = new WireWriter(DIGEST_CHUNK + 64).varint(200).varint(entries.size());
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            if (w.size() >= DIGEST_CHUNK) {
+                w.drainTo(md);
+            }
+            writeEntry(w, entries, i);
+        }
+        w.drainTo(md);
+        return md.digest();
+    }
+
+    /** Bytes hashed at a time by {@link #digestOk} (an entry larger than this passes in one piece). */
+    private static final int DIGEST_CHUNK = 2048;
+
+    private static int entrySize(Entries e, int i) {
+        int k = e.keyLength(i);
+        int size = WireWriter.varintSize(k + 1L) + k + 1 + WireWriter.varintSize(zigzag(e.timestamp(i)));
+        if (!e.exists(i) || e.valueArray(i) == null) {
+            return size + 1;
+        }
+        int v = e.valueLength(i);
+        return size + WireWriter.varintSize(v + 1L) + v;
+    }
+
+    /** One entry as {@link Reply#encode} writes it: key, exists, timestamp, value (null unless exists). */
+    private static void writeEntry(WireWriter w, Entries e, int i) {
+        boolean exists = e.exists(i);
+        w.bytes(e.keyArray(i), 0, e.keyLength(i)).bool(exists).signed(e.timestamp(i));
+        byte[] v = exists ? e.valueArray(i) : null;
+        if (v == null) {
+            w.bytes(null);
+        } else {
+            w.bytes(v, e.valueOffset(i), e.valueLength(i));
+        }
+    }
+
+    private static long zigzag(long v) {
+        return (v << 1) ^ (v >> 63);
     }
 
     /**
@@ -140,7 +245,16 @@ public record SliceCall(int kind, byte[] key, byte[] from, boolean fromInc, long
             if (full.status() != 200) {
                 return full.encode();
             }
-            return new WireWriter(DIGEST_BYTES + 4).varint(200).bytes(SliceCall.digest(full.encode())).toBytes();
+            return ok(digestOk(Reply.entries(full.entries())));
+        }
+
+        /** The digest reply of a 200 answer: its entries' {@link #digestOk}, computed without encoding them. */
+        public static byte[] of(Entries entries) {
+            return ok(digestOk(entries));
+        }
+
+        private static byte[] ok(byte[] digest) {
+            return new WireWriter(DIGEST_BYTES + 4).varint(200).bytes(digest).toBytes();
         }
 
         public static DigestReply decode(byte[] payload) {
@@ -196,15 +310,53 @@ public record SliceCall(int kind, byte[] key, byte[] from, boolean fromInc, long
             if (status != 200) {
                 return new WireWriter(16 + message.length() * 3).varint(status).string(message).toBytes();
             }
-            int size = 8;
-            for (Stamped e : entries) {
-                size += 16 + e.key().length + (e.value() == null ? 0 : e.value().length);
-            }
-            WireWriter w = new WireWriter(size).varint(200).varint(entries.size());
-            for (Stamped e : entries) {
-                w.bytes(e.key()).bool(e.exists()).signed(e.timestamp()).bytes(e.exists() ? e.value() : null);
-            }
-            return w.toBytes();
+            return encodeOk(entries(entries));
+        }
+
+        /** Typed entries as {@link Entries}. */
+        public static Entries entries(List<Stamped> entries) {
+            return new Entries() {
+                @Override
+                public int size() {
+                    return entries.size();
+                }
+
+                @Override
+                public byte[] keyArray(int i) {
+                    return entries.get(i).key();
+                }
+
+                @Override
+                public int keyLength(int i) {
+                    return entries.get(i).key().length;
+                }
+
+                @Override
+                public boolean exists(int i) {
+                    return entries.get(i).exists();
+                }
+
+                @Override
+                public long timestamp(int i) {
+                    return entries.get(i).timestamp();
+                }
+
+                @Override
+                public byte[] valueArray(int i) {
+                    return entries.get(i).value();
+                }
+
+                @Override
+                public int valueOffset(int i) {
+                    return 0;
+                }
+
+                @Override
+                public int valueLength(int i) {
+                    byte[] v = entries.get(i).value();
+                    return v == null ? 0 : v.length;
+                }
+            };
         }
 
         public static Reply decode(byte[] payload) {

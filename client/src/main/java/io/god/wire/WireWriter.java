@@ -71,6 +71,17 @@ public final class WireWriter {
         return this;
     }
 
+    /** As {@link #bytes(byte[])} for {@code len} bytes of {@code b} from {@code off} (never null). */
+    public WireWriter bytes(byte[] b, int off, int len) {
+        varint(len + 1L);
+        if (out.length - size < len) {
+            out = Arrays.copyOf(out, Math.max(out.length * 2, size + len));
+        }
+        System.arraycopy(b, off, out, size, len);
+        size += len;
+        return this;
+    }
+
     public WireWriter raw(byte[] b) {
         writeBytes(b);
         return this;
@@ -86,6 +97,23 @@ public final class WireWriter {
             bytes(b);
         }
         return this;
+    }
+
+    /** Bytes written so far (since the last {@link #drainTo}). */
+    public int size() {
+        return size;
+    }
+
+    /** Feeds the bytes written so far to {@code digest} and empties this writer (a hash of a stream, in chunks). */
+    public WireWriter drainTo(java.security.MessageDigest digest) {
+        digest.update(out, 0, size);
+        size = 0;
+        return this;
+    }
+
+    /** Bytes {@link #varint} writes for {@code v}. */
+    public static int varintSize(long v) {
+        return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
     }
 
     public byte[] toBytes() {

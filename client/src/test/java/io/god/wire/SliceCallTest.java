@@ -109,6 +109,67 @@ class SliceCallTest {
         assertThatThrownBy(() -> SliceCall.DigestReply.decode(shortDigest)).hasMessageContaining("malformed slice digest");
     }
 
+    /**
+     * The node encodes and hashes its tree's entries through {@link SliceCall.Entries} (key and value as ranges of
+     * one array): the bytes and the digest are those of the typed reply, values larger than the hashing chunk too.
+     */
+    @Test
+    void entriesReadFromArrayRangesEncodeAndHashAsTheTypedReply() {
+        List<SliceCall.Stamped> typed = new ArrayList<>();
+        List<byte[]> stored = new ArrayList<>(); // key then value in one array, as the tree keeps them
+        for (int e = 0; e < 120; e++) {
+            boolean exists = e % 5 != 2;
+            byte[] key = random(30);
+            byte[] value = !exists ? null : e == 7 ? new byte[5000] : random(60);
+            typed.add(new SliceCall.Stamped(key, exists, RND.nextLong(), value));
+            byte[] both = Arrays.copyOf(key, key.length + (value == null ? 0 : value.length));
+            if (value != null) {
+                System.arraycopy(value, 0, both, key.length, value.length);
+            }
+            stored.add(both);
+        }
+        SliceCall.Entries view = new SliceCall.Entries() {
+            public int size() {
+                return typed.size();
+            }
+
+            public byte[] keyArray(int i) {
+                return stored.get(i);
+            }
+
+            public int keyLength(int i) {
+                return typed.get(i).key().length;
+            }
+
+            public boolean exists(int i) {
+                return typed.get(i).exists();
+            }
+
+            public long timestamp(int i) {
+                return typed.get(i).timestamp();
+            }
+
+            public byte[] valueArray(int i) {
+                return typed.get(i).exists() ? stored.get(i) : null;
+            }
+
+            public int valueOffset(int i) {
+                return typed.get(i).key().length;
+            }
+
+            public int valueLength(int i) {
+                return typed.get(i).exists() ? typed.get(i).value().length : 0;
+            }
+        };
+        byte[] encoded = SliceCall.Reply.ok(typed).encode();
+        assertThat(SliceCall.encodeOk(view)).isEqualTo(encoded);
+        assertThat(SliceCall.digestOk(view)).isEqualTo(SliceCall.digest(encoded));
+        assertThat(SliceCall.DigestReply.decode(SliceCall.DigestReply.of(view)).digest())
+                .isEqualTo(SliceCall.digest(encoded));
+        assertThat(SliceCall.digestOk(SliceCall.Reply.entries(List.of())))
+                .isEqualTo(SliceCall.digest(SliceCall.Reply.ok(List.of()).encode()));
+    }
+
     private static byte[] digestOf(List<SliceCall.Stamped> entries) {
         return SliceCall.digest(SliceCall.Reply.ok(entries).encode());
     }

@@ -53,18 +53,20 @@ final class DataCalls implements GodNode.DataHandler {
             return sliceDone("unknown", SliceCall.Reply.error(400, "malformed DHash.Data slice call: " + e.getMessage()),
                     start);
         }
-        SliceCall.Reply r;
+        byte[] answer;
         try {
-            r = executor.slice(c, mayBlock, start);
+            SliceCall.Entries r = executor.slice(c, mayBlock, start);
+            if (r == null) {
+                return null;
+            }
+            // a digest kind: the same answer, hashed as it is written (never built)
+            answer = c.digest() ? SliceCall.DigestReply.of(r) : SliceCall.encodeOk(r);
         } catch (RuntimeException e) {
             CommandError refused = executor.failure(e, "DHash." + c.method() + " (binary)");
-            r = SliceCall.Reply.error(refused.status(), refused.getMessage());
+            return sliceDone(c.method(), SliceCall.Reply.error(refused.status(), refused.getMessage()), start);
         }
-        if (r == null) {
-            return null;
-        }
-        executor.observer().completed(c.method(), r.status(), System.nanoTime() - start);
-        return c.digest() ? SliceCall.DigestReply.of(r) : r.encode(); // a digest kind: the same answer, hashed
+        executor.observer().completed(c.method(), 200, System.nanoTime() - start);
+        return answer;
     }
 
     private byte[] sliceDone(String method, SliceCall.Reply r, long start) {

@@ -304,11 +304,12 @@ public final class Executor {
 
     /**
      * Runs a binary Stamped slice ({@link SliceCall}: SliceLen or ReverseSliceLen) with every rule of {@link #run};
-     * the entries come back typed, without the JSON contract's per-entry maps, base64 or JSON text. On the event
-     * loop ({@code mayBlock} false) it answers only a read this node executes and serves (a tree version is
-     * immutable); null hands the rest (routing, a catching-up node's hand-over) to a worker.
+     * the entries come back as the tree's own ({@link StampedRows}), for the caller to encode or hash without the
+     * JSON contract's per-entry maps, base64 or JSON text. On the event loop ({@code mayBlock} false) it answers
+     * only a read this node executes and serves (a tree version is immutable); null hands the rest (routing, a
+     * catching-up node's hand-over) to a worker.
      */
-    public SliceCall.Reply slice(SliceCall c, boolean mayBlock, long since) {
+    public SliceCall.Entries slice(SliceCall c, boolean mayBlock, long since) {
         admission.checkKey(c.key(), "Key");
         admission.checkKey(c.from(), "From");
         Cluster cluster = node.cluster();
@@ -320,27 +321,18 @@ public final class Executor {
         Request.SliceLen q = new Request.SliceLen(command, c.key(), c.from(), c.fromInc(), c.len(), true);
         Object r = run(q, new Origin(c.authorization(), c.hops(), c.mode(), 0, since));
         if (r instanceof Relayed relayed) { // another member's JSON answer (routed or handed over)
-            r = forwarding.typed(command, relayed, true);
+            return SliceCall.Reply.entries(stampedEntries(forwarding.typed(command, relayed, true)));
         }
-        return SliceCall.Reply.ok(stampedEntries(r));
+        return (StampedRows) r;
     }
 
-    /** A Stamped slice result (TreeReads' maps, or another member's JSON answer) as typed entries. */
+    /** Another member's Stamped JSON slice answer as typed entries. */
     private static java.util.List<SliceCall.Stamped> stampedEntries(Object r) {
         java.util.List<SliceCall.Stamped> out = new java.util.ArrayList<>();
-        if (r instanceof com.fasterxml.jackson.databind.JsonNode json) {
-            for (com.fasterxml.jackson.databind.JsonNode e : json) {
-                boolean exists = e.path("Exists").asBoolean();
-                out.add(new SliceCall.Stamped(binary(e.get("Key")), exists, e.path("Timestamp").asLong(0),
-                        exists ? binary(e.get("Value")) : null));
-            }
-            return out;
-        }
-        for (Object o : (java.util.List<?>) r) {
-            java.util.Map<?, ?> m = (java.util.Map<?, ?>) o;
-            boolean exists = (Boolean) m.get("Exists");
-            out.add(new SliceCall.Stamped(orEmpty((byte[]) m.get("Key")), exists, (Long) m.get("Timestamp"),
-                    exists ? orEmpty((byte[]) m.get("Value")) : null));
+        for (com.fasterxml.jackson.databind.JsonNode e : (com.fasterxml.jackson.databind.JsonNode) r) {
+            boolean exists = e.path("Exists").asBoolean();
+            out.add(new SliceCall.Stamped(binary(e.get("Key")), exists, e.path("Timestamp").asLong(0),
+                    exists ? binary(e.get("Value")) : null));
         }
         return out;
     }

@@ -204,30 +204,28 @@ final class TreeReads {
      */
     static final int STAMPED_TOMBSTONE_CAP = io.god.wire.Call.STAMPED_TOMBSTONE_CAP;
 
-    static List<Map<String, Object>> stampedSliceLen(TreeState sub, Request.SliceLen q, boolean reverse,
-            CallBudget budget) {
+    static StampedRows stampedSliceLen(TreeState sub, Request.SliceLen q, boolean reverse, CallBudget budget) {
         if (q.len() <= 0) {
-            return List.of();
+            return new StampedRows(List.of());
         }
         return stampedSlice(sub, q.from(), q.fromInc(), null, false, q.len(), reverse, budget);
     }
 
     /**
      * Slices with Stamped=true (the Java client's merged slices, reference §1.3 mergeRecent): every
-     * stored entry between start and end in walk order, tombstones included, each as
-     * {@code {Key, Value, Exists, Timestamp}}. Stops after len live entries (len < 0: no limit) or
+     * stored entry between start and end in walk order, tombstones included (as {@link StampedRows}: in JSON
+     * {@code {Key, Value, Exists, Timestamp}} each). Stops after len live entries (len < 0: no limit) or
      * after {@link #STAMPED_TOMBSTONE_CAP} tombstones, whichever comes first.
      */
-    static List<Map<String, Object>> stampedSlice(TreeState sub, byte[] start, boolean startInc, byte[] end,
-                                                          boolean endInc, long len, boolean reverse,
-                                                          CallBudget budget) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    static StampedRows stampedSlice(TreeState sub, byte[] start, boolean startInc, byte[] end, boolean endInc,
+                                    long len, boolean reverse, CallBudget budget) {
+        List<io.god.tree.Entry> out = new ArrayList<>(len > 0 && len < 1024 ? (int) len : 16);
         long live = 0;
         int dead = 0;
         for (java.util.Iterator<io.god.tree.Entry> it = sub.entries(start, startInc, reverse); it.hasNext(); ) {
             io.god.tree.Entry e = it.next();
             if (end != null) {
-                int c = Arrays.compareUnsigned(e.key(), end);
+                int c = Arrays.compareUnsigned(e.stored(), 0, e.keySize(), end, 0, end.length);
                 if (reverse ? (c < 0 || (c == 0 && !endInc)) : (c > 0 || (c == 0 && !endInc))) {
                     break;
                 }
@@ -235,18 +233,13 @@ final class TreeReads {
             if (!e.hasValue() && !e.isTombstone()) {
                 continue;
             }
-            budget.row(size(e.key()) + size(e.value()));
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
-            m.put("Key", e.key());
-            m.put("Value", e.value());
-            m.put("Exists", e.hasValue());
-            m.put("Timestamp", e.timestamp());
-            out.add(m);
+            budget.row(e.keySize() + e.valueSize()); // the sizes, not key() and value(): those copy
+            out.add(e);
             if (e.hasValue() ? len >= 0 && ++live >= len : ++dead >= STAMPED_TOMBSTONE_CAP) {
                 break;
             }
         }
-        return out;
+        return new StampedRows(out);
     }
 
     /** Len ≤ 0 returns nothing (the original returned one item: a documented fix). */

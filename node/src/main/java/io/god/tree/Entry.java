@@ -79,6 +79,23 @@ public sealed class Entry extends Node permits Entry.Unhashed {
         return keyLength == data.length ? Bytes.EMPTY : Arrays.copyOfRange(data, keyLength, data.length);
     }
 
+    /**
+     * The stored array, read without copying (never modified): the key is its first {@link #keySize} bytes, a live
+     * value the {@link #valueSize} bytes after them. Wire encoders read it so (key() and value() copy both).
+     */
+    public byte[] stored() {
+        return data;
+    }
+
+    public int keySize() {
+        return keyLength();
+    }
+
+    /** Bytes of the live value (0 for a tombstone, or a key with only a sub tree). */
+    public int valueSize() {
+        return keyLength < 0 ? 0 : data.length - keyLength;
+    }
+
     /** Whether the key equals k, without copying it. */
     boolean keyEquals(byte[] k) {
         return Arrays.equals(data, 0, keyLength(), k, 0, k.length);

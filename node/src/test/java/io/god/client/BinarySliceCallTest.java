@@ -87,6 +87,26 @@ class BinarySliceCallTest {
             assertThat(dead.timestamp()).isEqualTo(node.store().state().sub(utf8("t")).get(utf8("k3")).timestamp())
                     .isPositive();
 
+            // an empty value exists with an empty value (not a tombstone); the digest kind answers the SHA-256 of the
+            // very bytes the entries kind sends (the node hashes its answer as it writes it, never building it)
+            try (GodClient c = GodClient.builder().endpoints(at).redundancy(1).build()) {
+                c.subPut(utf8("t"), utf8("k25"), new byte[0], true);
+            }
+            byte[] entriesReply;
+            byte[] digestReply;
+            try (NodeConnection conn = new NodeConnection(at, null, 2000)) {
+                long budget = TimeUnit.SECONDS.toNanos(5);
+                entriesReply = conn.call(Ops.DATA, call(SliceCall.SLICE_LEN, "t", "k2", true, 3).encode(), budget);
+                digestReply = conn.call(Ops.DATA, call(SliceCall.SLICE_LEN_DIGEST, "t", "k2", true, 3).encode(),
+                        budget);
+            }
+            SliceCall.Reply withEmpty = SliceCall.Reply.decode(entriesReply);
+            assertThat(withEmpty.entries()).extracting(e -> new String(e.key(), StandardCharsets.UTF_8))
+                    .containsExactly("k2", "k25", "k3", "k4");
+            assertThat(withEmpty.entries().get(1).exists()).isTrue();
+            assertThat(withEmpty.entries().get(1).value()).isEmpty();
+            assertThat(SliceCall.DigestReply.decode(digestReply).digest()).isEqualTo(SliceCall.digest(entriesReply));
+
             // malformed calls: a 400 naming the problem, the connection still serves
             byte[] good = call(SliceCall.SLICE_LEN, "t", null, true, 1).encode();
             SliceCall.Reply truncated = raw(at, Arrays.copyOf(good, good.length - 1));
