@@ -129,9 +129,9 @@ public final class Executor {
                 && o.hops() < Cluster.MAX_HOPS && !command.is(Flag.MUTATING) && !command.is(Flag.LOCAL)
                 && !command.is(Flag.BROADCAST);
         if ((o.mode() == Call.ROUTE || handOver) && cluster != null && !cluster.alone()) {
-            Object routed = forwarding.route(cluster, request, o.authorization(), o.hops(), stamp);
+            Forwarding.Answer routed = forwarding.route(cluster, request, o.authorization(), o.hops(), stamp);
             if (routed != null) {
-                return routed;
+                return routed.result();
             }
         }
         if (cluster != null && !cluster.ownCopyComplete() && !cluster.servesReads() && !command.is(Flag.MUTATING)
@@ -181,8 +181,7 @@ public final class Executor {
         long start = System.nanoTime();
         int status = 200;
         try {
-            Object r = run(request, new Origin(authorization, 0, Call.ROUTE, 0, start));
-            return r instanceof Relayed relayed ? forwarding.typed(command, relayed, request.stamped()) : r;
+            return typed(request, run(request, new Origin(authorization, 0, Call.ROUTE, 0, start)));
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + command.method());
             status = refused.status();
@@ -193,20 +192,31 @@ public final class Executor {
     }
 
     /** This member's part of a broadcast command, as a member's reply (the other members' answer the same way). */
-    private Call.Reply runLocally(Request request, String authorization, long stamp) {
+    private BinaryResults.Reply runLocally(Request request, String authorization, long stamp) {
         Command command = request.command();
         long start = System.nanoTime();
         int status = 200;
         try {
-            Object r = run(request, new Origin(authorization, Cluster.MAX_HOPS, Call.EXECUTE, stamp, start));
-            return new Call.Reply(200, r instanceof Relayed relayed ? relayed.body() : forwarding.encode(r));
+            return BinaryResults.Reply.ok(typed(request, run(request, new Origin(authorization, Cluster.MAX_HOPS,
+                    Call.EXECUTE, stamp, start))));
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + command.method());
             status = refused.status();
-            return new Call.Reply(status, forwarding.encode(refused.getMessage()));
+            return BinaryResults.Reply.error(status, refused.getMessage());
         } finally {
             observer.completed(command.method(), status, System.nanoTime() - start);
         }
+    }
+
+    /** A result of {@link #run} as a result object: an older member's JSON answer decoded, anything else as it is. */
+    public Object typed(Request request, Object result) {
+        return result instanceof Relayed relayed ? forwarding.typed(request.command(), relayed, request.stamped())
+                : result;
+    }
+
+    /** Forwarded commands this node sent as JSON calls because the member refused binary ones (an older node). */
+    public long jsonFallbacks() {
+        return forwarding.jsonFallbacks();
     }
 
     // ------------------------------------------------------------------ the binary point commands
@@ -307,39 +317,20 @@ public final class Executor {
         }
         Command command = c.reverse() ? Command.REVERSE_SLICE_LEN : Command.SLICE_LEN;
         Request.SliceLen q = new Request.SliceLen(command, c.key(), c.from(), c.fromInc(), c.len(), true);
-        Object r = run(q, new Origin(c.authorization(), c.hops(), c.mode(), 0, since));
-        if (r instanceof Relayed relayed) { // another member's JSON answer (routed or handed over)
-            r = forwarding.typed(command, relayed, true);
-        }
+        Object r = typed(q, run(q, new Origin(c.authorization(), c.hops(), c.mode(), 0, since)));
         return SliceCall.Reply.ok(stampedEntries(r));
     }
 
-    /** A Stamped slice result (TreeReads' maps, or another member's JSON answer) as typed entries. */
+    /** A Stamped slice result (TreeReads' maps, as {@link Forwarding#typed} also gives another member's) as entries. */
     private static java.util.List<SliceCall.Stamped> stampedEntries(Object r) {
         java.util.List<SliceCall.Stamped> out = new java.util.ArrayList<>();
-        if (r instanceof com.fasterxml.jackson.databind.JsonNode json) {
-            for (com.fasterxml.jackson.databind.JsonNode e : json) {
-                boolean exists = e.path("Exists").asBoolean();
-                out.add(new SliceCall.Stamped(binary(e.get("Key")), exists, e.path("Timestamp").asLong(0),
-                        exists ? binary(e.get("Value")) : null));
-            }
-            return out;
-        }
         for (Object o : (java.util.List<?>) r) {
             java.util.Map<?, ?> m = (java.util.Map<?, ?>) o;
             boolean exists = (Boolean) m.get("Exists");
-            out.add(new SliceCall.Stamped(orEmpty((byte[]) m.get("Key")), exists, (Long) m.get("Timestamp"),
+            out.add(new SliceCall.Stamped(orEmpty((byte[]) m.get("Key")), exists, ((Number) m.get("Timestamp")).longValue(),
                     exists ? orEmpty((byte[]) m.get("Value")) : null));
         }
         return out;
-    }
-
-    private static byte[] binary(com.fasterxml.jackson.databind.JsonNode n) {
-        try {
-            return n == null || n.isNull() ? new byte[0] : n.binaryValue();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("bad Stamped entry from a ring member: " + e, e);
-        }
     }
 
     /**
