@@ -53,6 +53,7 @@ public final class Executor {
     private final CommandObserver observer;
     private final Admission admission;
     private final Bulkhead bulkhead;
+    private final PeerCommands peers;
     private final Forwarding forwarding;
     private final Operations operations;
 
@@ -61,8 +62,9 @@ public final class Executor {
         this.observer = observer;
         this.admission = new Admission(node, observer::limitRefused);
         this.bulkhead = Bulkhead.of(node.settings().limits());
-        SetSources sources = new SetSources(node, Wire.constrained(node.settings().limits()));
-        this.forwarding = new Forwarding(node, admission, sources, this::runLocally);
+        this.peers = new PeerCommands(node);
+        SetSources sources = new SetSources(node, peers);
+        this.forwarding = new Forwarding(admission, sources, peers, this::runLocally);
         this.operations = new Operations(node, admission, observer, sources);
     }
 
@@ -216,7 +218,7 @@ public final class Executor {
 
     /** Forwarded commands this node sent as JSON calls because the member refused binary ones (an older node). */
     public long jsonFallbacks() {
-        return forwarding.jsonFallbacks();
+        return peers.jsonFallbacks();
     }
 
     // ------------------------------------------------------------------ the binary point commands
