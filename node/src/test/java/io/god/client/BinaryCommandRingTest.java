@@ -82,9 +82,10 @@ class BinaryCommandRingTest {
             case KEY_NEXT -> new Request.KeyNext(utf8("k"));
             case SUB_SIZE -> new Request.SubSize(t);
             case SUB_CONFIGURATION -> new Request.SubConfiguration(utf8("t2"));
+            // the union of t and a tree another member owns: paged from its owner (SetSources) wherever it runs
             case SET_EXPRESSION -> new Request.SetExpression(new Request.SetExpression.Op(List.of(
-                    new Request.SetExpression.Source(t, null, null)), 0, 0), null, utf8("s2"), null, true, false, 3,
-                    null, false);
+                    new Request.SetExpression.Source(t, null, null), new Request.SetExpression.Source(utf8(elsewhere),
+                            null, null)), 0, 0), null, utf8("s2"), null, true, false, 6, null, false);
             case SIZE -> new Request.Size();
             case KEY_COUNT -> new Request.KeyCount();
             case OWNED -> new Request.Owned();
@@ -96,7 +97,20 @@ class BinaryCommandRingTest {
         };
     }
 
+    /** A tree whose owner is not t's ({@link #seed} picks it). */
+    private static String elsewhere = "u";
+
     private static void seed(ClientRings rings) {
+        io.god.ring.Ring ring = rings.nodes.get(0).membership().ring();
+        String tOwner = ring.successor(utf8("t")).address();
+        // keys sit on the ring by their bytes: vary the first one until another member owns the tree
+        for (int i = 1; ring.successor(utf8(elsewhere)).address().equals(tOwner); i++) {
+            assertThat(i).as("a first byte another member owns").isLessThan(128);
+            elsewhere = (char) i + "u";
+        }
+        for (int i = 0; i < 4; i++) {
+            ok(rings.rpc(0), new Request.SubPut(utf8(elsewhere), utf8("s" + (2 * i)), utf8("u" + i), true));
+        }
         for (int i = 1; i <= 5; i++) {
             ok(rings.rpc(0), new Request.Put(utf8("k" + i), utf8("v" + i), true));
         }
@@ -108,6 +122,7 @@ class BinaryCommandRingTest {
         // every replica holds it all before answers are compared (async copies land meanwhile)
         await().atMost(TimeScale.seconds(20)).until(() -> rings.nodes.stream().allMatch(n ->
                 n.store().state().sub(utf8("t")).values().size() == 10
+                        && n.store().state().sub(utf8(elsewhere)).values().size() == 4
                         && n.store().state().get(utf8("k5")).exists()));
     }
 
@@ -192,6 +207,8 @@ class BinaryCommandRingTest {
                             .isEqualTo(binary.get("2:" + c.method())).startsWith("200 ");
                 }
             }
+            assertThat(binary.get("0:SetExpression")).as("a source paged from another member")
+                    .contains(java.util.Base64.getEncoder().encodeToString(utf8("u1")));
             // the same commands as binary calls from a client: the typed result, written as JSON, is the answer
             for (Command c : Command.values()) {
                 if (c == Command.CLEAR || c == Command.DESCRIBE) {
