@@ -260,12 +260,15 @@ class BinaryCommandRingTest {
                     .message());
             refusals.add(binary(at, new BinaryRequests.Envelope(new Request.Put(utf8("k"), new byte[100_000], false),
                     null, 0, Call.ROUTE, 0).encode()).message());
+            refusals.add(binary(at, new BinaryRequests.Envelope(new Request.Put(utf8("k"), utf8("late"), false),
+                    null, 0, Call.ROUTE, 5).encode()).message());
             assertThat(refusals).satisfiesExactly(
                     m -> assertThat(m).startsWith("malformed DHash.Command call: payload truncated"),
                     m -> assertThat(m).startsWith("malformed DHash.Command call: byte string of 1099511627775 bytes"
                             + " runs past the payload end"),
                     m -> assertThat(m).startsWith("malformed DHash.Command call: unknown command id 9999"),
-                    m -> assertThat(m).contains("exceeds god.limits.body-size"));
+                    m -> assertThat(m).contains("exceeds god.limits.body-size"),
+                    m -> assertThat(m).startsWith("stamp: a client may not choose the timestamp of DHash.Put"));
 
             BinaryResults.Reply get = binary(at, new BinaryRequests.Envelope(new Request.Get(utf8("k"), false), null, 0,
                     Call.ROUTE, 0).encode());
