@@ -35,7 +35,7 @@ public final class Executor {
         }
     }
 
-    /** Another member's answer in the forwarding encoding (the JSON contract's bytes), passed on as it came. */
+    /** An older member's answer to a JSON call (the JSON contract's bytes), passed on as it came (PeerCommands). */
     public record Relayed(byte[] body) {
     }
 
