@@ -85,6 +85,16 @@ public final class Ops {
      */
     public static final int BACKUP = 23;
 
+    /**
+     * Any command of the god contract in binary form, typed both ways: request = command id
+     * ({@code io.god.command.Command#id}, stable across versions), flags, hops, authorization, stamp, then the
+     * command's arguments; reply = status, then a tagged result (values, indexes, entries, counts, configuration,
+     * set-operation results) or a message ({@code io.god.command.BinaryRequests} and {@code BinaryResults}). Node to
+     * node it carries forwarded commands; a node falls back to {@link #CALL} for a peer that refused it. Older nodes
+     * refuse it as an unknown operation.
+     */
+    public static final int COMMAND = 24;
+
     public static String name(int op) {
         return switch (op) {
             case HELLO -> "Hello";
@@ -105,6 +115,7 @@ public final class Ops {
             case INFO -> "Node.Info";
             case EVENTS -> "Node.Events";
             case BACKUP -> "DHash.Backup";
+            case COMMAND -> "DHash.Command";
             default -> "op" + op;
         };
     }

@@ -93,6 +93,11 @@ public final class WireReader {
         return out;
     }
 
+    /** Bytes not read yet: the most elements a count read next can describe (each takes at least one byte). */
+    public int remaining() {
+        return in.length - pos;
+    }
+
     public boolean atEnd() {
         return pos == in.length;
     }

@@ -66,6 +66,7 @@ public final class JsonRpc {
             return new Call.Reply(r.status(), r.body());
         });
         node.installDataHandler(new DataCalls(executor));
+        node.installCommandHandler(new CommandCalls(executor));
     }
 
     /** The node's one executor, which every front end hands its commands to. */

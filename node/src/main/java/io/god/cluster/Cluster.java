@@ -414,6 +414,22 @@ public final class Cluster {
      */
     public Forwarded forward(byte[] key, int hops, int op, java.util.function.IntFunction<byte[]> encode,
                              boolean read) {
+        Routed<byte[]> r = forward(key, hops, read, (to, mode) -> call(to, op, encode.apply(mode)));
+        return r == null ? null : new Forwarded(r.reply(), r.status(), r.message());
+    }
+
+    /** One attempt at one replica in a mode: its answer, or a {@link TransportException} (the next one is tried). */
+    @FunctionalInterface
+    public interface Attempt<T> {
+        T call(String address, int mode);
+    }
+
+    /** {@link Forwarded} with a typed answer: the attempt's (reply non-null), or the failure's status and message. */
+    public record Routed<T>(T reply, int status, String message) {
+    }
+
+    /** As {@link #forward(byte[], int, int, java.util.function.IntFunction, boolean)}, each attempt made by the caller. */
+    public <T> Routed<T> forward(byte[] key, int hops, boolean read, Attempt<T> attempt) {
         Ring r = ring();
         if (r.size() <= 1 || hops >= MAX_HOPS) {
             return null;
@@ -423,7 +439,7 @@ public final class Cluster {
         if (read) {
             replicas = readers(r, key);
             if (replicas.isEmpty()) {
-                return new Forwarded(null, 503, "too few replicas of the key are reachable from " + address
+                return new Routed<>(null, 503, "too few replicas of the key are reachable from " + address
                         + " (the members of its replica set here may lack acknowledged writes: the others are down or"
                         + " partitioned away); retry");
             }
@@ -439,7 +455,7 @@ public final class Cluster {
                 // every replica catches up: one of the others answers, never this node's damaged copy alone
                 replicas = replicas.stream().filter(m -> !m.address().equals(address)).toList();
                 if (replicas.isEmpty()) {
-                    return new Forwarded(null, 503, address + " awaits repair of data lost to damage and no other"
+                    return new Routed<>(null, 503, address + " awaits repair of data lost to damage and no other"
                             + " replica of the key is in the ring; retry");
                 }
             }
@@ -452,8 +468,8 @@ public final class Cluster {
                 return null;
             }
             try {
-                return new Forwarded(await(transport.call(m.address(), op,
-                        encode.apply(i == 0 && m.equals(owner) ? Call.ROUTE : Call.EXECUTE), timeout)), 200, null);
+                return new Routed<>(attempt.call(m.address(), i == 0 && m.equals(owner) ? Call.ROUTE : Call.EXECUTE),
+                        200, null);
             } catch (TransportException e) {
                 // a peer that faults (or has just left the ring and refuses calls) is failed over like
                 // one that is down: the next replica executes the call under the same LWW rule
@@ -463,9 +479,9 @@ public final class Cluster {
             }
         }
         if (remoteFault) {
-            return new Forwarded(null, 500, "forwarding failed at every replica (" + lastError + ")");
+            return new Routed<>(null, 500, "forwarding failed at every replica (" + lastError + ")");
         }
-        return new Forwarded(null, 503, "no replica of the key answered within " + timeout.toMillis() + " ms ("
+        return new Routed<>(null, 503, "no replica of the key answered within " + timeout.toMillis() + " ms ("
                 + lastError + ")");
     }
 
@@ -476,26 +492,67 @@ public final class Cluster {
      */
     public List<Call.Reply> broadcast(String method, byte[] body, String authorization, long stamp,
                                       java.util.function.Supplier<Call.Reply> local) {
+        byte[] payload = new Call(method, body, authorization, MAX_HOPS, Call.EXECUTE, stamp).encode();
+        return broadcast(new Part<>() {
+            public CompletableFuture<byte[]> send(String to) {
+                return transport.call(to, Ops.CALL, payload, timeout);
+            }
+
+            public Call.Reply answer(String from, byte[] reply) {
+                return Call.Reply.decode(reply);
+            }
+
+            public Call.Reply unanswered(String from, TransportException e) {
+                return new Call.Reply(503, json(from + " did not answer: " + e.getMessage()));
+            }
+        }, local);
+    }
+
+    /** One member's part of a broadcast: sent to every other member at once, then each answer awaited. */
+    public interface Part<T> {
+        CompletableFuture<byte[]> send(String to);
+
+        T answer(String from, byte[] reply);
+
+        /** The part of a member that failed or did not answer within the call deadline. */
+        T unanswered(String from, TransportException e);
+    }
+
+    /** Runs a part on every member, this node's own being {@code local}: its answer first, then the others'. */
+    public <T> List<T> broadcast(Part<T> part, java.util.function.Supplier<T> local) {
         Ring r = ring();
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         List<Member> others = new ArrayList<>();
         for (Member m : r.members()) {
             if (!m.address().equals(address)) {
                 others.add(m);
-                calls.add(transport.call(m.address(), Ops.CALL,
-                        new Call(method, body, authorization, MAX_HOPS, Call.EXECUTE, stamp).encode(), timeout));
+                calls.add(part.send(m.address()));
             }
         }
-        List<Call.Reply> out = new ArrayList<>();
+        List<T> out = new ArrayList<>();
         out.add(local.get());
         for (int i = 0; i < calls.size(); i++) {
+            String from = others.get(i).address();
+            byte[] reply;
             try {
-                out.add(Call.Reply.decode(await(calls.get(i))));
+                reply = await(calls.get(i));
             } catch (TransportException e) {
-                out.add(new Call.Reply(503, json(others.get(i).address() + " did not answer: " + e.getMessage())));
+                out.add(part.unanswered(from, e));
+                continue;
             }
+            out.add(part.answer(from, reply));
         }
         return out;
+    }
+
+    /** One call to a peer within the call deadline: its reply, or a {@link TransportException}. */
+    public byte[] call(String to, int op, byte[] payload) {
+        return await(send(to, op, payload));
+    }
+
+    /** One call to a peer with the call deadline, not awaited (a broadcast's parts go out at once). */
+    public CompletableFuture<byte[]> send(String to, int op, byte[] payload) {
+        return transport.call(to, op, payload, timeout);
     }
 
     // ------------------------------------------------------------------ replication

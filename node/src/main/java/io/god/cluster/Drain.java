@@ -125,7 +125,7 @@ public final class Drain extends RepairTask {
         Phase p = progress.phase();
         return (p == Phase.LEFT_RING || p == Phase.DONE)
                 && (op == Ops.REPLICATE || op == Ops.SYNC_EXCHANGE || op == Ops.SYNC_META || op == Ops.CALL
-                || op == Ops.DATA);
+                || op == Ops.DATA || op == Ops.COMMAND);
     }
 
     /** One pass; true once the node has left and dropped its data. Never throws. */

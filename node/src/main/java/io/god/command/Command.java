@@ -14,66 +14,66 @@ import java.util.stream.Collectors;
  * command up here instead of keeping their own lists of names.
  */
 public enum Command {
-    PUT("Put", Flag.MUTATING, Flag.STAMPED),
-    DEL("Del", Flag.MUTATING, Flag.STAMPED),
-    SUB_PUT("SubPut", Flag.MUTATING, Flag.STAMPED),
-    SUB_DEL("SubDel", Flag.MUTATING, Flag.STAMPED),
-    SUB_CLEAR("SubClear", Flag.MUTATING, Flag.STAMPED),
+    PUT(1, "Put", Flag.MUTATING, Flag.STAMPED),
+    DEL(2, "Del", Flag.MUTATING, Flag.STAMPED),
+    SUB_PUT(3, "SubPut", Flag.MUTATING, Flag.STAMPED),
+    SUB_DEL(4, "SubDel", Flag.MUTATING, Flag.STAMPED),
+    SUB_CLEAR(5, "SubClear", Flag.MUTATING, Flag.STAMPED),
     // a read-modify-write of a key's sub tree at its owner (hashes and sorted sets over RESP): SubUpdates
-    SUB_UPDATE("SubUpdate", Flag.MUTATING),
+    SUB_UPDATE(6, "SubUpdate", Flag.MUTATING),
     // stamped once by the entry node and sent along: a member it reaches late (after the call's deadline, e.g. a
     // paused process) clears only what was written before it, not the writes acknowledged since (Timestamps#forWrite)
-    CLEAR("Clear", Flag.MUTATING, Flag.STAMPED, Flag.BROADCAST),
-    ADD_CONFIGURATION("AddConfiguration", Shape.CONFIGURATION, Flag.MUTATING, Flag.BROADCAST),
-    SUB_ADD_CONFIGURATION("SubAddConfiguration", Shape.CONFIGURATION, Flag.MUTATING),
-    GET("Get", Flag.POINT_READ),
-    SUB_GET("SubGet", Flag.POINT_READ),
-    NEXT("Next", Flag.BROADCAST),
-    PREV("Prev", Flag.BROADCAST),
-    SUB_NEXT("SubNext"),
-    SUB_PREV("SubPrev"),
-    SUB_MIRROR_NEXT("SubMirrorNext"),
-    SUB_MIRROR_PREV("SubMirrorPrev"),
-    FIRST("First"),
-    LAST("Last"),
-    MIRROR_FIRST("MirrorFirst"),
-    MIRROR_LAST("MirrorLast"),
-    NEXT_INDEX("NextIndex"),
-    PREV_INDEX("PrevIndex"),
-    MIRROR_NEXT_INDEX("MirrorNextIndex"),
-    MIRROR_PREV_INDEX("MirrorPrevIndex"),
-    INDEX_OF("IndexOf"),
-    REVERSE_INDEX_OF("ReverseIndexOf"),
-    MIRROR_INDEX_OF("MirrorIndexOf"),
-    MIRROR_REVERSE_INDEX_OF("MirrorReverseIndexOf"),
-    COUNT("Count"),
-    MIRROR_COUNT("MirrorCount"),
-    SLICE("Slice", Flag.EXPENSIVE),
-    REVERSE_SLICE("ReverseSlice", Flag.EXPENSIVE),
-    MIRROR_SLICE("MirrorSlice", Flag.EXPENSIVE),
-    MIRROR_REVERSE_SLICE("MirrorReverseSlice", Flag.EXPENSIVE),
-    SLICE_INDEX("SliceIndex", Flag.EXPENSIVE),
-    REVERSE_SLICE_INDEX("ReverseSliceIndex", Flag.EXPENSIVE),
-    MIRROR_SLICE_INDEX("MirrorSliceIndex", Flag.EXPENSIVE),
-    MIRROR_REVERSE_SLICE_INDEX("MirrorReverseSliceIndex", Flag.EXPENSIVE),
+    CLEAR(7, "Clear", Flag.MUTATING, Flag.STAMPED, Flag.BROADCAST),
+    ADD_CONFIGURATION(8, "AddConfiguration", Shape.CONFIGURATION, Flag.MUTATING, Flag.BROADCAST),
+    SUB_ADD_CONFIGURATION(9, "SubAddConfiguration", Shape.CONFIGURATION, Flag.MUTATING),
+    GET(10, "Get", Flag.POINT_READ),
+    SUB_GET(11, "SubGet", Flag.POINT_READ),
+    NEXT(12, "Next", Flag.BROADCAST),
+    PREV(13, "Prev", Flag.BROADCAST),
+    SUB_NEXT(14, "SubNext"),
+    SUB_PREV(15, "SubPrev"),
+    SUB_MIRROR_NEXT(16, "SubMirrorNext"),
+    SUB_MIRROR_PREV(17, "SubMirrorPrev"),
+    FIRST(18, "First"),
+    LAST(19, "Last"),
+    MIRROR_FIRST(20, "MirrorFirst"),
+    MIRROR_LAST(21, "MirrorLast"),
+    NEXT_INDEX(22, "NextIndex"),
+    PREV_INDEX(23, "PrevIndex"),
+    MIRROR_NEXT_INDEX(24, "MirrorNextIndex"),
+    MIRROR_PREV_INDEX(25, "MirrorPrevIndex"),
+    INDEX_OF(26, "IndexOf"),
+    REVERSE_INDEX_OF(27, "ReverseIndexOf"),
+    MIRROR_INDEX_OF(28, "MirrorIndexOf"),
+    MIRROR_REVERSE_INDEX_OF(29, "MirrorReverseIndexOf"),
+    COUNT(30, "Count"),
+    MIRROR_COUNT(31, "MirrorCount"),
+    SLICE(32, "Slice", Flag.EXPENSIVE),
+    REVERSE_SLICE(33, "ReverseSlice", Flag.EXPENSIVE),
+    MIRROR_SLICE(34, "MirrorSlice", Flag.EXPENSIVE),
+    MIRROR_REVERSE_SLICE(35, "MirrorReverseSlice", Flag.EXPENSIVE),
+    SLICE_INDEX(36, "SliceIndex", Flag.EXPENSIVE),
+    REVERSE_SLICE_INDEX(37, "ReverseSliceIndex", Flag.EXPENSIVE),
+    MIRROR_SLICE_INDEX(38, "MirrorSliceIndex", Flag.EXPENSIVE),
+    MIRROR_REVERSE_SLICE_INDEX(39, "MirrorReverseSliceIndex", Flag.EXPENSIVE),
     // bounded by Len, and how a set expression pages a source from its owner: never waits for a bulkhead slot
-    SLICE_LEN("SliceLen"),
-    REVERSE_SLICE_LEN("ReverseSliceLen"),
-    MIRROR_SLICE_LEN("MirrorSliceLen"),
-    MIRROR_REVERSE_SLICE_LEN("MirrorReverseSliceLen"),
-    SIZE("Size", Flag.BROADCAST),
+    SLICE_LEN(40, "SliceLen"),
+    REVERSE_SLICE_LEN(41, "ReverseSliceLen"),
+    MIRROR_SLICE_LEN(42, "MirrorSliceLen"),
+    MIRROR_REVERSE_SLICE_LEN(43, "MirrorReverseSliceLen"),
+    SIZE(44, "Size", Flag.BROADCAST),
     // Redis' key space over RESP: keys holding a value or a non-empty sub tree (a hash or sorted set too)
-    KEY_NEXT("KeyNext", Flag.BROADCAST),
-    KEY_COUNT("KeyCount", Flag.BROADCAST),
-    SUB_SIZE("SubSize"),
-    OWNED("Owned", Flag.LOCAL),
+    KEY_NEXT(45, "KeyNext", Flag.BROADCAST),
+    KEY_COUNT(46, "KeyCount", Flag.BROADCAST),
+    SUB_SIZE(47, "SubSize"),
+    OWNED(48, "Owned", Flag.LOCAL),
     // mutating only with Dest: its writes are authorised where they happen (Admission#authorizeWrite)
-    SET_EXPRESSION("SetExpression", Shape.SET_EXPRESSION, Flag.EXPENSIVE),
-    CONFIGURATION("Configuration", Flag.LOCAL),
-    SUB_CONFIGURATION("SubConfiguration"),
-    DESCRIBE("Describe", Flag.LOCAL, Flag.RING_VIEW),
-    DESCRIBE_TREE("DescribeTree", Flag.LOCAL, Flag.EXPENSIVE),
-    NODES("Nodes", Flag.LOCAL, Flag.RING_VIEW);
+    SET_EXPRESSION(49, "SetExpression", Shape.SET_EXPRESSION, Flag.EXPENSIVE),
+    CONFIGURATION(50, "Configuration", Flag.LOCAL),
+    SUB_CONFIGURATION(51, "SubConfiguration"),
+    DESCRIBE(52, "Describe", Flag.LOCAL, Flag.RING_VIEW),
+    DESCRIBE_TREE(53, "DescribeTree", Flag.LOCAL, Flag.EXPENSIVE),
+    NODES(54, "Nodes", Flag.LOCAL, Flag.RING_VIEW);
 
     /** How a command is treated. */
     public enum Flag {
@@ -109,21 +109,40 @@ public enum Command {
     /** The route prefix of every method name of the JSON contract (and of forwarded calls). */
     public static final String SERVICE = "DHash.";
 
+    /**
+     * The binary protocol's command ids ({@code BinaryRequests}): the first column of the table, fixed once given
+     * (never the enum's ordinal, which a new row would shift). Each id once: a duplicate fails the class's loading.
+     */
+    private static final Map<Integer, Command> BY_ID = Arrays.stream(values())
+            .collect(Collectors.toUnmodifiableMap(Command::id, Function.identity()));
+
     private static final Map<String, Command> BY_NAME = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(Command::method, Function.identity()));
 
+    private final int id;
     private final String method;
     private final Shape shape;
     private final Set<Flag> flags;
 
-    Command(String method, Flag... flags) {
-        this(method, Shape.KEYED, flags);
+    Command(int id, String method, Flag... flags) {
+        this(id, method, Shape.KEYED, flags);
     }
 
-    Command(String method, Shape shape, Flag... flags) {
+    Command(int id, String method, Shape shape, Flag... flags) {
+        this.id = id;
         this.method = method;
         this.shape = shape;
         this.flags = flags.length == 0 ? EnumSet.noneOf(Flag.class) : EnumSet.of(flags[0], flags);
+    }
+
+    /** The command's id in the binary protocol ({@link io.god.wire.Ops#COMMAND}); stable across versions. */
+    public int id() {
+        return id;
+    }
+
+    /** The command of a binary id, or null for an id this version does not know. */
+    public static Command byId(int id) {
+        return BY_ID.get(id);
     }
 
     /** The method name without {@code DHash.}, e.g. "SubPut". */

@@ -63,13 +63,13 @@ public final class Credentials {
 
     /**
      * Why a binary request of {@code op} is refused to this caller, or null when it may go on: everything but the
-     * data calls (CALL, DATA) is ring traffic, for peers only — except what god-backup sends (a backup's reads,
+     * data calls (CALL, DATA, COMMAND) is ring traffic, for peers only — except what god-backup sends (a backup's reads,
      * {@link Ops#BACKUP}, and a restore's replication with the records' own timestamps, {@link Ops#REPLICATE}),
      * which the admin credential may send too: backup and restore are an operator's work, and the operator holds
      * the admin credential. Only an admin credential that is set counts (an unset one is no one's here).
      */
     public String refuseOp(Caller caller, int op) {
-        if (caller.peer() || op == Ops.CALL || op == Ops.DATA) {
+        if (caller.peer() || op == Ops.CALL || op == Ops.DATA || op == Ops.COMMAND) {
             return null;
         }
         if (op == Ops.BACKUP || op == Ops.REPLICATE) {

@@ -35,7 +35,7 @@ public final class Executor {
         }
     }
 
-    /** Another member's answer in the forwarding encoding (the JSON contract's bytes), passed on as it came. */
+    /** An older member's answer to a JSON call (the JSON contract's bytes), passed on as it came (PeerCommands). */
     public record Relayed(byte[] body) {
     }
 
@@ -57,6 +57,7 @@ public final class Executor {
     private final CommandObserver observer;
     private final Admission admission;
     private final Bulkhead bulkhead;
+    private final PeerCommands peers;
     private final Forwarding forwarding;
     private final Operations operations;
 
@@ -65,8 +66,9 @@ public final class Executor {
         this.observer = observer;
         this.admission = new Admission(node, observer::limitRefused);
         this.bulkhead = Bulkhead.of(node.settings().limits());
-        SetSources sources = new SetSources(node, Wire.constrained(node.settings().limits()));
-        this.forwarding = new Forwarding(node, admission, sources, this::runLocally);
+        this.peers = new PeerCommands(node);
+        SetSources sources = new SetSources(node, peers);
+        this.forwarding = new Forwarding(admission, sources, peers, this::runLocally);
         this.operations = new Operations(node, admission, observer, sources);
     }
 
@@ -133,9 +135,9 @@ public final class Executor {
                 && o.hops() < Cluster.MAX_HOPS && !command.is(Flag.MUTATING) && !command.is(Flag.LOCAL)
                 && !command.is(Flag.BROADCAST);
         if ((o.mode() == Call.ROUTE || handOver) && cluster != null && !cluster.alone()) {
-            Object routed = forwarding.route(cluster, request, o.authorization(), o.hops(), stamp);
+            Forwarding.Answer routed = forwarding.route(cluster, request, o.authorization(), o.hops(), stamp);
             if (routed != null) {
-                return routed;
+                return routed.result();
             }
         }
         if (cluster != null && !cluster.ownCopyComplete() && !cluster.servesReads() && !command.is(Flag.MUTATING)
@@ -189,8 +191,7 @@ public final class Executor {
         long start = System.nanoTime();
         int status = 200;
         try {
-            Object r = run(request, new Origin(authorization, 0, Call.ROUTE, 0, start));
-            return r instanceof Relayed relayed ? forwarding.typed(command, relayed, request.stamped()) : r;
+            return typed(request, run(request, new Origin(authorization, 0, Call.ROUTE, 0, start)));
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + command.method());
             status = refused.status();
@@ -201,20 +202,31 @@ public final class Executor {
     }
 
     /** This member's part of a broadcast command, as a member's reply (the other members' answer the same way). */
-    private Call.Reply runLocally(Request request, String authorization, long stamp) {
+    private BinaryResults.Reply runLocally(Request request, String authorization, long stamp) {
         Command command = request.command();
         long start = System.nanoTime();
         int status = 200;
         try {
-            Object r = run(request, new Origin(authorization, Cluster.MAX_HOPS, Call.EXECUTE, stamp, start));
-            return new Call.Reply(200, r instanceof Relayed relayed ? relayed.body() : forwarding.encode(r));
+            return BinaryResults.Reply.ok(typed(request, run(request, new Origin(authorization, Cluster.MAX_HOPS,
+                    Call.EXECUTE, stamp, start))));
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + command.method());
             status = refused.status();
-            return new Call.Reply(status, forwarding.encode(refused.getMessage()));
+            return BinaryResults.Reply.error(status, refused.getMessage());
         } finally {
             observer.completed(command.method(), status, System.nanoTime() - start);
         }
+    }
+
+    /** A result of {@link #run} as a result object: an older member's JSON answer decoded, anything else as it is. */
+    public Object typed(Request request, Object result) {
+        return result instanceof Relayed relayed ? forwarding.typed(request.command(), relayed, request.stamped())
+                : result;
+    }
+
+    /** Forwarded commands this node sent as JSON calls because the member refused binary ones (an older node). */
+    public long jsonFallbacks() {
+        return peers.jsonFallbacks();
     }
 
     // ------------------------------------------------------------------ the binary point commands
@@ -320,29 +332,22 @@ public final class Executor {
         Command command = c.reverse() ? Command.REVERSE_SLICE_LEN : Command.SLICE_LEN;
         Request.SliceLen q = new Request.SliceLen(command, c.key(), c.from(), c.fromInc(), c.len(), true);
         Object r = run(q, new Origin(c.authorization(), c.hops(), c.mode(), 0, since));
-        if (r instanceof Relayed relayed) { // another member's JSON answer (routed or handed over)
-            return SliceCall.Reply.entries(stampedEntries(forwarding.typed(command, relayed, true)));
+        if (r instanceof StampedRows rows) { // this node's own entries
+            return rows;
         }
-        return (StampedRows) r;
+        return SliceCall.Reply.entries(stampedEntries(typed(q, r))); // another member's answer
     }
 
-    /** Another member's Stamped JSON slice answer as typed entries. */
+    /** Another member's Stamped slice answer ({@link Forwarding#typed}: maps, binary or from JSON) as entries. */
     private static java.util.List<SliceCall.Stamped> stampedEntries(Object r) {
         java.util.List<SliceCall.Stamped> out = new java.util.ArrayList<>();
-        for (com.fasterxml.jackson.databind.JsonNode e : (com.fasterxml.jackson.databind.JsonNode) r) {
-            boolean exists = e.path("Exists").asBoolean();
-            out.add(new SliceCall.Stamped(binary(e.get("Key")), exists, e.path("Timestamp").asLong(0),
-                    exists ? binary(e.get("Value")) : null));
+        for (Object o : (java.util.List<?>) r) {
+            java.util.Map<?, ?> m = (java.util.Map<?, ?>) o;
+            boolean exists = (Boolean) m.get("Exists");
+            out.add(new SliceCall.Stamped(orEmpty((byte[]) m.get("Key")), exists, ((Number) m.get("Timestamp")).longValue(),
+                    exists ? orEmpty((byte[]) m.get("Value")) : null));
         }
         return out;
-    }
-
-    private static byte[] binary(com.fasterxml.jackson.databind.JsonNode n) {
-        try {
-            return n == null || n.isNull() ? new byte[0] : n.binaryValue();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("bad Stamped entry from a ring member: " + e, e);
-        }
     }
 
     /**

@@ -1,9 +1,6 @@
 package io.god.command;
 
 import io.god.command.CommandError;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.cluster.Cluster;
 import io.god.node.GodNode;
 import io.god.setop.PagedSource;
@@ -13,8 +10,6 @@ import io.god.setop.SetOpSource;
 import io.god.setop.SourceResolver;
 import io.god.setop.TreeSource;
 import io.god.tree.TreeState;
-import io.god.wire.Call;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,23 +23,18 @@ import java.util.Map;
 final class SetSources {
 
     private static final byte[] EMPTY = new byte[0];
-    private static final String SERVICE = Command.SERVICE;
 
     private final GodNode node;
-    private final ObjectMapper json;
+    private final PeerCommands peers;
 
-    SetSources(GodNode node, ObjectMapper json) {
+    SetSources(GodNode node, PeerCommands peers) {
         this.node = node;
-        this.json = json;
+        this.peers = peers;
     }
 
-    /** A request to a source's owner, in the JSON contract's encoding (as {@link Forwarding} sends commands). */
-    private byte[] write(Request r) {
-        try {
-            return json.writeValueAsBytes(JsonRequests.toWire(r));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise " + r.command(), e);
-        }
+    /** A read at its key's owner, typed ({@link PeerCommands}): its result, or null when this node owns the key. */
+    private Forwarding.Answer ask(Cluster cluster, Request r, String authorization, byte[] key) {
+        return peers.route(cluster, r, authorization, 0, key, 0, false);
     }
 
     /**
@@ -73,10 +63,10 @@ final class SetSources {
             if (owner == null || owner.address().equals(node.address())) {
                 size = node.store().state().sub(k).values().size();
             } else {
-                Call.Reply r = cluster.route(SERVICE + "SubSize", write(new Request.SubSize(k)), authorization, 0, k, 0);
                 try {
-                    size = r != null && r.status() == 200 ? json.readTree(r.body()).asLong() : -1;
-                } catch (java.io.IOException e) {
+                    Forwarding.Answer a = ask(cluster, new Request.SubSize(k), authorization, k);
+                    size = a == null ? -1 : ((Number) peers.typedResult(new Request.SubSize(k), a.result())).longValue();
+                } catch (RuntimeException e) { // not known: the source is not chosen for its size
                     size = -1;
                 }
             }
@@ -119,29 +109,28 @@ final class SetSources {
             int pageSize = Math.min(PagedSource.DEFAULT_PAGE, node.settings().limits().resultRows());
             return new PagedSource((min, inclusive, limit) -> {
                 Request ask = new Request.SliceLen(Command.SLICE_LEN, name, min, inclusive, limit, false);
-                Call.Reply r = cluster.route(SERVICE + "SliceLen", write(ask), authorization, 0, name, 0);
-                if (r == null) {
-                    return pageOf(local.open(name), min, inclusive, limit);
-                }
-                if (r.status() != 200) {
+                Forwarding.Answer a;
+                try {
+                    a = ask(cluster, ask, authorization, name);
+                } catch (CommandError refused) {
                     String why = "reading set source " + io.god.setop.SetEntry.show(name) + " from its owner failed: "
-                            + new String(r.body(), StandardCharsets.UTF_8);
+                            + refused.getMessage();
                     // the owner's refusal (a limit, auth, unavailable) is the caller's answer, not an internal error
-                    if (r.status() >= 400 && r.status() < 500 || r.status() == 503) {
-                        throw new CommandError(r.status(), why);
+                    if (refused.status() >= 400 && refused.status() < 500 || refused.status() == 503) {
+                        throw new CommandError(refused.status(), why);
                     }
                     throw new IllegalStateException(why);
                 }
-                try {
-                    List<io.god.setop.SetEntry> page = new ArrayList<>();
-                    for (JsonNode n : json.readTree(r.body())) {
-                        page.add(io.god.setop.SetEntry.of(n.get("Key").binaryValue(),
-                                n.get("Value").isNull() ? EMPTY : n.get("Value").binaryValue()));
-                    }
-                    return page;
-                } catch (java.io.IOException e) {
-                    throw new IllegalStateException(e);
+                if (a == null) {
+                    return pageOf(local.open(name), min, inclusive, limit);
                 }
+                List<io.god.setop.SetEntry> page = new ArrayList<>();
+                for (Object o : (List<?>) peers.typedResult(ask, a.result())) {
+                    Wire.ValueRes v = (Wire.ValueRes) o;
+                    page.add(io.god.setop.SetEntry.of(v.key() == null ? EMPTY : v.key(), v.value() == null ? EMPTY
+                            : v.value()));
+                }
+                return page;
             }, pageSize);
         };
     }

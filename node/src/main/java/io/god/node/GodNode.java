@@ -613,10 +613,15 @@ public final class GodNode implements AutoCloseable {
 
     /** The 403 reply of a data call a non-peer sent as if forwarded (a write stamp, hops), else null. */
     private byte[] refuseForwarded(io.god.command.Caller caller, int op, byte[] payload) {
-        if (caller.peer() || op != Ops.CALL && op != Ops.DATA) {
+        if (caller.peer() || op != Ops.CALL && op != Ops.DATA && op != Ops.COMMAND) {
             return null;
         }
         try {
+            if (op == Ops.COMMAND) {
+                io.god.command.BinaryRequests.Envelope e = io.god.command.BinaryRequests.peek(payload);
+                String why = credentials.refuseForwarded(caller, e.stamp(), e.hops());
+                return why == null ? null : io.god.command.BinaryResults.Reply.error(403, why).encode();
+            }
             if (op == Ops.CALL) {
                 Call call = Call.decode(payload);
                 String why = credentials.refuseForwarded(caller, call.stamp(), call.hops());
@@ -694,6 +699,16 @@ public final class GodNode implements AutoCloseable {
                 }
                 yield CompletableFuture.completedFuture(handleData(h, payload, true));
             }
+            case Ops.COMMAND -> {
+                CommandHandler h = commandHandler.get();
+                if (COMMAND_REFUSED.contains(address())) { // tests: a node of a version before binary commands
+                    yield CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
+                }
+                if (h == null) {
+                    yield CompletableFuture.failedFuture(new IllegalStateException("not serving calls yet"));
+                }
+                yield CompletableFuture.completedFuture(h.handle(payload));
+            }
             default -> CompletableFuture.failedFuture(new IllegalArgumentException("unknown operation " + op));
         };
     }
@@ -754,12 +769,31 @@ public final class GodNode implements AutoCloseable {
         return answer != null ? answer : h.handle(payload, mayBlock);
     }
 
+    /**
+     * Test-only: nodes (by address) that behave like a version before binary commands: they refuse
+     * {@link Ops#COMMAND} as an unknown operation (forwarding members fall back to {@link Ops#CALL}).
+     */
+    public static final java.util.Set<String> COMMAND_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** Test-only: nodes (by address) that behave like a version before member states (no {@link Ops#STATES}). */
     public static final java.util.Set<String> STATES_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private void positionChosen(byte[] p) {
         position = p.clone();
         store.metadata().ifPresent(m -> m.put(POSITION, p));
+    }
+
+    /** Executes binary commands ({@link Ops#COMMAND}; installed by the JSON handler, which owns the executor). */
+    @FunctionalInterface
+    public interface CommandHandler {
+        byte[] handle(byte[] payload);
+    }
+
+    private final AtomicReference<CommandHandler> commandHandler = new AtomicReference<>();
+
+    /** Installs the handler of binary commands, unless one is installed already. */
+    public void installCommandHandler(CommandHandler h) {
+        commandHandler.compareAndSet(null, h);
     }
 
     /** Installs the handler of binary data calls, unless one is installed already. */

@@ -434,7 +434,7 @@ public final class TcpTransport implements Transport {
                         }
                     }
                     case Frame.REQUEST -> {
-                        if (notAPeer != null && f.op() != Ops.CALL && f.op() != Ops.DATA) {
+                        if (notAPeer != null && f.op() != Ops.CALL && f.op() != Ops.DATA && f.op() != Ops.COMMAND) {
                             replies = append(replies, f.error("peer operation " + Ops.name(f.op())
                                     + " refused: this connection is no peer's (" + notAPeer + ")").encode());
                             continue;

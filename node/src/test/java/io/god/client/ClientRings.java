@@ -25,6 +25,11 @@ final class ClientRings implements AutoCloseable {
         extra.put("god.rpc.timeout", TimeScale.setting("300ms"));
     }
 
+    /** The JSON contract handler of node i (what its HTTP route serves). */
+    io.god.api.JsonRpc rpc(int i) {
+        return rings.rpc(i);
+    }
+
     String address(int i) {
         return rings.address(i);
     }

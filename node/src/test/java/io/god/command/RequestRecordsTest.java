@@ -68,6 +68,60 @@ class RequestRecordsTest {
         }
     }
 
+    @Test
+    void aRecordSurvivesTheBinaryCodecBothWaysForEveryCommand() {
+        Random random = new Random(29);
+        io.god.limits.Limits limits = io.god.limits.Limits.defaultLimits();
+        for (Command c : Command.values()) {
+            assertThat(Command.byId(c.id())).as(c.method()).isSameAs(c);
+            for (int i = 0; i < 200; i++) {
+                Request r = random(c, random);
+                int hops = random.nextInt(256);
+                int mode = random.nextInt(2);
+                long stamp = random.nextBoolean() ? 0 : random.nextLong() & Long.MAX_VALUE;
+                String auth = random.nextBoolean() ? null : "Bearer t" + random.nextInt(1000);
+                byte[] wire = new BinaryRequests.Envelope(r, auth, hops, mode, stamp).encode();
+                BinaryRequests.Envelope back = BinaryRequests.decode(wire, limits);
+                assertThat(same(r, back.request())).as(c.method() + ": " + r).isTrue();
+                assertThat(back).extracting(BinaryRequests.Envelope::authorization, BinaryRequests.Envelope::hops,
+                        BinaryRequests.Envelope::mode, BinaryRequests.Envelope::stamp)
+                        .containsExactly(auth, hops, mode, stamp);
+                BinaryRequests.Envelope head = BinaryRequests.peek(wire);
+                assertThat(head.request()).isNull();
+                assertThat(head.hops()).isEqualTo(hops);
+                // every cut of the frame is refused as malformed, never read as another command
+                int cut = random.nextInt(wire.length);
+                assertThatThrownBy(() -> BinaryRequests.decode(Arrays.copyOf(wire, cut), limits))
+                        .as(c.method() + " cut at " + cut).isInstanceOf(io.god.wire.WireException.class);
+            }
+        }
+    }
+
+    @Test
+    void theBinaryCodecRefusesUnknownIdsFlagsHugeLengthsAndDeepExpressions() {
+        io.god.limits.Limits limits = io.god.limits.Limits.defaultLimits();
+        byte[] unknown = new io.god.wire.WireWriter().varint(4000).u8(0).varint(0).string(null).signed(0).toBytes();
+        assertThatThrownBy(() -> BinaryRequests.decode(unknown, limits)).isInstanceOf(io.god.wire.WireException.class)
+                .hasMessageContaining("unknown command id 4000");
+        byte[] syncRead = new io.god.wire.WireWriter().varint(Command.GET.id()).u8(1).varint(0).string(null).signed(0)
+                .bytes(new byte[0]).toBytes();
+        assertThatThrownBy(() -> BinaryRequests.decode(syncRead, limits)).hasMessageContaining("Sync on Get");
+        // a key declared 2^40 bytes long in a frame of a few: refused before anything is allocated for it
+        byte[] huge = new io.god.wire.WireWriter().varint(Command.GET.id()).u8(0).varint(0).string(null).signed(0)
+                .varint(1L << 40).toBytes();
+        assertThatThrownBy(() -> BinaryRequests.decode(huge, limits)).isInstanceOf(io.god.wire.WireException.class)
+                .hasMessageContaining("runs past the payload end");
+        Request.SetExpression.Op op = new Request.SetExpression.Op(List.of(new Request.SetExpression.Source(
+                new byte[] {1}, null, null)), 0, 0);
+        for (int i = 0; i < limits.setDepth(); i++) {
+            op = new Request.SetExpression.Op(List.of(new Request.SetExpression.Source(null, op, null)), 0, 0);
+        }
+        byte[] deep = new BinaryRequests.Envelope(new Request.SetExpression(op, null, null, null, false, false, 0, null,
+                false), null, 0, 0, 0).encode();
+        assertThatThrownBy(() -> BinaryRequests.decode(deep, limits))
+                .isInstanceOf(io.god.limits.LimitExceededException.class).hasMessageContaining("depth");
+    }
+
     private static void collectRecords(Class<?> sealed, Set<Class<?>> into) {
         for (Class<?> c : sealed.getPermittedSubclasses()) {
             if (c.isRecord()) {

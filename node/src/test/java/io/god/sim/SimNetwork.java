@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * The simulation's in-memory transport: every request and reply is an event on the {@link SimLoop},
  * delayed by a seeded random delay in [min, max] (so messages reorder), dropped with probability
  * {@code loss}, duplicated with probability {@code duplicate} (requests: the handler runs twice), and
- * dropped between partitioned sides. Forwarded client calls ({@link Ops#CALL}) are SERVE events
+ * dropped between partitioned sides. Forwarded client calls ({@link Ops#COMMAND}, {@link Ops#CALL}) are SERVE events
  * (their handler may wait for peers); every other handler answers at once.
  */
 final class SimNetwork {
@@ -171,7 +171,7 @@ final class SimNetwork {
             Scheduler.Cancellable timer = loop.scheduler().schedule(deadline.toNanos(), () -> result.completeExceptionally(
                     new TransportException(TransportException.Reason.TIMEOUT, "no answer from " + to)));
             result.whenComplete((r, e) -> timer.cancel());
-            send(address, to, op, payload.length, op == Ops.CALL ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, held(op, to), () -> {
+            send(address, to, op, payload.length, op == Ops.CALL || op == Ops.COMMAND ? SimLoop.Kind.SERVE : SimLoop.Kind.QUICK, held(op, to), () -> {
                 if (endpoints.get(to) != target) {
                     return;
                 }

@@ -72,7 +72,7 @@ class SimulationTest {
                     .filter(n -> replicas.stream().noneMatch(m -> m.address().equals(n.address))).findFirst().orElseThrow();
             String owner = replicas.get(0).address();
             sim.loop.at(start - sim.loop.now(), SimLoop.Kind.START, () -> {
-                sim.network.holdNext(io.god.wire.Ops.CALL, owner, 2_000 * Simulation.MS, 1);
+                sim.network.holdNext(io.god.wire.Ops.COMMAND, owner, 2_000 * Simulation.MS, 1);
                 sim.workload.call(via, slot, false, true); // times out at the owner, a replica executes it
                 sim.workload.call(via, slot, true, true); // the owner executes the delete
                 sim.trace.note("held put to " + owner + " pending");
@@ -105,7 +105,7 @@ class SimulationTest {
                 sim.workload.subClear(a, s0.key());
             });
             sim.loop.at(start + 10 * Simulation.MS - sim.loop.now(), SimLoop.Kind.START, () -> {
-                sim.network.holdNext(io.god.wire.Ops.CALL, owner, late, 1);
+                sim.network.holdNext(io.god.wire.Ops.COMMAND, owner, late, 1);
                 sim.network.holdNext(io.god.wire.Ops.REPLICATE, owner, late, 3);
                 sim.workload.call(via, s1, false, false);
                 sim.workload.call(a, s0, true, false);
