@@ -160,8 +160,9 @@ public final class GodNode implements AutoCloseable {
         // one thread runs the sync rounds and the drain steps: one beat (a long round reports progress)
         this.syncBeat = supervisor.register("sync", settings.cluster().syncInterval());
         if (runtime.monotonic() != null) {
-            this.pauseWatch = new io.god.time.PauseWatch(runtime.monotonic(), PAUSE_THRESHOLD.toNanos(),
-                    PAUSE_GRACE.toNanos());
+            // the beat thread's run-queue wait: a beat late for want of a CPU (a saturated host) is no pause
+            this.pauseWatch = new io.god.time.PauseWatch(runtime.monotonic(), new io.god.time.RunQueueWait(),
+                    PAUSE_THRESHOLD.toNanos(), PAUSE_GRACE.toNanos());
             this.pauseBeats = runtime.loops().apply("god-pause-" + settings.advertise());
             io.god.supervise.Heartbeat beat = supervisor.register("pause-watch", PAUSE_BEAT);
             pauseBeats.scheduleWithFixedDelay(beat.wrap(pauseWatch::beat), PAUSE_BEAT.toMillis(), PAUSE_BEAT.toMillis(),

@@ -37,4 +37,44 @@ class PauseWatchTest {
         beats(20); // 200 ms later
         assertThat(watch.refusal(now)).as("a write that came after the pause").isNull();
     }
+
+    long waited;
+    final PauseWatch loaded = new PauseWatch(() -> now, () -> waited, 1_000_000_000L, 100_000_000L);
+
+    @Test
+    void aBeatLateForWantOfACpuIsNoPauseButAStopIs() {
+        loaded.beat();
+        now += 2_000_000_000L; // the beat thread ready for 1.99 s, every CPU busy (a saturated host)
+        waited += 1_990_000_000L;
+        loaded.beat();
+        assertThat(loaded.refusal(now)).as("a saturated host, not a paused process").isNull();
+
+        now += 1_500_000_000L; // SIGSTOP: the stopped thread is off the run queue, only 10 ms of it waited
+        waited += 10_000_000L;
+        loaded.beat();
+        assertThat(loaded.refusal(now)).as("stalled 1.49 s off the run queue").contains("paused for 1500 ms");
+    }
+
+    @Test
+    void aLateBeatRefusesWritesOnlyIfNoWriteWasLetThroughMeanwhile() {
+        beats(10);
+        assertThat(watch.refusal(now)).isNull();
+        for (int i = 0; i < 30; i++) { // the beat thread waits for a CPU for 3 s; writes keep being handled
+            now += 100_000_000L;
+            assertThat(watch.refusal(now)).as("the process is running: its writes show it").isNull();
+        }
+        long handled = now;
+        now += 1_200_000_000L; // then the whole process stops: neither beats nor writes for 1.2 s
+        assertThat(watch.refusal(handled)).as("a write handled across the stop").contains("no beat for 4200 ms");
+        assertThat(watch.refusal(now)).as("refusing lets no write through").contains("no beat for");
+    }
+
+    @Test
+    void theRunQueueWaitIsTheSchedstatsSecondField() {
+        assertThat(RunQueueWait.parse("123456 7890 42\n")).isEqualTo(7890);
+        RunQueueWait own = new RunQueueWait();
+        long first = own.getAsLong();
+        assertThat(first).isNotNegative();
+        assertThat(own.getAsLong()).as("a total: it never goes down").isGreaterThanOrEqualTo(first);
+    }
 }
