@@ -163,15 +163,12 @@ public final class Cluster {
 
     /**
      * Whether a point read of {@code key} that a client asked this node to execute belongs to other
-     * members: this node catches up ({@link #handsReadOver}), or in this node's view it is not one of
-     * the key's replicas. The client then routed by an older view (a member joined, moved its position
+     * members: in this node's view it is not one of the key's readers (a node catching up merges instead,
+     * {@link #readMerges}). The client then routed by an older view (a member joined, moved its position
      * or left since) and this node's "not found" would be no answer: a client asking only such members
      * reported acknowledged keys missing until its next ring refresh.
      */
     public boolean readBelongsElsewhere(byte[] key) {
-        if (handsReadOver(key)) {
-            return true;
-        }
         Ring r = ring();
         return r.size() > 1 && readers(r, key).stream().noneMatch(m -> m.address().equals(address));
     }
@@ -247,18 +244,6 @@ public final class Cluster {
         return false;
     }
 
-    /**
-     * When every replica of a key is catching up (a healed partition), a point read merges: the other
-     * replicas' versions of the key (or of {@code subKey} in its sub tree) are fetched and the newest
-     * applied here under the one LWW rule, so the local read that follows answers the newest of all.
-     * Replicas that do not answer within the deadline are skipped, but the merge must have heard a
-     * majority of the replica set (this node included): a quorum Sync write is on a majority, so any
-     * majority holds it; with fewer answers the local copy may be the stale one and the read must fail.
-     * A node whose data awaits repair does not count itself: the majority must come from the others
-     * (and alone it answers nothing).
-     *
-     * @return whether a majority of the key's replicas contributed (else the caller answers 503)
-     */
     /** The credential this node's own reads of peers carry (god.auth.reads protects them like clients' reads). */
     private volatile String peerAuthorization;
 
@@ -266,16 +251,61 @@ public final class Cluster {
         this.peerAuthorization = authorization;
     }
 
-    public boolean mergeRead(byte[] key, byte[] subKey) {
-        Ring r = ring();
-        if (servesReads.getAsBoolean()) {
+    private volatile java.util.function.BooleanSupplier anyCatchingUp = () -> false;
+
+    /** Whether any member is known to be catching up (a cheap check before {@link #readMerges} looks closer). */
+    public void anyCatchingUp(java.util.function.BooleanSupplier any) {
+        this.anyCatchingUp = any;
+    }
+
+    /**
+     * Whether a point read of {@code key} executed here must first merge the versions of the key's other replicas
+     * ({@link #mergeRead}): this node catches up, a replica of the key over the expected membership is absent from
+     * the view, or one is known to be catching up. Then no single copy is known to hold every acknowledged write: the
+     * members that return from a partition are the ones catching up, yet when they held a quorum of a key's replicas
+     * they acknowledged writes the others never saw (the fault campaign, seed 3970657486717427326: a read handed over
+     * to a replica on the majority side found the value from before the partition).
+     */
+    public boolean readMerges(byte[] key) {
+        if (!servesReads.getAsBoolean()) {
             return true;
         }
+        Ring live = ring();
+        if (live.size() <= 1) {
+            return false; // alone: hasReadQuorum decides
+        }
+        Ring expected = membership.expected();
+        boolean absent = expected != live;
+        if (!absent && !anyCatchingUp.getAsBoolean()) {
+            return false;
+        }
+        for (Member m : (absent ? expected : live).replicas(key, redundancy)) {
+            if (absent && live.byAddress(m.address()) == null || catchingUp.test(m.address())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A merged point read: the versions of the key (or of {@code subKey} in its sub tree) of the key's other live
+     * replicas over the expected membership — catching up or not: what a member holds was written — are fetched and
+     * the newest applied here under the one LWW rule, so the local read that follows answers the newest of all.
+     * Replicas that do not answer within the deadline are skipped, but the merge must have heard a read quorum of the
+     * key's replica set ({@link #readQuorum}, this node included): it shares a replica with every acknowledged Sync
+     * write; with fewer answers the read must fail. A node whose data awaits repair does not count itself.
+     *
+     * @return whether a read quorum contributed (else the caller answers 503)
+     */
+    public boolean mergeRead(byte[] key, byte[] subKey) {
+        Ring r = ring();
         boolean complete = ownCopyComplete.getAsBoolean();
         if (r.size() <= 1) {
-            return complete;
+            return complete && hasReadQuorum(key);
         }
-        List<Member> replicas = r.replicas(key, redundancy);
+        Ring expected = membership.expected();
+        List<Member> replicas = readers(r, key);
+        int needed = readQuorum(Math.min(redundancy, expected.size()), expected.size());
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
         io.god.wire.DataCall get = subKey == null
                 ? new io.god.wire.DataCall(io.god.wire.DataCall.GET, key, null, null, false, peerAuthorization, MAX_HOPS,
@@ -283,13 +313,16 @@ public final class Cluster {
                 : new io.god.wire.DataCall(io.god.wire.DataCall.SUB_GET, key, subKey, null, false, peerAuthorization,
                         MAX_HOPS, Call.EXECUTE, 0);
         byte[] payload = get.encode();
+        boolean self = false;
         for (Member m : replicas) {
-            if (!m.address().equals(address)) {
+            if (m.address().equals(address)) {
+                self = true;
+            } else {
                 calls.add(transport.call(m.address(), Ops.DATA, payload, timeout));
             }
         }
         List<Record> newer = new ArrayList<>();
-        int heard = complete ? 1 : 0; // this node's own version, unless damaged
+        int heard = self && complete ? 1 : 0; // this node's own version, unless damaged
         for (CompletableFuture<byte[]> c : calls) {
             try {
                 io.god.wire.DataCall.Reply reply = io.god.wire.DataCall.Reply.decode(await(c));
@@ -314,7 +347,7 @@ public final class Cluster {
         if (!newer.isEmpty()) {
             store.applyAll(newer);
         }
-        return heard >= replicas.size() / 2 + 1;
+        return heard >= needed;
     }
 
     public int redundancy() {

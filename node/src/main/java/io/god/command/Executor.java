@@ -43,9 +43,10 @@ public final class Executor {
     public static final String AWAITS_REPAIR = "this node lost records to damage and is catching up with the ring;"
             + " it answers no read from its own copy and no other replica answered; retry";
 
-    /** A merged read (every replica catching up) that heard fewer than a majority of the replicas. */
+    /** A merged read (a replica catching up or absent) that heard fewer than a read quorum of the replicas. */
     public static final String MERGE_UNAVAILABLE =
-            "every replica of this key is catching up and too few of them answered to be sure of the newest value; retry";
+            "replicas of this key are catching up or away and too few of them answered to be sure of the newest value;"
+                    + " retry";
 
     /** A read of a key on a node whose view holds less than a read quorum of the key's replicas (DESIGN §5). */
     public static final String NO_READ_QUORUM = "too few replicas of the key are reachable from this node (the members of"
@@ -131,9 +132,10 @@ public final class Executor {
         Cluster cluster = node.cluster();
         long stamp = admission.stamp(command, o.stamp(), o.hops(), o.since());
         // a node catching up hands reads it was asked to execute to a replica that serves reads (DESIGN §7)
+        // (a point read it merges instead: readMerges)
         boolean handOver = o.mode() == Call.EXECUTE && cluster != null && !cluster.servesReads()
                 && o.hops() < Cluster.MAX_HOPS && !command.is(Flag.MUTATING) && !command.is(Flag.LOCAL)
-                && !command.is(Flag.BROADCAST);
+                && !command.is(Flag.BROADCAST) && !(request instanceof Request.Get || request instanceof Request.SubGet);
         if ((o.mode() == Call.ROUTE || handOver) && cluster != null && !cluster.alone()) {
             Forwarding.Answer routed = forwarding.route(cluster, request, o.authorization(), o.hops(), stamp);
             if (routed != null) {
@@ -148,12 +150,10 @@ public final class Executor {
                 && !cluster.hasReadQuorum(orEmpty(k.key()))) { // e.g. cut off alone: its copy may miss acknowledged writes
             throw new CommandError(503, NO_READ_QUORUM);
         }
-        if (cluster != null && !cluster.servesReads()) { // every replica of the key is catching up: the newest of them
-            if (request instanceof Request.Get g) {
-                mergeRead(cluster, orEmpty(g.key()), null);
-            } else if (request instanceof Request.SubGet g) {
-                mergeRead(cluster, orEmpty(g.key()), orEmpty(g.subKey()));
-            }
+        if (request instanceof Request.Get g && mergesRead(cluster, orEmpty(g.key()), o.mode(), o.hops())) {
+            mergeRead(cluster, orEmpty(g.key()), null);
+        } else if (request instanceof Request.SubGet g && mergesRead(cluster, orEmpty(g.key()), o.mode(), o.hops())) {
+            mergeRead(cluster, orEmpty(g.key()), orEmpty(g.subKey()));
         }
         if (expensive(request)) {
             return bulkhead.run(() -> operations.run(request, o.authorization(), stamp));
@@ -255,8 +255,8 @@ public final class Executor {
         boolean local = cluster == null || (c.mode() == Call.EXECUTE
                 ? !(read && c.hops() < Cluster.MAX_HOPS && cluster.readBelongsElsewhere(c.key())) // catching up, older view
                 : cluster.executesHere(c.key(), c.hops(), read));
-        if (!mayBlock && (!local || c.writes() && !writeWaitsForNothing(c.sync())
-                || read && cluster != null && !cluster.servesReads())) {
+        boolean merges = read && local && mergesRead(cluster, c.key(), c.mode(), c.hops());
+        if (!mayBlock && (!local || c.writes() && !writeWaitsForNothing(c.sync()) || merges)) {
             return null;
         }
         long stamp = admission.stamp(command, c.stamp(), c.hops(), since);
@@ -270,14 +270,12 @@ public final class Executor {
         if (read && cluster != null && c.hops() < Cluster.MAX_HOPS && !cluster.hasReadQuorum(c.key())) {
             throw new CommandError(503, NO_READ_QUORUM);
         }
-        if (read && cluster != null && !cluster.servesReads()) {
-            if (c.hops() >= Cluster.MAX_HOPS) {
-                if (!cluster.ownCopyComplete()) { // e.g. another node's merged read: not from this copy
-                    throw new CommandError(503, AWAITS_REPAIR);
-                }
-            } else {
-                mergeRead(cluster, c.key(), request instanceof Request.SubGet q ? q.subKey() : null);
-            }
+        if (read && cluster != null && c.hops() >= Cluster.MAX_HOPS && !cluster.servesReads()
+                && !cluster.ownCopyComplete()) { // e.g. another node's merged read: not from this copy
+            throw new CommandError(503, AWAITS_REPAIR);
+        }
+        if (read && (merges || mergesRead(cluster, c.key(), c.mode(), c.hops()))) {
+            mergeRead(cluster, c.key(), request instanceof Request.SubGet q ? q.subKey() : null);
         }
         if (request instanceof Request.Get q) {
             return found(node.store().state().get(q.key()));
@@ -378,7 +376,20 @@ public final class Executor {
 
     // ------------------------------------------------------------------ shared rules
 
-    /** Every replica of the key catches up: the newest of a majority of them, else no answer rather than a stale one. */
+    /**
+     * Whether a point read executed here merges a read quorum of the key's copies first ({@link Cluster#readMerges}).
+     * A client's own replica read (EXECUTE at hop 0: the Java client asks a quorum and keeps the newest) merges only
+     * when this node catches up — its copy may lack writes, and it no longer hands the read over; a read this node
+     * coordinates (routed or forwarded) merges whenever no single copy is known complete.
+     */
+    private static boolean mergesRead(Cluster cluster, byte[] key, int mode, int hops) {
+        if (cluster == null || hops >= Cluster.MAX_HOPS) {
+            return false; // another node's merge asks this copy alone
+        }
+        return mode == Call.EXECUTE && hops == 0 ? !cluster.servesReads() : cluster.readMerges(key);
+    }
+
+    /** No copy of the key is known complete: the newest of a read quorum of them, else no answer rather than a stale one. */
     private static void mergeRead(Cluster cluster, byte[] key, byte[] subKey) {
         if (!cluster.mergeRead(key, subKey)) {
             throw new CommandError(503, MERGE_UNAVAILABLE);

@@ -362,6 +362,7 @@ public final class GodNode implements AutoCloseable {
         memberStates = new io.god.ring.MemberStates(settings.advertise(), forgetTicks);
         catchUp = new io.god.cluster.CatchUp(repair, antiEntropy, memberStates::catchingUp, CATCH_UP_WARN_ROUNDS);
         cluster.readFilter(memberStates::catchingUp, this::servesReads, () -> !awaitsRepair);
+        cluster.anyCatchingUp(memberStates::anyCatchingUp);
         membership.foundAlone(!awaitsRepair);
         quarantine = new io.god.cluster.Quarantine(settings.advertise(), settings.seeds(), transport, store, clock,
                 c.rpcTimeout(), settings.quarantineKeep(), this::forgetPosition, runtime.awaiter());

@@ -54,6 +54,22 @@ public final class MemberStates {
         }
         seq++;
         states.put(self, new State(self, incarnation, seq, catchingUp, ticks));
+        recount();
+    }
+
+    /** Whether any member (this node included) is known to be catching up: a lock-free check for every read. */
+    public boolean anyCatchingUp() {
+        return anyCatchingUp;
+    }
+
+    private volatile boolean anyCatchingUp;
+
+    private void recount() {
+        boolean any = false;
+        for (State s : states.values()) {
+            any |= s.catchingUp();
+        }
+        anyCatchingUp = any;
     }
 
     /** Whether the member at this address is known to be catching up. */
@@ -78,6 +94,7 @@ public final class MemberStates {
         ticks++;
         states.values().removeIf(s -> !s.address().equals(self) && ticks - s.tick() > forgetAfter
                 && (!s.catchingUp() || !inView.test(s.address())));
+        recount();
     }
 
     /** The message for a peer: every entry still spreading (catching up, or recently changed). */
@@ -124,5 +141,6 @@ public final class MemberStates {
                 states.put(s.address(), s);
             }
         }
+        recount();
     }
 }
