@@ -274,7 +274,7 @@ public final class Executor {
                 && !cluster.ownCopyComplete()) { // e.g. another node's merged read: not from this copy
             throw new CommandError(503, AWAITS_REPAIR);
         }
-        if (read && (merges || mergesRead(cluster, c.key(), c.mode(), c.hops()))) {
+        if (read && (local ? merges : mergesRead(cluster, c.key(), c.mode(), c.hops()))) { // decided once when local
             mergeRead(cluster, c.key(), request instanceof Request.SubGet q ? q.subKey() : null);
         }
         if (request instanceof Request.Get q) {
