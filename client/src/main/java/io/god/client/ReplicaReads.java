@@ -99,13 +99,17 @@ final class ReplicaReads {
     /** As above, with each attempt's calls made for the replicas it asks. */
     <T> List<T> fromReplicas(String method, byte[] key, PerAttempt<T> perAttempt, AtNode<T> routed) {
         boolean[] noAnswer = {false};
+        // After an attempt short of a read quorum, later attempts ask the key's whole replica set over the expected
+        // membership, absent members included: the view may lack a member that is up (it came from a node that just
+        // restarted and has not seen it yet) while one it holds is stopping — a rolling restart (RealNodesIT).
+        boolean[] wholeSet = {false};
         return routing.retrying(method, (i, budget) -> {
             if (noAnswer[0] && routed != null) {
                 noAnswer[0] = false;
                 return List.of(routed.send(view.fallback(), budget).answer());
             }
             RingView.Reads reads = view.readReplicas(key);
-            List<Member> reps = reads.ask();
+            List<Member> reps = wholeSet[0] ? reads.set() : reads.ask();
             if (reps.isEmpty()) {
                 throw new GodUnavailableException("no ring known yet", null);
             }
@@ -140,6 +144,9 @@ final class ReplicaReads {
             }
             if (refused != null) {
                 throw refused;
+            }
+            if (answers.size() < reads.quorum()) {
+                wholeSet[0] = true;
             }
             if (answers.isEmpty()) {
                 noAnswer[0] = refused == null;

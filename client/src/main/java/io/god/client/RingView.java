@@ -123,7 +123,8 @@ final class RingView implements AutoCloseable {
         throw new GodUnavailableException("no node answered Nodes (" + tryOrder + ")", last);
     }
 
-    private void adopt(List<Member> members, JsonNode answer) {
+    /** Takes a {@code Nodes} answer (with {@code "Expected": true}) as the view: its members, absent and catching up. */
+    void adopt(List<Member> members, JsonNode answer) {
         Set<String> c = new HashSet<>();
         for (JsonNode m : answer) {
             if ("CATCHING_UP".equals(m.path("State").asText(null))) {
@@ -197,9 +198,10 @@ final class RingView implements AutoCloseable {
     /**
      * What a read of a key asks: {@code ask}, and how many answers make a read quorum of its replica set over the
      * expected membership ({@code quorum}: n − W + 1 with the default {@code god.sync.acks=quorum}, W = ⌊n/2⌋ + 1,
-     * so the answers share a replica with every acknowledged Sync write).
+     * so the answers share a replica with every acknowledged Sync write); {@code set}: the key's whole replica set over
+     * the expected membership, which a retry asks when {@code ask} gave fewer answers than a quorum.
      */
-    record Reads(List<Member> ask, int quorum) {
+    record Reads(List<Member> ask, List<Member> set, int quorum) {
     }
 
     /**
@@ -211,7 +213,7 @@ final class RingView implements AutoCloseable {
      */
     Reads readReplicas(byte[] key) {
         List<Member> set = replicas(expected.isEmpty() ? ring : expected, key, redundancy);
-        return new Reads(readable(set, ring, catchingUp), readQuorum(set.size()));
+        return new Reads(readable(set, ring, catchingUp), set, readQuorum(set.size()));
     }
 
     /** n − ⌊n/2⌋: with W = ⌊n/2⌋ + 1 (quorum) any read quorum and any W replicas share a member. */
