@@ -183,9 +183,12 @@ public final class GodNode implements AutoCloseable {
     private final io.god.time.PauseWatch pauseWatch;
     private final ScheduledExecutorService pauseBeats;
 
-    /** Why a client write this node began to handle at {@code since} (monotonic ns) is refused now, or null. */
+    /**
+     * Why a client write this node began to handle at {@code since} (monotonic ns) is refused now, or null; a request
+     * read from TCP counts from its connection's previous read ({@link io.god.transport.Arrival}).
+     */
     public String pauseRefusal(long since) {
-        return pauseWatch == null ? null : pauseWatch.refusal(since);
+        return pauseWatch == null ? null : pauseWatch.refusal(since, io.god.transport.Arrival.after());
     }
 
     /** The supervisor of this node's background loops (liveness, /admin/status). */

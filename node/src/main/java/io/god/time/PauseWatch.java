@@ -74,6 +74,24 @@ public final class PauseWatch {
     }
 
     /**
+     * How long after a pause a request that waited through it may still be read (ns): after a resume the process
+     * has a backlog (every connection's queued requests, the ring's messages, threads waiting for a CPU on a loaded
+     * host), and the chaos campaign saw one read well after {@code grace}.
+     */
+    public static final long MAX_BACKLOG = 10_000_000_000L;
+
+    /**
+     * As {@link #refusal(long)} for a request that reached the node after {@code arrivedAfter} (its connection's
+     * previous read, {@code io.god.transport.Arrival}; {@link Long#MIN_VALUE} when not known):
+     * one that may have waited through a pause is refused however late after it the node reads it, up to
+     * {@link #MAX_BACKLOG} — before, one read more than {@code grace} after the resume was stamped as fresh.
+     */
+    public String refusal(long handledSince, long arrivedAfter) {
+        return refusal(arrivedAfter == Long.MIN_VALUE ? handledSince
+                : Math.min(handledSince, Math.max(arrivedAfter, handledSince - MAX_BACKLOG)));
+    }
+
+    /**
      * Why a client write this node began to handle at {@code handledSince} (monotonic ns) must not be
      * stamped now, or null when it may: a pause is going on or just ended, and the write may have waited
      * in it for longer than its client waited.

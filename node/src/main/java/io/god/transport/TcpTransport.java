@@ -357,6 +357,8 @@ public final class TcpTransport implements Transport {
         private final String notAPeer;
         /** Bytes of the frame budget held by the decoder's partial frame (event loop only). */
         private long held;
+        /** When this connection was last read (nanoTime, event loop only): its next bytes arrived after ({@link Arrival}). */
+        private long lastRead = System.nanoTime();
         private boolean refused;
 
         ServerConnection(NetSocket socket, CallerHandler handler, CallerInlineHandler inline) {
@@ -386,6 +388,8 @@ public final class TcpTransport implements Transport {
             if (refused) {
                 return;
             }
+            long arrivedAfter = lastRead;
+            lastRead = System.nanoTime();
             int incoming = b.length();
             if (!frameBudget.tryReserve(incoming)) {
                 refused = true;
@@ -445,10 +449,10 @@ public final class TcpTransport implements Transport {
                             frameBudget.release(consumed - kept);
                             return;
                         }
-                        byte[] answer = answerInline(f);
+                        byte[] answer = answerInline(f, arrivedAfter);
                         if (answer == null) {
                             kept += f.payload().length;
-                            handlers.execute(() -> handle(f));
+                            handlers.execute(() -> handle(f, arrivedAfter));
                         } else {
                             replies = replies == null ? Buffer.buffer(answer) : replies.appendBytes(answer);
                         }
@@ -482,10 +486,10 @@ public final class TcpTransport implements Transport {
         }
 
         /** The encoded reply frame when the inline handler answers on this thread, else null. */
-        private byte[] answerInline(Frame f) {
+        private byte[] answerInline(Frame f, long arrivedAfter) {
             byte[] r;
             try {
-                r = inline.handle(caller, f.op(), f.payload());
+                r = Arrival.during(arrivedAfter, () -> inline.handle(caller, f.op(), f.payload()));
             } catch (RuntimeException e) {
                 return f.error(InMemoryNetwork.messageOf(e)).encode();
             }
@@ -497,10 +501,10 @@ public final class TcpTransport implements Transport {
                     ? f.error("reply of " + bytes.length + " bytes exceeds the frame limit").encode() : bytes;
         }
 
-        private void handle(Frame f) {
+        private void handle(Frame f, long arrivedAfter) {
             CompletableFuture<byte[]> reply;
             try {
-                reply = handler.handle(caller, f.op(), f.payload());
+                reply = Arrival.during(arrivedAfter, () -> handler.handle(caller, f.op(), f.payload()));
             } catch (RuntimeException e) {
                 reply = CompletableFuture.failedFuture(e);
             }

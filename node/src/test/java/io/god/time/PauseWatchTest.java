@@ -38,6 +38,32 @@ class PauseWatchTest {
         assertThat(watch.refusal(now)).as("a write that came after the pause").isNull();
     }
 
+    /**
+     * The chaos campaign's "delayed write through a paused owner" (seed 7113503430625268374): a put waited in the
+     * socket through a 10 s SIGSTOP and was read more than the grace after the resume, so it was stamped as fresh
+     * and brought back a key its client had since deleted elsewhere. A request counts from its connection's previous
+     * read: one that can have arrived before the pause ended is refused however late it is read.
+     */
+    @Test
+    void aWriteThatWaitedThroughAPauseIsRefusedEvenWhenReadLateAfterIt() {
+        beats(50);
+        long lastReadBeforeThePause = now;
+        now += 10_000_000_000L; // SIGSTOP for 10 s
+        watch.beat();
+        beats(50); // the node reads the waiting request 500 ms after the resume: past the 100 ms grace
+        assertThat(watch.refusal(now)).as("counted from when it was read, it looks fresh").isNull();
+        assertThat(watch.refusal(now, lastReadBeforeThePause)).as("its connection was last read before the pause")
+                .contains("paused for 10000 ms");
+        long readAfterThePause = now - 100_000_000L;
+        assertThat(watch.refusal(now, readAfterThePause)).as("sent after its connection was read past the pause")
+                .isNull();
+        assertThat(watch.refusal(now, Long.MIN_VALUE)).as("arrival unknown: as read").isNull();
+
+        beats((int) (PauseWatch.MAX_BACKLOG / 10_000_000L));
+        assertThat(watch.refusal(now, lastReadBeforeThePause))
+                .as("an idle connection's first write long after the pause: not held back by it").isNull();
+    }
+
     long waited;
     final PauseWatch loaded = new PauseWatch(() -> now, () -> waited, 1_000_000_000L, 100_000_000L);
 

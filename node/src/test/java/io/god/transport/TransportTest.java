@@ -101,6 +101,44 @@ class TransportTest {
         assertThat(e.getMessage()).isEqualTo("no such thing");
     }
 
+    /**
+     * A handler learns when its request can have arrived at the earliest: the previous read of its connection
+     * ({@link Arrival}), on the network thread and on the handler pool alike — what the pause watch needs to tell a
+     * request that waited in the socket through a pause from one sent after it, however late either is read.
+     */
+    @Test
+    void handlersLearnTheirConnectionsPreviousRead() throws Exception {
+        int port = freePort();
+        TcpTransport server = tcp(port, null);
+        java.util.Map<Integer, Long> after = new java.util.concurrent.ConcurrentHashMap<>();
+        server.serve((op, payload) -> {
+            after.put((int) payload[0], Arrival.after());
+            return CompletableFuture.completedFuture(payload);
+        }, (op, payload) -> {
+            if (payload[0] % 2 == 0) { // even: answered on the network thread
+                after.put((int) payload[0], Arrival.after());
+                return payload;
+            }
+            return null;
+        });
+        TcpTransport client = tcp(0, null);
+        long[] sent = new long[4];
+        long[] answered = new long[4];
+        for (int i = 0; i < 4; i++) {
+            sent[i] = System.nanoTime();
+            client.call("127.0.0.1:" + port, 5, new byte[] {(byte) i}, TimeScale.seconds(5))
+                    .get(TimeScale.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
+            answered[i] = System.nanoTime();
+        }
+        assertThat(after.get(0)).as("the first request: when its connection (made for it) was accepted")
+                .isBetween(sent[0], answered[0]);
+        for (int i = 1; i < 4; i++) {
+            assertThat(after.get(i)).as("request " + i + ": when request " + (i - 1) + " was read")
+                    .isBetween(sent[i - 1], answered[i - 1]);
+        }
+        assertThat(Arrival.after()).as("no request on this thread").isEqualTo(Arrival.UNKNOWN);
+    }
+
     @Test
     void deadlinesAndUnreachablePeers() throws Exception {
         int port = freePort();
