@@ -163,11 +163,12 @@ public record DataCall(int kind, byte[] key, byte[] subKey, byte[] value, boolea
         }
 
         public byte[] encode() {
-            WireWriter w = new WireWriter(16 + (value == null ? 0 : value.length)
-                    + (message == null ? 0 : message.length() * 3)).varint(status);
-            if (status == 200) {
-                return w.bool(exists).signed(timestamp).bytes(value).toBytes();
+            if (status == 200) { // sized exactly: toBytes returns the array without a copy
+                int size = WireWriter.varintSize(status) + 1 + WireWriter.varintSize((timestamp << 1) ^ (timestamp >> 63))
+                        + (value == null ? 1 : WireWriter.varintSize(value.length + 1L) + value.length);
+                return new WireWriter(size).varint(status).bool(exists).signed(timestamp).bytes(value).toBytes();
             }
+            WireWriter w = new WireWriter(16 + (message == null ? 0 : message.length() * 3)).varint(status);
             return w.string(message).toBytes();
         }
 

@@ -1,8 +1,11 @@
 package io.god.wire;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -12,6 +15,10 @@ import java.util.List;
  * unusable and should be closed); nothing of an oversized frame is buffered.
  */
 public final class FrameDecoder {
+
+    // big-endian views of the buffer: a ByteBuffer.wrap per frame was most of what a binary Get allocated (JFR)
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     /** Buffer capacity kept between frames; a larger one (grown for a large frame) is dropped when empty. */
     private static final int KEEP = 64 * 1024;
@@ -66,7 +73,7 @@ public final class FrameDecoder {
         append(data, off, len);
         List<Frame> out = new ArrayList<>(1);
         while (end - start >= 4) {
-            long ulength = Integer.toUnsignedLong(ByteBuffer.wrap(buf, start, 4).getInt());
+            long ulength = Integer.toUnsignedLong((int) INT.get(buf, start));
             if (ulength < Frame.HEADER || ulength > maxFrame) {
                 throw new WireException(ulength < Frame.HEADER
                         ? "frame length " + ulength + " is shorter than a header"
@@ -82,12 +89,10 @@ public final class FrameDecoder {
             if (end - start < 4 + length) {
                 break;
             }
-            ByteBuffer b = ByteBuffer.wrap(buf, start + 4, length);
-            long id = b.getLong();
-            byte kind = b.get();
-            int op = b.getShort() & 0xFFFF;
-            byte[] payload = new byte[length - Frame.HEADER];
-            b.get(payload);
+            long id = (long) LONG.get(buf, start + 4);
+            byte kind = buf[start + 12];
+            int op = (buf[start + 13] & 0xFF) << 8 | buf[start + 14] & 0xFF;
+            byte[] payload = Arrays.copyOfRange(buf, start + 4 + Frame.HEADER, start + 4 + length);
             out.add(new Frame(id, kind, op, payload));
             start += 4 + length;
             if (holdAfterHello && kind == Frame.HELLO) {

@@ -21,7 +21,7 @@ public final class WireWriter {
 
     /** @param capacity the expected encoded size (grown as needed) */
     public WireWriter(int capacity) {
-        out = new byte[Math.max(16, capacity)];
+        out = new byte[capacity > 0 ? capacity : 16];
     }
 
     private void write(int b) {

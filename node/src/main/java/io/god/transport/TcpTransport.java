@@ -306,7 +306,7 @@ public final class TcpTransport implements Transport {
         private void received(Buffer b) {
             List<Frame> frames;
             try {
-                frames = decoder.feed(b.getBytes());
+                frames = feed(decoder, b);
             } catch (WireException e) {
                 LOG.log(System.Logger.Level.WARNING, "malformed reply from " + address + ", closing: " + e.getMessage());
                 socket.thenAccept(NetSocket::close);
@@ -342,6 +342,13 @@ public final class TcpTransport implements Transport {
     }
 
     // ------------------------------------------------------------------ server side
+
+    /** Feeds a decoder from the buffer's own array when it has one (Vert.x reads into heap buffers): no copy. */
+    private static List<Frame> feed(FrameDecoder decoder, Buffer b) {
+        io.netty.buffer.ByteBuf bb = b.getByteBuf();
+        return bb.hasArray() ? decoder.feed(bb.array(), bb.arrayOffset() + bb.readerIndex(), bb.readableBytes())
+                : decoder.feed(b.getBytes());
+    }
 
     private final class ServerConnection {
         private final NetSocket socket;
@@ -402,7 +409,7 @@ public final class TcpTransport implements Transport {
             }
             List<Frame> frames;
             try {
-                frames = decoder.feed(b.getBytes());
+                frames = feed(decoder, b);
                 if (decoder.beforeAuth() && frames.stream()
                         .anyMatch(f -> f.kind() == Frame.HELLO && callers.apply(f.payload()) != null)) {
                     decoder.raise(maxFrame); // what follows the accepted credential may be as large as any frame
