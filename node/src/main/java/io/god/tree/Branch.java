@@ -71,9 +71,9 @@ final class Branch extends Node {
             minDue = entry.minDue();
         }
         for (Node c : children) {
-            Hash128 h = c.hash();
-            h1 += h.h1();
-            h2 += h.h2();
+            Hash128 h = entryHash(c);
+            h1 += h1(c, h);
+            h2 += h2(c, h);
             stamps += c.stamps(h);
             live += c.live();
             subLive += c.subLive();
@@ -131,8 +131,8 @@ final class Branch extends Node {
             System.arraycopy(children, 0, next, 0, slot);
             next[slot] = child;
             System.arraycopy(children, slot, next, slot + 1, children.length - slot);
-            Hash128 h = child.hash();
-            return new Branch(depth, child.path(), entry, bitmap | bit, next, h1 + h.h1(), h2 + h.h2(),
+            Hash128 h = entryHash(child);
+            return new Branch(depth, child.path(), entry, bitmap | bit, next, h1 + h1(child, h), h2 + h2(child, h),
                     stamps + child.stamps(h),
                     live() + child.live(), subLive() + child.subLive(), real() + child.real(),
                     entries() + child.entries(), keys() + child.keys(), Math.min(minDue(), child.minDue()));
@@ -150,13 +150,30 @@ final class Branch extends Node {
         // without tombstones every due is Long.MAX_VALUE, and a write must not visit every sibling on its path
         long due = before.minDue() > minDue || after.minDue() <= before.minDue() ? Math.min(minDue, after.minDue())
                 : recomputeMinDue(before, after);
-        Hash128 hb = before.hash();
-        Hash128 ha = after.hash();
+        Hash128 hb = entryHash(before);
+        Hash128 ha = entryHash(after);
         return new Branch(depth, nextPrefix, nextEntry, bitmap, nextChildren,
-                h1 - hb.h1() + ha.h1(), h2 - hb.h2() + ha.h2(), stamps - before.stamps(hb) + after.stamps(ha),
+                h1 - h1(before, hb) + h1(after, ha), h2 - h2(before, hb) + h2(after, ha),
+                stamps - before.stamps(hb) + after.stamps(ha),
                 live() - before.live() + after.live(), subLive() - before.subLive() + after.subLive(),
                 real() - before.real() + after.real(), entries() - before.entries() + after.entries(),
                 keys() - before.keys() + after.keys(), due);
+    }
+
+    /**
+     * A node's hash for the sums above it: an entry computes it, a branch holds its halves and gives null (the halves
+     * are read by {@link #h1} and {@link #h2}): a write's path no longer allocates two Hash128 per level (JFR).
+     */
+    private static Hash128 entryHash(Node n) {
+        return n instanceof Branch ? null : n.hash();
+    }
+
+    private static long h1(Node n, Hash128 entryHash) {
+        return entryHash == null ? ((Branch) n).h1 : entryHash.h1();
+    }
+
+    private static long h2(Node n, Hash128 entryHash) {
+        return entryHash == null ? ((Branch) n).h2 : entryHash.h2();
     }
 
     /** Only when the replaced node held this branch's minimum and {@code after} is due later: every sibling. */
