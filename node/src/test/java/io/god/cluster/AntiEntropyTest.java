@@ -190,10 +190,11 @@ class AntiEntropyTest {
             await().atMost(CONVERGE).until(() -> rings.running().stream()
                     .allMatch(n -> n.store().state().get(utf8("solo")).value() != null));
             await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> AdminStatus.of(n).replicated()));
-            // the time network samples peers every ring interval (one clock here: errors stay small)
+            // the time network samples peers every ring interval (one clock here: errors stay small — a sample's
+            // error is at most half its round trip, which a loaded machine stretches: the bound scales)
             await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> n.timeNet().error() >= 0));
             for (GodNode n : rings.running()) {
-                assertThat(n.timeNet().error()).as("clock error, ns").isLessThan(50_000_000);
+                assertThat(n.timeNet().error()).as("clock error, ns").isLessThan(TimeScale.millis(50).toNanos());
                 long t1 = n.timestamps().next();
                 assertThat(n.timestamps().next()).isGreaterThan(t1);
             }
