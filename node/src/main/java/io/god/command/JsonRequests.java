@@ -1,6 +1,8 @@
 package io.god.command;
 
-import io.god.command.Request.SetExpression;
+import io.god.request.Command;
+import io.god.request.Request.SetExpression;
+import io.god.request.Request;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -620,9 +620,9 @@ public final class GodNode implements AutoCloseable {
         }
         try {
             if (op == Ops.COMMAND) {
-                io.god.command.BinaryRequests.Envelope e = io.god.command.BinaryRequests.peek(payload);
+                io.god.request.BinaryRequests.Envelope e = io.god.request.BinaryRequests.peek(payload);
                 String why = credentials.refuseForwarded(caller, e.stamp(), e.hops());
-                return why == null ? null : io.god.command.BinaryResults.Reply.error(403, why).encode();
+                return why == null ? null : io.god.request.BinaryResults.Reply.error(403, why).encode();
             }
             if (op == Ops.CALL) {
                 Call call = Call.decode(payload);
