@@ -269,9 +269,9 @@ final class PeerCommands {
         };
     }
 
-    /** A request in the JSON contract's encoding (the shape {@link JsonRequests#toWire} gives it). */
+    /** A request in the JSON contract's encoding ({@link io.god.request.JsonBodies}, which the client sends too). */
     private byte[] encode(Request r) {
-        Object o = JsonRequests.toWire(r);
+        Object o = io.god.request.JsonBodies.of(r);
         try {
             return json.writeValueAsBytes(o);
         } catch (JsonProcessingException e) {

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
-import io.god.command.JsonRequests;
 import io.god.command.SubUpdates;
 import io.god.command.Wire;
 import io.god.node.GodNode;
@@ -136,7 +135,7 @@ class BinaryCommandRingTest {
     /** A command through the JSON contract, retried while refused as paused (a stall of the loaded test JVM). */
     private static JsonRpc.Response json(JsonRpc rpc, Request r) {
         try {
-            byte[] body = JSON.writeValueAsBytes(JsonRequests.toWire(r));
+            byte[] body = JSON.writeValueAsBytes(io.god.request.JsonBodies.of(r));
             JsonRpc.Response a = rpc.handle(Command.SERVICE + r.command().method(), body, null);
             for (int i = 0; i < 10 && a.status() == 503 && a.text().contains("was paused"); i++) {
                 a = rpc.handle(Command.SERVICE + r.command().method(), body, null);

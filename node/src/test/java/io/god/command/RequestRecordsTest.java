@@ -63,7 +63,7 @@ class RequestRecordsTest {
         for (Command c : Command.values()) {
             for (int i = 0; i < 200; i++) {
                 Request r = random(c, random);
-                byte[] body = JSON.writeValueAsBytes(JsonRequests.toWire(r));
+                byte[] body = JSON.writeValueAsBytes(io.god.request.JsonBodies.of(r));
                 Request back = JsonRequests.of(c, JSON.readValue(body, JsonRequests.wireType(c)));
                 assertThat(same(r, back)).as(c.method() + ": " + new String(body, java.nio.charset.StandardCharsets.UTF_8))
                         .isTrue();
