@@ -1,19 +1,18 @@
 package io.god.client;
 
-import static io.god.client.Json.body;
 import static io.god.client.Json.bytes;
 import static io.god.client.Json.conf;
 import static io.god.client.Json.entries;
 import static io.god.client.Json.index;
-import static io.god.client.Json.indexRange;
 import static io.god.client.Json.orEmpty;
-import static io.god.client.Json.range;
 import static io.god.client.Json.subValue;
 import static io.god.client.Json.text;
 import static io.god.client.Json.value;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.god.request.Command;
+import io.god.request.Request;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import io.god.wire.Ops;
@@ -31,7 +30,9 @@ import java.util.function.Function;
 /**
  * The Java client of god over the binary protocol (port 9191). Get, Put, Del, SubGet, SubPut and SubDel
  * travel as binary {@link DataCall}s ({@link io.god.wire.Ops#DATA}: raw key and value bytes, no JSON);
- * every other method as a god JSON-contract {@link Call} ({@link io.god.wire.Ops#CALL}).
+ * the typed methods beyond them as binary commands ({@link io.god.wire.Ops#COMMAND}: the node's own {@link Request}
+ * records, encoded and decoded by the codecs the node uses), or as the JSON contract's {@link Call}
+ * ({@link io.god.wire.Ops#CALL}) to a node older than binary commands, which refuses them; {@link #raw} is JSON.
  *
  * <p><b>Ring-aware mode</b> (default): the client caches the ring ({@code Nodes} of any node), refreshed
  * every {@link Builder#ringRefresh} and (in the background) after any failed attempt. Keyed calls go to the key's owner
@@ -130,9 +131,10 @@ public final class GodClient implements AutoCloseable {
                 b.connections, b.attemptTimeout);
         NodeCalls calls = new NodeCalls(connections);
         this.view = new RingView(b.endpoints, b.gateway, b.redundancy, b.attemptTimeout, calls);
+        BinaryCommands commands = new BinaryCommands(connections, calls);
         this.routing = new Routing(b.gateway, b.attemptTimeout, b.deadline, b.attempts, b.backoff, connections, calls,
-                view);
-        this.reads = new ReplicaReads(routing, view, calls);
+                commands, view);
+        this.reads = new ReplicaReads(routing, view, calls, commands);
         this.slices = new MergedSlices(reads, calls);
         this.async = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "god-client-async");
@@ -192,7 +194,7 @@ public final class GodClient implements AutoCloseable {
 
     /** The ring as the node at the first reachable endpoint sees it. */
     public List<Member> nodes() {
-        return parseMembers(anyNode("Nodes", body()));
+        return parseMembers(anyNode(new Request.Nodes(false)));
     }
 
     /**
@@ -259,20 +261,20 @@ public final class GodClient implements AutoCloseable {
     }
 
     public void subClear(byte[] key, boolean sync) {
-        keyed("SubClear", key, body().put("Key", key).put("Sync", sync));
+        keyed(new Request.SubClear(key, sync));
     }
 
     /** Clears every node (broadcast). */
     public void clear() {
-        anyNode("Clear", body());
+        anyNode(new Request.Clear());
     }
 
     public void addConfiguration(String key, String value) {
-        anyNode("AddConfiguration", body().put("Key", key).put("Value", value));
+        anyNode(new Request.AddConfiguration(key, value));
     }
 
     public void subAddConfiguration(byte[] treeKey, String key, String value) {
-        keyed("SubAddConfiguration", treeKey, body().put("TreeKey", treeKey).put("Key", key).put("Value", value));
+        routing.keyed(new Request.SubAddConfiguration(treeKey, key, value), treeKey);
     }
 
     // ------------------------------------------------------------------ point reads
@@ -290,28 +292,28 @@ public final class GodClient implements AutoCloseable {
 
     /** The first key after {@code key} on the whole ring (asked of every node). */
     public Value next(byte[] key) {
-        return value(anyNode("Next", body().put("Key", key)));
+        return value(anyNode(new Request.Next(Command.NEXT, key)));
     }
 
     public Value prev(byte[] key) {
-        return value(anyNode("Prev", body().put("Key", key)));
+        return value(anyNode(new Request.Next(Command.PREV, key)));
     }
 
     /** The first live entry after subKey, newest of the replicas (see {@link #first}). */
     public SubValue subNext(byte[] key, byte[] subKey) {
-        return walkNewest(key, "SubNext", subKey, true);
+        return walkNewest(key, Command.SUB_NEXT, subKey, true);
     }
 
     public SubValue subPrev(byte[] key, byte[] subKey) {
-        return walkNewest(key, "SubPrev", subKey, false);
+        return walkNewest(key, Command.SUB_PREV, subKey, false);
     }
 
     public SubValue subMirrorNext(byte[] key, byte[] value) {
-        return subValue(key, keyed("SubMirrorNext", key, body().put("Key", key).put("SubKey", value)));
+        return subValue(key, keyed(new Request.SubNext(Command.SUB_MIRROR_NEXT, key, value)));
     }
 
     public SubValue subMirrorPrev(byte[] key, byte[] value) {
-        return subValue(key, keyed("SubMirrorPrev", key, body().put("Key", key).put("SubKey", value)));
+        return subValue(key, keyed(new Request.SubNext(Command.SUB_MIRROR_PREV, key, value)));
     }
 
     /**
@@ -320,63 +322,63 @@ public final class GodClient implements AutoCloseable {
      * is deleted (or changed) on a newer replica is skipped by walking on after it.
      */
     public SubValue first(byte[] key) {
-        return walkNewest(key, "First", null, true);
+        return walkNewest(key, Command.FIRST, null, true);
     }
 
     public SubValue last(byte[] key) {
-        return walkNewest(key, "Last", null, false);
+        return walkNewest(key, Command.LAST, null, false);
     }
 
     public SubValue mirrorFirst(byte[] key) {
-        return subValue(key, keyed("MirrorFirst", key, body().put("Key", key)));
+        return subValue(key, keyed(new Request.First(Command.MIRROR_FIRST, key)));
     }
 
     public SubValue mirrorLast(byte[] key) {
-        return subValue(key, keyed("MirrorLast", key, body().put("Key", key)));
+        return subValue(key, keyed(new Request.First(Command.MIRROR_LAST, key)));
     }
 
     /** The entry at index + 1 of the sub tree (the reference's NextIndex walk). */
     public SubValue nextIndex(byte[] key, long index) {
-        return subValue(key, keyed("NextIndex", key, body().put("Key", key).put("Index", index)));
+        return subValue(key, keyed(new Request.NextIndex(Command.NEXT_INDEX, key, index)));
     }
 
     public SubValue prevIndex(byte[] key, long index) {
-        return subValue(key, keyed("PrevIndex", key, body().put("Key", key).put("Index", index)));
+        return subValue(key, keyed(new Request.NextIndex(Command.PREV_INDEX, key, index)));
     }
 
     public SubValue mirrorNextIndex(byte[] key, long index) {
-        return subValue(key, keyed("MirrorNextIndex", key, body().put("Key", key).put("Index", index)));
+        return subValue(key, keyed(new Request.NextIndex(Command.MIRROR_NEXT_INDEX, key, index)));
     }
 
     public SubValue mirrorPrevIndex(byte[] key, long index) {
-        return subValue(key, keyed("MirrorPrevIndex", key, body().put("Key", key).put("Index", index)));
+        return subValue(key, keyed(new Request.NextIndex(Command.MIRROR_PREV_INDEX, key, index)));
     }
 
     public Index indexOf(byte[] key, byte[] subKey) {
-        return index(keyed("IndexOf", key, body().put("Key", key).put("SubKey", subKey)));
+        return index(keyed(new Request.IndexOf(Command.INDEX_OF, key, subKey)));
     }
 
     public Index reverseIndexOf(byte[] key, byte[] subKey) {
-        return index(keyed("ReverseIndexOf", key, body().put("Key", key).put("SubKey", subKey)));
+        return index(keyed(new Request.IndexOf(Command.REVERSE_INDEX_OF, key, subKey)));
     }
 
     public Index mirrorIndexOf(byte[] key, byte[] value) {
-        return index(keyed("MirrorIndexOf", key, body().put("Key", key).put("SubKey", value)));
+        return index(keyed(new Request.IndexOf(Command.MIRROR_INDEX_OF, key, value)));
     }
 
     public Index mirrorReverseIndexOf(byte[] key, byte[] value) {
-        return index(keyed("MirrorReverseIndexOf", key, body().put("Key", key).put("SubKey", value)));
+        return index(keyed(new Request.IndexOf(Command.MIRROR_REVERSE_INDEX_OF, key, value)));
     }
 
     // ------------------------------------------------------------------ counts and slices
 
     /** Entries of the sub tree in [min, max] (null = unbounded; inclusivity per flag). */
     public long count(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        return keyed("Count", key, range(key, min, max, minInc, maxInc)).asLong();
+        return keyed(new Request.Count(Command.COUNT, key, min, max, minInc, maxInc)).asLong();
     }
 
     public long mirrorCount(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        return keyed("MirrorCount", key, range(key, min, max, minInc, maxInc)).asLong();
+        return keyed(new Request.Count(Command.MIRROR_COUNT, key, min, max, minInc, maxInc)).asLong();
     }
 
     /**
@@ -389,7 +391,7 @@ public final class GodClient implements AutoCloseable {
      */
     public List<Entry> slice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
         if (gateway) {
-            return entries(keyed("Slice", key, range(key, min, max, minInc, maxInc)));
+            return entries(keyed(new Request.Slice(Command.SLICE, key, min, max, minInc, maxInc, false)));
         }
         return merged("Slice", key, min, minInc, max, maxInc, -1, false);
     }
@@ -397,17 +399,17 @@ public final class GodClient implements AutoCloseable {
     /** As {@link #slice}, descending (a merged read of every replica). */
     public List<Entry> reverseSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
         if (gateway) {
-            return entries(keyed("ReverseSlice", key, range(key, min, max, minInc, maxInc)));
+            return entries(keyed(new Request.Slice(Command.REVERSE_SLICE, key, min, max, minInc, maxInc, false)));
         }
         return merged("ReverseSlice", key, max, maxInc, min, minInc, -1, true);
     }
 
     public List<Entry> mirrorSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        return entries(keyed("MirrorSlice", key, range(key, min, max, minInc, maxInc)));
+        return entries(keyed(new Request.Slice(Command.MIRROR_SLICE, key, min, max, minInc, maxInc, false)));
     }
 
     public List<Entry> mirrorReverseSlice(byte[] key, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        return entries(keyed("MirrorReverseSlice", key, range(key, min, max, minInc, maxInc)));
+        return entries(keyed(new Request.Slice(Command.MIRROR_REVERSE_SLICE, key, min, max, minInc, maxInc, false)));
     }
 
     /**
@@ -416,19 +418,19 @@ public final class GodClient implements AutoCloseable {
      * across replicas; the same holds for every Mirror* slice (mirror keys are values, not keys).
      */
     public List<Entry> sliceIndex(byte[] key, Long minIndex, Long maxIndex) {
-        return entries(keyed("SliceIndex", key, indexRange(key, minIndex, maxIndex)));
+        return entries(keyed(new Request.SliceIndex(Command.SLICE_INDEX, key, minIndex, maxIndex)));
     }
 
     public List<Entry> reverseSliceIndex(byte[] key, Long minIndex, Long maxIndex) {
-        return entries(keyed("ReverseSliceIndex", key, indexRange(key, minIndex, maxIndex)));
+        return entries(keyed(new Request.SliceIndex(Command.REVERSE_SLICE_INDEX, key, minIndex, maxIndex)));
     }
 
     public List<Entry> mirrorSliceIndex(byte[] key, Long minIndex, Long maxIndex) {
-        return entries(keyed("MirrorSliceIndex", key, indexRange(key, minIndex, maxIndex)));
+        return entries(keyed(new Request.SliceIndex(Command.MIRROR_SLICE_INDEX, key, minIndex, maxIndex)));
     }
 
     public List<Entry> mirrorReverseSliceIndex(byte[] key, Long minIndex, Long maxIndex) {
-        return entries(keyed("MirrorReverseSliceIndex", key, indexRange(key, minIndex, maxIndex)));
+        return entries(keyed(new Request.SliceIndex(Command.MIRROR_REVERSE_SLICE_INDEX, key, minIndex, maxIndex)));
     }
 
     /**
@@ -438,7 +440,7 @@ public final class GodClient implements AutoCloseable {
      */
     public List<Entry> sliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
         if (gateway || len <= 0) {
-            return page("SliceLen", key, from, fromInc, len);
+            return page(Command.SLICE_LEN, key, from, fromInc, len);
         }
         return merged("SliceLen", key, from, fromInc, null, false, len, false);
     }
@@ -446,42 +448,41 @@ public final class GodClient implements AutoCloseable {
     /** As {@link #sliceLen}, descending from {@code from} (null = the end); a merged read. */
     public List<Entry> reverseSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
         if (gateway || len <= 0) {
-            return page("ReverseSliceLen", key, from, fromInc, len);
+            return page(Command.REVERSE_SLICE_LEN, key, from, fromInc, len);
         }
         return merged("ReverseSliceLen", key, from, fromInc, null, false, len, true);
     }
 
     public List<Entry> mirrorSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
-        return page("MirrorSliceLen", key, from, fromInc, len);
+        return page(Command.MIRROR_SLICE_LEN, key, from, fromInc, len);
     }
 
     public List<Entry> mirrorReverseSliceLen(byte[] key, byte[] from, boolean fromInc, long len) {
-        return page("MirrorReverseSliceLen", key, from, fromInc, len);
+        return page(Command.MIRROR_REVERSE_SLICE_LEN, key, from, fromInc, len);
     }
 
-    private List<Entry> page(String method, byte[] key, byte[] from, boolean fromInc, long len) {
-        List<Entry> out = entries(keyed(method, key, body().put("Key", key).put("From", from).put("FromInc", fromInc)
-                .put("Len", len)));
+    private List<Entry> page(Command c, byte[] key, byte[] from, boolean fromInc, long len) {
+        List<Entry> out = entries(keyed(new Request.SliceLen(c, key, from, fromInc, len, false)));
         return out.size() > len ? out.subList(0, (int) Math.max(0, len)) : out;
     }
 
     /** Entries (values and sub trees) owned by the whole ring. */
     public long size() {
-        return anyNode("Size", body()).asLong();
+        return anyNode(new Request.Size()).asLong();
     }
 
     public long subSize(byte[] key) {
-        return keyed("SubSize", key, body().put("Key", key)).asLong();
+        return keyed(new Request.SubSize(key)).asLong();
     }
 
     // ------------------------------------------------------------------ configuration, set expressions, description
 
     public Map<String, String> configuration() {
-        return conf(anyNode("Configuration", body()));
+        return conf(anyNode(new Request.Configuration()));
     }
 
     public Map<String, String> subConfiguration(byte[] key) {
-        return conf(keyed("SubConfiguration", key, body().put("Key", key)));
+        return conf(keyed(new Request.SubConfiguration(key)));
     }
 
     /** Evaluates a set expression (reference §3), e.g. {@code (U a b)}; with dest the result is stored. */
@@ -495,13 +496,9 @@ public final class GodClient implements AutoCloseable {
      */
     public List<SetResult> setExpression(String code, byte[] min, byte[] max, boolean minInc, boolean maxInc, long len,
                                          byte[] dest) {
-        ObjectNode b = body().put("Code", code).put("Min", min).put("Max", max).put("MinInc", minInc)
-                .put("MaxInc", maxInc).put("Len", len);
-        if (dest != null) {
-            b.put("Dest", dest);
-        }
+        Request.SetExpression q = new Request.SetExpression(null, code, min, max, minInc, maxInc, len, dest, false);
         List<SetResult> out = new ArrayList<>();
-        for (JsonNode r : anyNode("SetExpression", b)) {
+        for (JsonNode r : anyNode(q)) {
             List<byte[]> values = new ArrayList<>();
             for (JsonNode v : r.path("Values")) {
                 values.add(orEmpty(bytes(v)));
@@ -513,11 +510,13 @@ public final class GodClient implements AutoCloseable {
 
     /** The Describe text of one node (the first endpoint's in gateway mode). */
     public String describe(String address) {
-        return text(address == null ? anyNode("Describe", body()) : at(address, "Describe", body()));
+        Request q = new Request.Describe();
+        return text(address == null ? anyNode(q) : routing.at(address, q));
     }
 
     public String describeTree(String address) {
-        return text(address == null ? anyNode("DescribeTree", body()) : at(address, "DescribeTree", body()));
+        Request q = new Request.DescribeTree();
+        return text(address == null ? anyNode(q) : routing.at(address, q));
     }
 
     /** Any god JSON-contract method with a raw body, routed by {@code key} (null: any node). */
@@ -564,8 +563,12 @@ public final class GodClient implements AutoCloseable {
         return routing.anyNode(method, body);
     }
 
-    private JsonNode at(String address, String method, ObjectNode body) {
-        return routing.at(address, method, body);
+    private JsonNode keyed(Request.Keyed q) {
+        return routing.keyed(q, q.key());
+    }
+
+    private JsonNode anyNode(Request q) {
+        return routing.anyNode(q);
     }
 
     private void write(int kind, byte[] key, byte[] subKey, byte[] value, boolean sync) {
@@ -576,8 +579,8 @@ public final class GodClient implements AutoCloseable {
         return reads.newestData(kind, key, subKey);
     }
 
-    private SubValue walkNewest(byte[] key, String method, byte[] subKey, boolean up) {
-        return reads.walkNewest(key, method, subKey, up);
+    private SubValue walkNewest(byte[] key, Command c, byte[] subKey, boolean up) {
+        return reads.walkNewest(key, c, subKey, up);
     }
 
     private List<Entry> merged(String method, byte[] key, byte[] start, boolean startInc, byte[] end, boolean endInc,

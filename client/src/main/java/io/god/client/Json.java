@@ -25,10 +25,6 @@ final class Json {
         return body().put("Key", key).put("Min", min).put("Max", max).put("MinInc", minInc).put("MaxInc", maxInc);
     }
 
-    static ObjectNode indexRange(byte[] key, Long minIndex, Long maxIndex) {
-        return body().put("Key", key).put("MinIndex", minIndex).put("MaxIndex", maxIndex);
-    }
-
     static byte[] bytes(JsonNode n) {
         if (n == null || n.isNull() || n.isMissingNode()) {
             return null;

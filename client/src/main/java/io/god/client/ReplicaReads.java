@@ -1,6 +1,5 @@
 package io.god.client;
 
-import static io.god.client.Json.body;
 import static io.god.client.Json.bytes;
 import static io.god.client.Json.orEmpty;
 
@@ -8,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.god.client.GodClient.Member;
 import io.god.client.GodClient.SubValue;
+import io.god.request.Command;
+import io.god.request.Request;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import io.god.wire.LastWriteWins;
@@ -41,11 +42,14 @@ final class ReplicaReads {
     private final Routing routing;
     private final RingView view;
     private final NodeCalls calls;
+    /** The walks' steps: binary commands (JSON calls to a node older than them). */
+    private final BinaryCommands commands;
 
-    ReplicaReads(Routing routing, RingView view, NodeCalls calls) {
+    ReplicaReads(Routing routing, RingView view, NodeCalls calls, BinaryCommands commands) {
         this.routing = routing;
         this.view = view;
         this.calls = calls;
+        this.commands = commands;
     }
 
     /**
@@ -169,22 +173,17 @@ final class ReplicaReads {
      * the walk goes on strictly after it. Correct under last-write-wins: the true answer's newest copy
      * is live on some replica, which therefore proposes it or something before it.
      */
-    SubValue walkNewest(byte[] key, String method, byte[] subKey, boolean up) {
+    SubValue walkNewest(byte[] key, Command command, byte[] subKey, boolean up) {
         if (routing.gateway()) {
-            ObjectNode b = body().put("Key", key);
-            if (method.startsWith("Sub")) {
-                b.put("SubKey", subKey);
-            }
-            return Json.subValue(key, routing.anyNode(method, b));
+            return Json.subValue(key, routing.anyNode(walkStep(command, key, subKey)));
         }
+        Command step = command;
         byte[] cursor = subKey;
         for (int round = 0; round < MAX_WALK_ROUNDS; round++) {
-            ObjectNode b = body().put("Key", key);
-            if (method.startsWith("Sub")) {
-                b.put("SubKey", cursor);
-            }
+            Request q = walkStep(step, key, cursor);
             byte[] candidate = null;
-            for (JsonNode n : fromReplicas(method, key, b)) {
+            for (JsonNode n : fromReplicas(step.method(), key,
+                    (address, budget) -> commands.send(address, q, Call.EXECUTE, budget), null)) {
                 if (n.path("Exists").asBoolean()) {
                     byte[] k = orEmpty(bytes(n.get("Key")));
                     int c = candidate == null ? 0 : Arrays.compareUnsigned(k, candidate);
@@ -200,10 +199,15 @@ final class ReplicaReads {
             if (v.exists()) {
                 return new SubValue(key, candidate, v.value(), 0, true);
             }
-            method = up ? "SubNext" : "SubPrev";
+            step = up ? Command.SUB_NEXT : Command.SUB_PREV;
             cursor = candidate;
         }
         throw new GodUnavailableException("more than " + MAX_WALK_ROUNDS + " deleted entries in a row differ "
                 + "between the replicas of this tree; retry after anti-entropy", null);
+    }
+
+    /** One step of a walk: First/Last of the tree, or SubNext/SubPrev after the cursor. */
+    private static Request walkStep(Command c, byte[] key, byte[] cursor) {
+        return c == Command.FIRST || c == Command.LAST ? new Request.First(c, key) : new Request.SubNext(c, key, cursor);
     }
 }

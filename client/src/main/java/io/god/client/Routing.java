@@ -3,6 +3,7 @@ package io.god.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.god.client.GodClient.Member;
+import io.god.request.Request;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import java.time.Duration;
@@ -22,6 +23,11 @@ final class Routing {
         T run(int attempt, Duration budget) throws GodException;
     }
 
+    /** One attempt at one node in a mode ({@link Call#ROUTE} or {@link Call#EXECUTE}): a JSON call or a command. */
+    private interface Once {
+        JsonNode at(String address, int mode, Duration budget);
+    }
+
     private final boolean gateway;
     private final Duration attemptTimeout;
     private final Duration deadline;
@@ -29,10 +35,11 @@ final class Routing {
     private final Duration backoff;
     private final Connections connections;
     private final NodeCalls calls;
+    private final BinaryCommands commands;
     private final RingView view;
 
     Routing(boolean gateway, Duration attemptTimeout, Duration deadline, int attempts, Duration backoff,
-            Connections connections, NodeCalls calls, RingView view) {
+            Connections connections, NodeCalls calls, BinaryCommands commands, RingView view) {
         this.gateway = gateway;
         this.attemptTimeout = attemptTimeout;
         this.deadline = deadline;
@@ -40,6 +47,7 @@ final class Routing {
         this.backoff = backoff;
         this.connections = connections;
         this.calls = calls;
+        this.commands = commands;
         this.view = view;
     }
 
@@ -91,17 +99,34 @@ final class Routing {
 
     /** Owner first; attempt i goes to replica i mod n, which executes it without routing. */
     JsonNode keyed(String method, byte[] key, ObjectNode body) {
+        return keyed(method, key, json(method, body));
+    }
+
+    /** A typed command routed by key (its Key, or a configuration's TreeKey) as {@link #keyed(String, byte[], ObjectNode)}. */
+    JsonNode keyed(Request q, byte[] key) {
+        return keyed(q.command().method(), key, command(q));
+    }
+
+    private JsonNode keyed(String method, byte[] key, Once once) {
         if (gateway) {
-            return anyNode(method, body);
+            return anyNode(method, once);
         }
         return retrying(method, (i, budget) -> {
             List<Member> reps = view.replicas(key);
             int r = i % (reps.size() + 1);
             if (r == reps.size()) {
-                return calls.once(view.fallback(), method, body, Call.ROUTE, budget); // a configured endpoint routes it
+                return once.at(view.fallback(), Call.ROUTE, budget); // a configured endpoint routes it
             }
-            return calls.once(reps.get(r).address(), method, body, r == 0 ? Call.ROUTE : Call.EXECUTE, budget);
+            return once.at(reps.get(r).address(), r == 0 ? Call.ROUTE : Call.EXECUTE, budget);
         });
+    }
+
+    private Once json(String method, ObjectNode body) {
+        return (address, mode, budget) -> calls.once(address, method, body, mode, budget);
+    }
+
+    private Once command(Request q) {
+        return (address, mode, budget) -> commands.once(address, q, mode, budget);
     }
 
     /**
@@ -129,11 +154,19 @@ final class Routing {
 
     /** Broadcasts and any-node calls: the node routes; fails over to other members. */
     JsonNode anyNode(String method, ObjectNode body) {
-        return retrying(method, (i, budget) -> calls.once(view.nextSeed(), method, body, Call.ROUTE, budget));
+        return anyNode(method, json(method, body));
     }
 
-    /** A call that one given node executes, retried at that node. */
-    JsonNode at(String address, String method, ObjectNode body) {
-        return retrying(method, (i, budget) -> calls.once(address, method, body, Call.EXECUTE, budget));
+    JsonNode anyNode(Request q) {
+        return anyNode(q.command().method(), command(q));
+    }
+
+    private JsonNode anyNode(String method, Once once) {
+        return retrying(method, (i, budget) -> once.at(view.nextSeed(), Call.ROUTE, budget));
+    }
+
+    /** A command that one given node executes, retried at that node. */
+    JsonNode at(String address, Request q) {
+        return retrying(q.command().method(), (i, budget) -> commands.once(address, q, Call.EXECUTE, budget));
     }
 }

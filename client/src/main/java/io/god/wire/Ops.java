@@ -87,9 +87,9 @@ public final class Ops {
 
     /**
      * Any command of the god contract in binary form, typed both ways: request = command id
-     * ({@code io.god.command.Command#id}, stable across versions), flags, hops, authorization, stamp, then the
+     * ({@code io.god.request.Command#id}, stable across versions), flags, hops, authorization, stamp, then the
      * command's arguments; reply = status, then a tagged result (values, indexes, entries, counts, configuration,
-     * set-operation results) or a message ({@code io.god.command.BinaryRequests} and {@code BinaryResults}). Node to
+     * set-operation results) or a message ({@code io.god.request.BinaryRequests} and {@code BinaryResults}). Node to
      * node it carries forwarded commands; a node falls back to {@link #CALL} for a peer that refused it. Older nodes
      * refuse it as an unknown operation.
      */

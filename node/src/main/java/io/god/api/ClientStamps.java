@@ -1,8 +1,8 @@
 package io.god.api;
 
-import io.god.command.CommandError;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.god.command.CommandError;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
@@ -76,7 +76,7 @@ final class ClientStamps {
     }
 
     private static boolean mutating(String name) {
-        io.god.command.Command c = io.god.command.Command.named(name);
-        return c != null && c.is(io.god.command.Command.Flag.MUTATING);
+        io.god.request.Command c = io.god.request.Command.named(name);
+        return c != null && c.is(io.god.request.Command.Flag.MUTATING);
     }
 }

@@ -1,11 +1,11 @@
 package io.god.api;
 
-import io.god.command.BinaryRequests;
-import io.god.command.BinaryResults;
 import io.god.command.CommandError;
 import io.god.command.Executor;
 import io.god.node.GodNode;
 import io.god.node.NodeSettings;
+import io.god.request.BinaryRequests;
+import io.god.request.BinaryResults;
 import io.god.wire.Ops;
 import io.god.wire.WireException;
 

@@ -2,6 +2,7 @@ package io.god.command;
 
 import io.god.node.GodNode;
 import io.god.node.NodeSettings;
+import io.god.request.Command;
 import io.god.ring.Membership;
 
 /**

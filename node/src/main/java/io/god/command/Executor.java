@@ -1,12 +1,15 @@
 package io.god.command;
 
 import io.god.cluster.Cluster;
-import io.god.command.Command.Flag;
 import io.god.limits.Bulkhead;
 import io.god.limits.LimitExceededException;
 import io.god.node.GodNode;
 import io.god.persist.PersistenceException;
 import io.god.persist.Record;
+import io.god.request.BinaryResults;
+import io.god.request.Command.Flag;
+import io.god.request.Command;
+import io.god.request.Request;
 import io.god.setop.SetOpException;
 import io.god.tree.Item;
 import io.god.wire.Call;

@@ -1,7 +1,11 @@
 package io.god.command;
 
 import io.god.cluster.Cluster;
-import io.god.command.Command.Flag;
+import io.god.request.BinaryResults;
+import io.god.request.Command.Flag;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -86,10 +90,10 @@ final class Forwarding {
                 return sum;
             }
             case NEXT, PREV, KEY_NEXT -> { // the nearest key any member has
-                Wire.ValueRes best = null;
+                Result.ValueRes best = null;
                 byte[] bestKey = null;
                 for (BinaryResults.Reply r : replies) {
-                    Wire.ValueRes v = (Wire.ValueRes) r.result();
+                    Result.ValueRes v = (Result.ValueRes) r.result();
                     if (!v.exists()) {
                         continue;
                     }
@@ -100,7 +104,7 @@ final class Forwarding {
                         bestKey = k;
                     }
                 }
-                return best == null ? new Wire.ValueRes(null, null, false) : best;
+                return best == null ? new Result.ValueRes(null, null, false) : best;
             }
             default -> {
                 return NOTHING;

@@ -1,14 +1,17 @@
 package io.god.command;
 
-import io.god.command.Request.SetExpression;
+import io.god.request.Command;
+import io.god.request.Request.SetExpression;
+import io.god.request.Request;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The one mapping between the JSON contract's request shapes ({@link Wire.Req}, {@link Wire.ConfReq},
- * {@link Wire.SetExpressionReq}) and the {@link Request} records: the JSON codec decodes a body into the shape of
- * its command and turns it into the record here; forwarding turns a record back into the shape it sends to another
- * member (no wire change: the same fields, each command reading the ones it knows).
+ * The one mapping from the JSON contract's request shapes ({@link Wire.Req}, {@link Wire.ConfReq},
+ * {@link Wire.SetExpressionReq}) to the {@link Request} records: the JSON codec decodes a body into the shape of
+ * its command and turns it into the record here. The other way, a record's body (forwarding to a member of an older
+ * version, the Java client's fallback from binary commands), is {@link io.god.request.JsonBodies}, in the client
+ * module so that node and client send the same bodies.
  */
 public final class JsonRequests {
 
@@ -95,108 +98,5 @@ public final class JsonRequests {
             }
         }
         return new SetExpression.Op(sources, j.type, j.merge);
-    }
-
-    /** The JSON shape of a record, as forwarding sends it to another member. */
-    public static Object toWire(Request r) {
-        if (r instanceof SetExpression e) {
-            Wire.SetExpressionReq q = new Wire.SetExpressionReq();
-            q.op = e.op() == null ? null : op(e.op());
-            q.code = e.code();
-            q.min = e.min();
-            q.max = e.max();
-            q.minInc = e.minInc();
-            q.maxInc = e.maxInc();
-            q.len = e.len();
-            q.dest = e.dest();
-            q.exactNumbers = e.exactNumbers();
-            return q;
-        }
-        if (r instanceof Request.AddConfiguration a) {
-            return conf(null, a.key(), a.value());
-        }
-        if (r instanceof Request.SubAddConfiguration a) {
-            return conf(a.treeKey(), a.key(), a.value());
-        }
-        Wire.Req q = new Wire.Req();
-        if (r instanceof Request.Keyed k) {
-            q.key = k.key();
-        }
-        q.stamped = r.stamped();
-        if (r instanceof Request.Put p) {
-            q.value = p.value();
-            q.sync = p.sync();
-        } else if (r instanceof Request.Del d) {
-            q.sync = d.sync();
-        } else if (r instanceof Request.SubPut p) {
-            q.subKey = p.subKey();
-            q.value = p.value();
-            q.sync = p.sync();
-        } else if (r instanceof Request.SubDel d) {
-            q.subKey = d.subKey();
-            q.sync = d.sync();
-        } else if (r instanceof Request.Nodes n) {
-            q.expected = n.expected();
-        } else if (r instanceof Request.SubClear c) {
-            q.sync = c.sync();
-        } else if (r instanceof Request.SubUpdate u) {
-            q.value = u.update();
-            q.sync = u.sync();
-        } else if (r instanceof Request.SubGet g) {
-            q.subKey = g.subKey();
-        } else if (r instanceof Request.SubNext n) {
-            q.subKey = n.subKey();
-        } else if (r instanceof Request.IndexOf i) {
-            q.subKey = i.subKey();
-        } else if (r instanceof Request.NextIndex n) {
-            q.index = n.index();
-        } else if (r instanceof Request.Count c) {
-            range(q, c.min(), c.max(), c.minInc(), c.maxInc());
-        } else if (r instanceof Request.Slice s) {
-            range(q, s.min(), s.max(), s.minInc(), s.maxInc());
-        } else if (r instanceof Request.SliceIndex s) {
-            q.minIndex = s.minIndex();
-            q.maxIndex = s.maxIndex();
-        } else if (r instanceof Request.SliceLen s) {
-            q.from = s.from();
-            q.fromInc = s.fromInc();
-            q.len = s.len();
-        }
-        return q;
-    }
-
-    private static void range(Wire.Req q, byte[] min, byte[] max, boolean minInc, boolean maxInc) {
-        q.min = min;
-        q.max = max;
-        q.minInc = minInc;
-        q.maxInc = maxInc;
-    }
-
-    private static Wire.ConfReq conf(byte[] treeKey, String key, String value) {
-        Wire.ConfReq q = new Wire.ConfReq();
-        q.treeKey = treeKey;
-        q.key = key;
-        q.value = value;
-        return q;
-    }
-
-    private static Wire.SetOpJson op(SetExpression.Op op) {
-        Wire.SetOpJson j = new Wire.SetOpJson();
-        j.type = op.type();
-        j.merge = op.merge();
-        if (op.sources() != null) {
-            j.sources = new ArrayList<>(op.sources().size());
-            for (SetExpression.Source s : op.sources()) {
-                Wire.SetOpSourceJson src = null;
-                if (s != null) {
-                    src = new Wire.SetOpSourceJson();
-                    src.key = s.key();
-                    src.setOp = s.op() == null ? null : op(s.op());
-                    src.weight = s.weight();
-                }
-                j.sources.add(src);
-            }
-        }
-        return j;
     }
 }

@@ -2,6 +2,7 @@ package io.god.command;
 
 import io.god.cluster.Cluster;
 import io.god.node.GodNode;
+import io.god.request.Result;
 import io.god.tree.Entry;
 import io.god.tree.TreeState;
 import java.time.Instant;
@@ -57,35 +58,35 @@ public final class NodeViews {
 
     /**
      * The ring view (Admission refuses it while this node is stale or joining: RING_VIEW); with {@code expected}, the
-     * expected members absent from it follow, marked {@link Wire.Remote#ABSENT}.
+     * expected members absent from it follow, marked {@link Result.Remote#ABSENT}.
      */
-    List<Wire.Remote> nodes(boolean expected) {
+    List<Result.Remote> nodes(boolean expected) {
         Cluster cluster = node.cluster();
         if (cluster == null || cluster.ring().isEmpty()) {
             return List.of(self());
         }
-        List<Wire.Remote> out = new ArrayList<>();
+        List<Result.Remote> out = new ArrayList<>();
         Set<String> catchingUp = node.memberStates() == null ? Set.of() : node.memberStates().catchingUp();
         for (io.god.ring.Member m : cluster.ring().members()) {
-            out.add(new Wire.Remote(m.position(), m.address(),
+            out.add(new Result.Remote(m.position(), m.address(),
                     catchingUp.contains(m.address()) ? GodNode.State.CATCHING_UP.name() : null));
         }
         if (expected && node.membership() != null) {
             for (io.god.ring.Member m : node.membership().absent()) {
-                out.add(new Wire.Remote(m.position(), m.address(), Wire.Remote.ABSENT));
+                out.add(new Result.Remote(m.position(), m.address(), Result.Remote.ABSENT));
             }
         }
         return out;
     }
 
-    private Wire.Remote self() {
-        return new Wire.Remote(node.position(), node.address());
+    private Result.Remote self() {
+        return new Result.Remote(node.position(), node.address());
     }
 
-    Wire.Description describe(TreeState s) {
+    Result.Description describe(TreeState s) {
         // LastSync: the last anti-entropy round with successors; LastMigrate: the last move; the epoch = never
         long synced = node.antiEntropy() == null ? 0 : node.antiEntropy().lastSyncAt();
-        return new Wire.Description(node.address(), node.position(), rfc3339(node.startedAt()), rfc3339(synced),
+        return new Result.Description(node.address(), node.position(), rfc3339(node.startedAt()), rfc3339(synced),
                 rfc3339(node.lastMigrateAt()), rfc3339(node.clock().nanos()), owned(s, true), s.realSize(), 0.0,
                 nodes(false));
     }

@@ -7,6 +7,8 @@ import io.god.node.GodNode;
 import io.god.node.NodeSettings;
 import io.god.node.Store;
 import io.god.persist.Record;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.setop.SetEntry;
 import io.god.setop.SetExpression;
 import io.god.setop.SetOp;
@@ -94,7 +96,7 @@ final class Operations {
             if (!o.records().isEmpty()) {
                 replicate(o.records(), key, q.sync());
             }
-            return new Wire.UpdateRes(o.n(), o.values());
+            return new Result.UpdateRes(o.n(), o.values());
         }
         admission.checkKey(TreeReads.subKey(request), "SubKey");
         return TreeReads.read(request, s, limits.budget(node.clock()));
@@ -159,10 +161,10 @@ final class Operations {
         TreeState s = store().state();
         CallBudget budget = limits.budget(node.clock());
         if (q.dest() == null) {
-            List<Wire.SetOpResult> out = new ArrayList<>();
+            List<Result.SetOpResult> out = new ArrayList<>();
             SetOps.each(expr, sources.resolver(s, authorization), budget, e -> {
                 budget.row(rowSize(e));
-                out.add(new Wire.SetOpResult(e.key(), e.values()));
+                out.add(new Result.SetOpResult(e.key(), e.values()));
             });
             return out;
         }

@@ -6,6 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import io.god.cluster.Cluster;
+import io.god.request.BinaryRequests;
+import io.god.request.BinaryResults;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.transport.TransportException;
 import io.god.wire.Call;
 import io.god.wire.Ops;
@@ -248,25 +253,25 @@ final class PeerCommands {
 
     private static JavaType resultType(Command command, TypeFactory types) {
         return switch (command) {
-            case GET, NEXT, PREV, KEY_NEXT -> types.constructType(Wire.ValueRes.class);
+            case GET, NEXT, PREV, KEY_NEXT -> types.constructType(Result.ValueRes.class);
             case SUB_GET, SUB_NEXT, SUB_PREV, SUB_MIRROR_NEXT, SUB_MIRROR_PREV, FIRST, LAST, MIRROR_FIRST, MIRROR_LAST ->
-                    types.constructType(Wire.SubValueRes.class);
+                    types.constructType(Result.SubValueRes.class);
             case NEXT_INDEX, PREV_INDEX, MIRROR_NEXT_INDEX, MIRROR_PREV_INDEX ->
-                    types.constructType(Wire.SubValueIndexRes.class);
+                    types.constructType(Result.SubValueIndexRes.class);
             case INDEX_OF, REVERSE_INDEX_OF, MIRROR_INDEX_OF, MIRROR_REVERSE_INDEX_OF ->
-                    types.constructType(Wire.IndexRes.class);
+                    types.constructType(Result.IndexRes.class);
             case COUNT, MIRROR_COUNT, SIZE, KEY_COUNT, SUB_SIZE, OWNED -> types.constructType(Long.class);
-            case SUB_UPDATE -> types.constructType(Wire.UpdateRes.class);
-            case SET_EXPRESSION -> types.constructCollectionType(List.class, Wire.SetOpResult.class);
-            case SUB_CONFIGURATION, CONFIGURATION -> types.constructType(Wire.Conf.class);
-            default -> command.method().contains("Slice") ? types.constructCollectionType(List.class, Wire.ValueRes.class)
+            case SUB_UPDATE -> types.constructType(Result.UpdateRes.class);
+            case SET_EXPRESSION -> types.constructCollectionType(List.class, Result.SetOpResult.class);
+            case SUB_CONFIGURATION, CONFIGURATION -> types.constructType(Result.Conf.class);
+            default -> command.method().contains("Slice") ? types.constructCollectionType(List.class, Result.ValueRes.class)
                     : types.constructMapType(Map.class, String.class, String.class);
         };
     }
 
-    /** A request in the JSON contract's encoding (the shape {@link JsonRequests#toWire} gives it). */
+    /** A request in the JSON contract's encoding ({@link io.god.request.JsonBodies}, which the client sends too). */
     private byte[] encode(Request r) {
-        Object o = JsonRequests.toWire(r);
+        Object o = io.god.request.JsonBodies.of(r);
         try {
             return json.writeValueAsBytes(o);
         } catch (JsonProcessingException e) {

@@ -1,8 +1,11 @@
 package io.god.command;
 
-import io.god.command.CommandError;
 import io.god.cluster.Cluster;
+import io.god.command.CommandError;
 import io.god.node.GodNode;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.setop.PagedSource;
 import io.god.setop.SetExpression;
 import io.god.setop.SetOp;
@@ -126,7 +129,7 @@ final class SetSources {
                 }
                 List<io.god.setop.SetEntry> page = new ArrayList<>();
                 for (Object o : (List<?>) peers.typedResult(ask, a.result())) {
-                    Wire.ValueRes v = (Wire.ValueRes) o;
+                    Result.ValueRes v = (Result.ValueRes) o;
                     page.add(io.god.setop.SetEntry.of(v.key() == null ? EMPTY : v.key(), v.value() == null ? EMPTY
                             : v.value()));
                 }

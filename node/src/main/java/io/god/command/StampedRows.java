@@ -1,6 +1,7 @@
 package io.god.command;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.god.request.BinaryResults;
 import io.god.tree.Entry;
 import io.god.wire.SliceCall;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.Map;
  * (a LinkedHashMap, a boxed Boolean and Long per entry) and their conversion to typed entries as most of a call.
  * The entries are immutable (a tree version is), so holding them costs no copy.
  */
-public final class StampedRows implements SliceCall.Entries {
+public final class StampedRows implements SliceCall.Entries, BinaryResults.Rows {
 
     private final List<Entry> entries;
 
@@ -66,6 +67,7 @@ public final class StampedRows implements SliceCall.Entries {
     }
 
     /** The JSON contract's form: {@code [{Key, Value, Exists, Timestamp}, ...]}, as the Stamped slices always were. */
+    @Override
     @JsonValue
     public List<Map<String, Object>> json() {
         List<Map<String, Object>> out = new ArrayList<>(entries.size());

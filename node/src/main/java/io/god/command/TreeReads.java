@@ -1,6 +1,9 @@
 package io.god.command;
 
 import io.god.limits.CallBudget;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.tree.Index;
 import io.god.tree.Item;
 import io.god.tree.SortedView;
@@ -38,19 +41,19 @@ final class TreeReads {
                 Request.Get q = (Request.Get) r;
                 Item i = s.get(key);
                 yield q.stamped() ? stamped(q.key(), null, i)
-                        : new Wire.ValueRes(q.key(), i.exists() ? i.value() : null, i.exists());
+                        : new Result.ValueRes(q.key(), i.exists() ? i.value() : null, i.exists());
             }
             case NEXT -> valueRes(s.values().ceiling(key, false));
             case PREV -> valueRes(s.values().floor(key, false));
             case KEY_NEXT -> {
                 byte[] k = s.nextKey(key);
-                yield new Wire.ValueRes(k, null, k != null);
+                yield new Result.ValueRes(k, null, k != null);
             }
             case SUB_GET -> {
                 Request.SubGet q = (Request.SubGet) r;
                 Item i = s.sub(key).get(orEmpty(q.subKey()));
                 yield q.stamped() ? stamped(q.key(), q.subKey(), i)
-                        : new Wire.SubValueRes(q.key(), q.subKey(), i.exists() ? i.value() : null, i.exists());
+                        : new Result.SubValueRes(q.key(), q.subKey(), i.exists() ? i.value() : null, i.exists());
             }
             case SUB_NEXT -> subValueRes(s.sub(key).values().ceiling(subKeyOrEmpty(r), false));
             case SUB_PREV -> subValueRes(s.sub(key).values().floor(subKeyOrEmpty(r), false));
@@ -87,15 +90,15 @@ final class TreeReads {
             case SUB_SIZE -> s.sub(key).values().size();
             case SUB_CONFIGURATION -> {
                 TreeState sub = s.sub(key);
-                yield new Wire.Conf(key, new TreeMap<>(sub.configuration()), sub.configurationTimestamp());
+                yield new Result.Conf(key, new TreeMap<>(sub.configuration()), sub.configurationTimestamp());
             }
             default -> throw new IllegalStateException("unhandled method " + r.command().method());
         };
     }
 
     /** The node's configuration. */
-    static Wire.Conf configuration(TreeState s) {
-        return new Wire.Conf(null, new TreeMap<>(s.configuration()), s.configurationTimestamp());
+    static Result.Conf configuration(TreeState s) {
+        return new Result.Conf(null, new TreeMap<>(s.configuration()), s.configurationTimestamp());
     }
 
     /** The SubKey a read names (null for one without), so its size is checked as a written one's is. */
@@ -155,32 +158,32 @@ final class TreeReads {
         return m;
     }
 
-    static Wire.ValueRes valueRes(Item i) {
-        return i == null ? new Wire.ValueRes(null, null, false) : new Wire.ValueRes(i.key(), i.value(), true);
+    static Result.ValueRes valueRes(Item i) {
+        return i == null ? new Result.ValueRes(null, null, false) : new Result.ValueRes(i.key(), i.value(), true);
     }
 
-    static Wire.SubValueRes subValueRes(Item i) {
-        return i == null ? new Wire.SubValueRes(null, null, null, false)
-                : new Wire.SubValueRes(i.key(), null, i.value(), true);
+    static Result.SubValueRes subValueRes(Item i) {
+        return i == null ? new Result.SubValueRes(null, null, null, false)
+                : new Result.SubValueRes(i.key(), null, i.value(), true);
     }
 
-    static Wire.SubValueIndexRes indexRes(SortedView view, long index, int step) {
+    static Result.SubValueIndexRes indexRes(SortedView view, long index, int step) {
         long target = index + step;
         boolean overflow = step > 0 ? target < index : target > index;
         Item i = overflow || target < 0 ? null : view.at(target);
-        return i == null ? new Wire.SubValueIndexRes(null, null, null, 0, false)
-                : new Wire.SubValueIndexRes(i.key(), null, i.value(), target, true);
+        return i == null ? new Result.SubValueIndexRes(null, null, null, 0, false)
+                : new Result.SubValueIndexRes(i.key(), null, i.value(), target, true);
     }
 
-    static Wire.IndexRes index(Index i) {
-        return new Wire.IndexRes(i.n(), i.existed());
+    static Result.IndexRes index(Index i) {
+        return new Result.IndexRes(i.n(), i.existed());
     }
 
-    static List<Wire.ValueRes> list(List<Item> items, CallBudget budget) {
-        List<Wire.ValueRes> out = new ArrayList<>(items.size());
+    static List<Result.ValueRes> list(List<Item> items, CallBudget budget) {
+        List<Result.ValueRes> out = new ArrayList<>(items.size());
         for (Item i : items) {
             budget.row(size(i.key()) + size(i.value()));
-            out.add(new Wire.ValueRes(i.key(), i.value(), true));
+            out.add(new Result.ValueRes(i.key(), i.value(), true));
         }
         return out;
     }

@@ -8,6 +8,7 @@ import static io.god.node.SettingValues.size;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.god.request.BinaryRequests;
 import io.god.setop.SetOp;
 import io.god.setop.SetOpParser;
 import io.god.setop.SetOpSource;
@@ -37,7 +38,8 @@ import java.util.function.Function;
  * @param frameBudget bytes of request frames all binary connections together may buffer
  */
 public record Limits(int setSources, int setDepth, int resultRows, long resultBytes, Duration evalTime,
-                     int jsonDepth, int jsonString, int expensiveRunning, int expensiveQueue, long frameBudget) {
+                     int jsonDepth, int jsonString, int expensiveRunning, int expensiveQueue, long frameBudget)
+        implements BinaryRequests.Bounds { // the binary command codec (client module) checks set expressions by these
 
     public static final String SET_SOURCES = "god.limits.set-sources";
     public static final String SET_DEPTH = "god.limits.set-depth";
@@ -118,6 +120,7 @@ public record Limits(int setSources, int setDepth, int resultRows, long resultBy
     }
 
     /** Checks the nesting level (1 = the root) of a JSON {@code Op} as it is read. */
+    @Override
     public void checkDepth(int depth) {
         if (depth > setDepth) {
             throw tooLarge(new SetOpTooLargeException(SetOpTooLargeException.Kind.DEPTH, setDepth));
@@ -125,6 +128,7 @@ public record Limits(int setSources, int setDepth, int resultRows, long resultBy
     }
 
     /** Checks the number of sources of one JSON {@code Op} level as it is read (before building it). */
+    @Override
     public void checkSourceCount(long count) {
         if (count > setSources) {
             throw tooLarge(new SetOpTooLargeException(SetOpTooLargeException.Kind.SOURCES, setSources));

@@ -623,9 +623,9 @@ public final class GodNode implements AutoCloseable {
         }
         try {
             if (op == Ops.COMMAND) {
-                io.god.command.BinaryRequests.Envelope e = io.god.command.BinaryRequests.peek(payload);
+                io.god.request.BinaryRequests.Envelope e = io.god.request.BinaryRequests.peek(payload);
                 String why = credentials.refuseForwarded(caller, e.stamp(), e.hops());
-                return why == null ? null : io.god.command.BinaryResults.Reply.error(403, why).encode();
+                return why == null ? null : io.god.request.BinaryResults.Reply.error(403, why).encode();
             }
             if (op == Ops.CALL) {
                 Call call = Call.decode(payload);
@@ -695,7 +695,12 @@ public final class GodNode implements AutoCloseable {
                 if (h == null) {
                     yield CompletableFuture.failedFuture(new IllegalStateException("not serving calls yet"));
                 }
-                yield CompletableFuture.completedFuture(h.handle(Call.decode(payload)).encode());
+                Call call = Call.decode(payload);
+                java.util.function.BiConsumer<String, String> probe = JSON_CALL_PROBE;
+                if (probe != null) { // tests: which commands arrive as JSON calls
+                    probe.accept(address(), call.method());
+                }
+                yield CompletableFuture.completedFuture(h.handle(call).encode());
             }
             case Ops.DATA -> {
                 DataHandler h = dataHandler.get();
@@ -779,6 +784,12 @@ public final class GodNode implements AutoCloseable {
      * {@link Ops#COMMAND} as an unknown operation (forwarding members fall back to {@link Ops#CALL}).
      */
     public static final java.util.Set<String> COMMAND_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Test-only: told (this node's address, the method) of every JSON call ({@link Ops#CALL}) a node receives, or
+     * null — how a test sees that a client sends a command as a binary command, not as JSON.
+     */
+    public static volatile java.util.function.BiConsumer<String, String> JSON_CALL_PROBE;
 
     /** Test-only: nodes (by address) that behave like a version before member states (no {@link Ops#STATES}). */
     public static final java.util.Set<String> STATES_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();

@@ -1,7 +1,8 @@
 package io.god.resp;
 
-import io.god.command.Request;
 import io.god.command.Wire;
+import io.god.request.Request;
+import io.god.request.Result;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,9 +26,9 @@ final class GodCommands {
         core.add("GOD.SETEXPR", -2, this::setExpression);
         core.add("GOD.RING", 1, (s, a, w) -> {
             @SuppressWarnings("unchecked")
-            List<Wire.Remote> nodes = (List<Wire.Remote>) core.call(s, new Request.Nodes(false));
+            List<Result.Remote> nodes = (List<Result.Remote>) core.call(s, new Request.Nodes(false));
             w.array(nodes.size());
-            for (Wire.Remote n : nodes) {
+            for (Result.Remote n : nodes) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("addr", n.addr());
                 m.put("pos", java.util.HexFormat.of().formatHex(n.pos()));
@@ -36,7 +37,7 @@ final class GodCommands {
             }
         });
         core.add("GOD.STATUS", 1, (s, a, w) -> {
-            Wire.Description d = (Wire.Description) core.call(s, new Request.Describe());
+            Result.Description d = (Result.Description) core.call(s, new Request.Describe());
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("addr", d.addr());
             m.put("pos", java.util.HexFormat.of().formatHex(d.pos()));
@@ -77,9 +78,9 @@ final class GodCommands {
             return;
         }
         @SuppressWarnings("unchecked")
-        List<Wire.SetOpResult> rows = (List<Wire.SetOpResult>) result;
+        List<Result.SetOpResult> rows = (List<Result.SetOpResult>) result;
         w.array(rows.size());
-        for (Wire.SetOpResult r : rows) {
+        for (Result.SetOpResult r : rows) {
             List<byte[]> row = new ArrayList<>(1 + r.values().size());
             row.add(r.key());
             row.addAll(r.values());

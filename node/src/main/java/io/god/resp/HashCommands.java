@@ -1,10 +1,11 @@
 package io.god.resp;
 
 import io.god.command.RedisNumbers;
-import io.god.command.Command;
-import io.god.command.Request;
-import io.god.command.Wire;
 import io.god.command.SubUpdates.Kind;
+import io.god.command.Wire;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +89,7 @@ final class HashCommands {
     }
 
     private byte[] field(RespSession s, byte[] key, byte[] field) {
-        Wire.SubValueRes v = (Wire.SubValueRes) core.call(s, RespCommands.sub(key, field));
+        Result.SubValueRes v = (Result.SubValueRes) core.call(s, RespCommands.sub(key, field));
         return v.exists() ? v.value() : null;
     }
 
@@ -97,7 +98,7 @@ final class HashCommands {
     private List<byte[]> all(RespSession s, byte[] key, boolean fields, boolean values) {
         read(s, key);
         List<byte[]> out = new ArrayList<>();
-        for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, new Request.Slice(Command.SLICE, key, null, null, false, false, false))) {
+        for (Result.ValueRes v : (List<Result.ValueRes>) core.call(s, new Request.Slice(Command.SLICE, key, null, null, false, false, false))) {
             if (fields) {
                 out.add(v.key());
             }

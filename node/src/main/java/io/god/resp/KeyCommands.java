@@ -1,7 +1,8 @@
 package io.god.resp;
 
-import io.god.command.Request;
 import io.god.command.Wire;
+import io.god.request.Request;
+import io.god.request.Result;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +56,7 @@ final class KeyCommands {
         core.add("MGET", -2, (s, a, w) -> {
             w.array(a.size() - 1);
             for (byte[] key : a.subList(1, a.size())) {
-                Wire.ValueRes v = core.get(s, key);
+                Result.ValueRes v = core.get(s, key);
                 w.bulk(v.exists() ? v.value() : null);
             }
         });
@@ -88,7 +89,7 @@ final class KeyCommands {
 
     /** A string's value, null when absent; WRONGTYPE for a hash or sorted set (a miss asks for the sub tree's size). */
     private byte[] string(RespSession s, byte[] key) {
-        Wire.ValueRes v = core.get(s, key);
+        Result.ValueRes v = core.get(s, key);
         if (v.exists()) {
             return v.value();
         }
@@ -113,7 +114,7 @@ final class KeyCommands {
             List<byte[]> keys = new ArrayList<>();
             byte[] after = new byte[0];
             for (long seen = 0; ; seen++) {
-                Wire.ValueRes next = (Wire.ValueRes) core.call(s, new Request.KeyNext(after));
+                Result.ValueRes next = (Result.ValueRes) core.call(s, new Request.KeyNext(after));
                 if (!next.exists()) {
                     break;
                 }
@@ -142,7 +143,7 @@ final class KeyCommands {
         List<byte[]> keys = new ArrayList<>();
         boolean end = false;
         for (long examined = 0; examined < Math.min(o.count(), RespCommands.SCAN_MAX) && !end; examined++) {
-            Wire.ValueRes next = (Wire.ValueRes) core.call(s, new Request.KeyNext(after));
+            Result.ValueRes next = (Result.ValueRes) core.call(s, new Request.KeyNext(after));
             end = !next.exists();
             if (!end) {
                 after = next.key();

@@ -1,11 +1,12 @@
 package io.god.resp;
 
 import io.god.command.SubUpdates.Kind;
-import io.god.command.Command;
-import io.god.command.Request;
 import io.god.command.Wire;
 import io.god.limits.LimitExceededException;
 import io.god.limits.Limits;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -84,7 +85,7 @@ final class RandomPicks {
         List<byte[]> out = new ArrayList<>();
         for (long i : indexes) {
             Request q = new Request.SliceIndex(Command.SLICE_INDEX, key, i, i);
-            for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, q)) {
+            for (Result.ValueRes v : (List<Result.ValueRes>) core.call(s, q)) {
                 out.add(v.key());
                 if (shown != null) {
                     out.add(shown.apply(v.value()));

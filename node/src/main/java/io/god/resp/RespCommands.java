@@ -1,13 +1,14 @@
 package io.god.resp;
 
 import io.god.api.JsonRpc;
-import io.god.command.Request;
-import io.god.command.Wire;
 import io.god.command.Admission;
 import io.god.command.CommandError;
 import io.god.command.SubUpdates;
+import io.god.command.Wire;
 import io.god.limits.LimitExceededException;
 import io.god.node.GodNode;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import java.nio.charset.StandardCharsets;
@@ -168,9 +169,9 @@ final class RespCommands {
         return r;
     }
 
-    Wire.ValueRes get(RespSession s, byte[] key) {
+    Result.ValueRes get(RespSession s, byte[] key) {
         DataCall.Reply r = point(s, DataCall.GET, key, null);
-        return new Wire.ValueRes(key, r.exists() ? r.value() : null, r.exists());
+        return new Result.ValueRes(key, r.exists() ? r.value() : null, r.exists());
     }
 
     void put(RespSession s, byte[] key, byte[] value) {
@@ -182,8 +183,8 @@ final class RespCommands {
     }
 
     /** A read-modify-write of the key at its owner ({@link SubUpdates}). */
-    Wire.UpdateRes update(RespSession s, byte[] key, String op, List<byte[]> args) {
-        return (Wire.UpdateRes) call(s, new Request.SubUpdate(key, SubUpdates.encode(op, args), sync));
+    Result.UpdateRes update(RespSession s, byte[] key, String op, List<byte[]> args) {
+        return (Result.UpdateRes) call(s, new Request.SubUpdate(key, SubUpdates.encode(op, args), sync));
     }
 
     /** The read of a sub-tree entry. */
@@ -207,7 +208,7 @@ final class RespCommands {
     }
 
     private boolean mirrored(RespSession s, byte[] key) {
-        Wire.Conf c = (Wire.Conf) call(s, new Request.SubConfiguration(key));
+        Result.Conf c = (Result.Conf) call(s, new Request.SubConfiguration(key));
         return "yes".equals(c.data().get(io.god.tree.TreeState.MIRRORED));
     }
 

@@ -1,10 +1,11 @@
 package io.god.resp;
 
-import io.god.command.Request;
-import io.god.command.Wire;
 import io.god.command.CommandError;
 import io.god.command.ScoreCodec;
 import io.god.command.SubUpdates;
+import io.god.command.Wire;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.setop.Merge;
 import io.god.setop.SetOpType;
 import java.util.ArrayList;
@@ -133,7 +134,7 @@ final class SetAlgebraCommands {
         if (c.type() == SetOpType.UNION) { // which source a value came from decides its weight: one read each
             Map<ByteKey, Double> merged = new java.util.TreeMap<>();
             for (int i : order) {
-                for (Wire.SetOpResult r : expression(s, SetOpType.UNION, List.of(c.keys().get(i)))) {
+                for (Result.SetOpResult r : expression(s, SetOpType.UNION, List.of(c.keys().get(i)))) {
                     double v = weighted(ScoreCodec.decode(r.values().get(0)), c.weights()[i]);
                     merged.merge(new ByteKey(r.key()), v, (x, y) -> aggregate(c.aggregate(), x, y));
                 }
@@ -141,7 +142,7 @@ final class SetAlgebraCommands {
             merged.forEach((k, v) -> out.put(k.bytes(), v));
             return out;
         }
-        for (Wire.SetOpResult r : expression(s, c.type(), c.keys())) {
+        for (Result.SetOpResult r : expression(s, c.type(), c.keys())) {
             if (c.type() == SetOpType.DIFFERENCE) {
                 out.put(r.key(), ScoreCodec.decode(r.values().get(0)));
                 continue;
@@ -158,13 +159,13 @@ final class SetAlgebraCommands {
     }
 
     @SuppressWarnings("unchecked")
-    private List<Wire.SetOpResult> expression(RespSession s, SetOpType type, List<byte[]> keys) {
+    private List<Result.SetOpResult> expression(RespSession s, SetOpType type, List<byte[]> keys) {
         List<Request.SetExpression.Source> sources = new ArrayList<>();
         for (byte[] key : keys) {
             sources.add(new Request.SetExpression.Source(key, null, null));
         }
         Request.SetExpression.Op op = new Request.SetExpression.Op(sources, type.code(), Merge.APPEND.code());
-        return (List<Wire.SetOpResult>) core.call(s, new Request.SetExpression(op, null, null, null, false, false, 0,
+        return (List<Result.SetOpResult>) core.call(s, new Request.SetExpression(op, null, null, null, false, false, 0,
                 null, false));
     }
 

@@ -1,11 +1,12 @@
 package io.god.resp;
 
-import io.god.command.Command;
-import io.god.command.Request;
-import io.god.command.Wire;
 import io.god.command.ScoreCodec;
-import io.god.command.SubUpdates;
 import io.god.command.SubUpdates.Kind;
+import io.god.command.SubUpdates;
+import io.god.command.Wire;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.setop.Encodings;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,7 +44,7 @@ final class SortedSetCommands {
         core.add("ZADD", -4, this::zadd);
         core.add("ZINCRBY", 4, (s, a, w) -> {
             byte[] score = Encodings.encodeFloat64(Scores.parse(a.get(2)));
-            Wire.UpdateRes r = core.update(s, a.get(1), "zadd", List.of(bytes("INCR"), score, a.get(3)));
+            Result.UpdateRes r = core.update(s, a.get(1), "zadd", List.of(bytes("INCR"), score, a.get(3)));
             w.bulk(incremented(r));
         });
         core.add("ZREM", -3, (s, a, w) -> w.integer(core.update(s, a.get(1), "zrem", a.subList(2, a.size())).n()));
@@ -123,7 +124,7 @@ final class SortedSetCommands {
             args.add(Encodings.encodeFloat64(Scores.parse(a.get(i))));
             args.add(a.get(i + 1));
         }
-        Wire.UpdateRes r = core.update(s, a.get(1), "zadd", args);
+        Result.UpdateRes r = core.update(s, a.get(1), "zadd", args);
         if (incr) {
             w.bulk(incremented(r));
         } else {
@@ -132,7 +133,7 @@ final class SortedSetCommands {
     }
 
     /** ZADD INCR's answer: the new score (IEEE bytes, see SubUpdates.Outcome), nil when an option stopped it. */
-    private static byte[] incremented(Wire.UpdateRes r) {
+    private static byte[] incremented(Result.UpdateRes r) {
         return r.values() == null ? null : Scores.format(Encodings.decodeFloat64(r.values().get(0)))
                 .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
@@ -149,7 +150,7 @@ final class SortedSetCommands {
                 throw new IllegalArgumentException("value is out of range, must be positive");
             }
         }
-        Wire.UpdateRes r = core.update(s, a.get(1), "zpop", List.of(bytes(end), bytes(Long.toString(count))));
+        Result.UpdateRes r = core.update(s, a.get(1), "zpop", List.of(bytes(end), bytes(Long.toString(count))));
         List<byte[]> out = new ArrayList<>();
         for (int i = 0; i < r.values().size(); i += 2) {
             out.add(r.values().get(i));
@@ -165,7 +166,7 @@ final class SortedSetCommands {
     }
 
     private byte[] score(RespSession s, byte[] key, byte[] member) {
-        Wire.SubValueRes v = (Wire.SubValueRes) core.call(s, RespCommands.sub(key, member));
+        Result.SubValueRes v = (Result.SubValueRes) core.call(s, RespCommands.sub(key, member));
         return v.exists() ? v.value() : null;
     }
 
@@ -187,7 +188,7 @@ final class SortedSetCommands {
         }
         long rank = count(s, "MirrorCount", key, null, false, score, false);
         Request q = new Request.Slice(Command.MIRROR_SLICE, key, score, score, true, true, false);
-        for (Wire.ValueRes tie : (List<Wire.ValueRes>) core.call(s, q)) {
+        for (Result.ValueRes tie : (List<Result.ValueRes>) core.call(s, q)) {
             if (Arrays.compareUnsigned(tie.value(), a.get(2)) < 0) {
                 rank++;
             }
@@ -323,7 +324,7 @@ final class SortedSetCommands {
     private List<Member> slice(RespSession s, String method, byte[] key, long from, long to, boolean mirror) {
         Request q = new Request.SliceIndex(Command.named(method), key, from, to);
         List<Member> out = new ArrayList<>();
-        for (Wire.ValueRes v : (List<Wire.ValueRes>) core.call(s, q)) {
+        for (Result.ValueRes v : (List<Result.ValueRes>) core.call(s, q)) {
             out.add(mirror ? new Member(v.value(), v.key()) : new Member(v.key(), v.value()));
         }
         return out;

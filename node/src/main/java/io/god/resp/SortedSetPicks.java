@@ -2,6 +2,7 @@ package io.god.resp;
 
 import io.god.command.SubUpdates.Kind;
 import io.god.command.Wire;
+import io.god.request.Result;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +48,7 @@ final class SortedSetPicks {
         }
         List<byte[]> args = List.of(bytes(end.toLowerCase(Locale.ROOT)), bytes(Long.toString(Math.max(count, 1))));
         for (byte[] key : a.subList(2, where)) {
-            Wire.UpdateRes r = core.update(s, key, "zpop", args);
+            Result.UpdateRes r = core.update(s, key, "zpop", args);
             if (r.n() > 0) {
                 w.array(2).bulk(key).array((int) r.n());
                 for (int i = 0; i < r.values().size(); i += 2) {

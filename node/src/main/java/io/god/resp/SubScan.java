@@ -1,9 +1,10 @@
 package io.god.resp;
 
 import io.god.command.SubUpdates.Kind;
-import io.god.command.Command;
-import io.god.command.Request;
 import io.god.command.Wire;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -38,9 +39,9 @@ final class SubScan {
         }
         Request.SliceLen q = new Request.SliceLen(Command.SLICE_LEN, key, after.length == 0 ? null : after, false,
                 Math.min(o.count(), RespCommands.SCAN_MAX), false);
-        List<Wire.ValueRes> page = (List<Wire.ValueRes>) core.call(s, q);
+        List<Result.ValueRes> page = (List<Result.ValueRes>) core.call(s, q);
         List<byte[]> out = new ArrayList<>();
-        for (Wire.ValueRes v : page) {
+        for (Result.ValueRes v : page) {
             if (o.matches(v.key())) {
                 out.add(v.key());
                 out.add(value.apply(v.value()));

@@ -14,7 +14,7 @@ import java.util.Objects;
  */
 public record SetOp(SetOpType type, Merge merge, List<SetOpSource> sources) {
     /** Deepest nesting accepted, in code and in the JSON form (the root is depth 1). */
-    public static final int MAX_DEPTH = 64;
+    public static final int MAX_DEPTH = io.god.request.BinaryRequests.MAX_SET_DEPTH; // one bound for JSON and binary
 
     public SetOp {
         Objects.requireNonNull(type, "type");

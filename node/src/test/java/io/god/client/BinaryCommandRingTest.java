@@ -6,14 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
-import io.god.command.BinaryRequests;
-import io.god.command.BinaryResults;
-import io.god.command.Command;
-import io.god.command.JsonRequests;
-import io.god.command.Request;
 import io.god.command.SubUpdates;
 import io.god.command.Wire;
 import io.god.node.GodNode;
+import io.god.request.BinaryRequests;
+import io.god.request.BinaryResults;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.testing.ScaledTimeout;
 import io.god.testing.TimeScale;
 import io.god.wire.Call;
@@ -135,7 +135,7 @@ class BinaryCommandRingTest {
     /** A command through the JSON contract, retried while refused as paused (a stall of the loaded test JVM). */
     private static JsonRpc.Response json(JsonRpc rpc, Request r) {
         try {
-            byte[] body = JSON.writeValueAsBytes(JsonRequests.toWire(r));
+            byte[] body = JSON.writeValueAsBytes(io.god.request.JsonBodies.of(r));
             JsonRpc.Response a = rpc.handle(Command.SERVICE + r.command().method(), body, null);
             for (int i = 0; i < 10 && a.status() == 503 && a.text().contains("was paused"); i++) {
                 a = rpc.handle(Command.SERVICE + r.command().method(), body, null);
@@ -272,7 +272,7 @@ class BinaryCommandRingTest {
 
             BinaryResults.Reply get = binary(at, new BinaryRequests.Envelope(new Request.Get(utf8("k"), false), null, 0,
                     Call.ROUTE, 0).encode());
-            assertThat(get.result()).isInstanceOfSatisfying(Wire.ValueRes.class,
+            assertThat(get.result()).isInstanceOfSatisfying(Result.ValueRes.class,
                     v -> assertThat(new String(v.value(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("v"));
         }
     }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
-import io.god.command.Command;
 import io.god.command.CommandError;
 import io.god.node.GodNode;
+import io.god.request.Command;
 import io.god.wire.Call;
 import io.god.wire.DataCall;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +66,7 @@ class CommandRulesTest {
         assertThat(json.status()).as(c + " over /rpc: " + json.text()).isEqualTo(status);
         assertThat(JSON.readValue(json.body(), String.class)).as(c + " over /rpc").isEqualTo(message);
 
-        io.god.command.Request request = io.god.command.JsonRequests.of(c,
+        io.god.request.Request request = io.god.command.JsonRequests.of(c,
                 JSON.readValue(body(c, key), io.god.command.JsonRequests.wireType(c)));
         assertThatThrownBy(() -> rpc.execute(request, null)).as(c + " typed (/v1)")
                 .isInstanceOfSatisfying(CommandError.class, e -> {

@@ -14,8 +14,8 @@ import io.god.transport.InMemoryNetwork;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -81,12 +81,12 @@ class RingClusterTest {
             assertThat(call(rings.rpcs.get(3), "Nodes", "{}")).contains(rings.address(5)).contains(rings.address(0));
             // the typed entry point of /v1 routes the same way
             for (int i = 0; i < 6; i++) {
-                io.god.command.Request get = new io.god.command.Request.Get(
+                io.god.request.Request get = new io.god.request.Request.Get(
                         ("key" + (i * 11)).getBytes(StandardCharsets.UTF_8), false);
-                io.god.command.Wire.ValueRes r = (io.god.command.Wire.ValueRes) rings.rpcs.get(i).execute(get, null);
+                io.god.request.Result.ValueRes r = (io.god.request.Result.ValueRes) rings.rpcs.get(i).execute(get, null);
                 assertThat(r.exists()).isTrue();
                 assertThat(new String(r.value(), StandardCharsets.UTF_8)).isEqualTo("v" + (i * 11));
-                assertThat(rings.rpcs.get(i).execute(new io.god.command.Request.Size(), null)).isEqualTo(1000L);
+                assertThat(rings.rpcs.get(i).execute(new io.god.request.Request.Size(), null)).isEqualTo(1000L);
             }
 
             // deletes, sub trees, sub-tree configuration and set expressions across nodes

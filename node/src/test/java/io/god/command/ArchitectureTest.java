@@ -2,14 +2,15 @@ package io.god.command;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.core.domain.JavaMethodCall;
-import com.tngtech.archunit.base.DescribedPredicate;
 import io.god.cluster.Cluster;
 import io.god.node.GodNode;
 import io.god.node.Timestamps;
+import io.god.request.Request;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,6 +95,16 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackage("io.god.command..")
                 .should().callConstructor(Caller.class, boolean.class, boolean.class, boolean.class)
                 .because("a caller's rights come from the credential it presented (Credentials), nowhere else")
+                .check(NODE);
+    }
+
+    @Test
+    void theSharedCommandDefinitionsStandAlone() {
+        noClasses().that().resideInAPackage("io.god.request..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.god.client..", "io.god.cli..")
+                .because("the command table, its records and their binary codecs are the one definition node and "
+                        + "client share (client module, io.god.request): the node loads them without the client's "
+                        + "connections, routing or CLI")
                 .check(NODE);
     }
 }

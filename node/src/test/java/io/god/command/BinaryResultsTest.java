@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.god.request.BinaryResults;
+import io.god.request.Result;
 import io.god.wire.WireException;
 import io.god.wire.WireWriter;
 import java.nio.charset.StandardCharsets;
@@ -41,19 +43,19 @@ class BinaryResultsTest {
 
     static List<Object> results() {
         return Arrays.asList(null, Forwarding.NOTHING, 42L, -7L, 3,
-                new Wire.ValueRes(b("k"), b("v"), true), new Wire.ValueRes(null, null, false),
-                new Wire.SubValueRes(b("k"), b(""), b("v"), true), new Wire.SubValueRes(null, null, null, false),
-                new Wire.SubValueIndexRes(b("k"), b("s"), b("v"), 5, true), new Wire.IndexRes(-1, false),
-                new Wire.UpdateRes(2, List.of(b("a"), b(""))), new Wire.UpdateRes(0, null),
-                List.of(new Wire.ValueRes(b("a"), b("1"), true), new Wire.ValueRes(b("b"), b(""), true)), List.of(),
+                new Result.ValueRes(b("k"), b("v"), true), new Result.ValueRes(null, null, false),
+                new Result.SubValueRes(b("k"), b(""), b("v"), true), new Result.SubValueRes(null, null, null, false),
+                new Result.SubValueIndexRes(b("k"), b("s"), b("v"), 5, true), new Result.IndexRes(-1, false),
+                new Result.UpdateRes(2, List.of(b("a"), b(""))), new Result.UpdateRes(0, null),
+                List.of(new Result.ValueRes(b("a"), b("1"), true), new Result.ValueRes(b("b"), b(""), true)), List.of(),
                 stamped("k", null, false, "v", 9), stamped("k", null, true, null, 10), stamped(null, "s", true, "v", 1),
                 List.of(stamped("a", null, false, "1", 1), stamped("b", null, false, null, 2)),
-                List.of(new Wire.SetOpResult(b("x"), List.of(b("1"), b("2")))),
-                new Wire.Conf(null, new TreeMap<>(Map.of("mirrored", "yes", "é", "")), 77),
-                new Wire.Conf(b("t"), new TreeMap<>(), 0),
-                List.of(new Wire.Remote(b("p"), "127.0.0.2:1"), new Wire.Remote(b("q"), "h:2", "CATCHING_UP")),
-                new Wire.Description("a:1", b("pos"), "t1", "t2", "t3", "1s", 3, 4, 0.5,
-                        List.of(new Wire.Remote(b("p"), "a:1"))),
+                List.of(new Result.SetOpResult(b("x"), List.of(b("1"), b("2")))),
+                new Result.Conf(null, new TreeMap<>(Map.of("mirrored", "yes", "é", "")), 77),
+                new Result.Conf(b("t"), new TreeMap<>(), 0),
+                List.of(new Result.Remote(b("p"), "127.0.0.2:1"), new Result.Remote(b("q"), "h:2", "CATCHING_UP")),
+                new Result.Description("a:1", b("pos"), "t1", "t2", "t3", "1s", 3, 4, 0.5,
+                        List.of(new Result.Remote(b("p"), "a:1"))),
                 "tree\n  description");
     }
 

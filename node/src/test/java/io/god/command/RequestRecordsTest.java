@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.god.request.BinaryRequests;
+import io.god.request.Command;
+import io.god.request.Request;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -60,7 +63,7 @@ class RequestRecordsTest {
         for (Command c : Command.values()) {
             for (int i = 0; i < 200; i++) {
                 Request r = random(c, random);
-                byte[] body = JSON.writeValueAsBytes(JsonRequests.toWire(r));
+                byte[] body = JSON.writeValueAsBytes(io.god.request.JsonBodies.of(r));
                 Request back = JsonRequests.of(c, JSON.readValue(body, JsonRequests.wireType(c)));
                 assertThat(same(r, back)).as(c.method() + ": " + new String(body, java.nio.charset.StandardCharsets.UTF_8))
                         .isTrue();

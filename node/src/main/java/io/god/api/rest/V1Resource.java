@@ -1,15 +1,16 @@
 package io.god.api.rest;
 
-import io.god.command.CommandError;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.god.api.JsonRpc;
 import io.god.api.NodeBean;
-import io.god.command.Command;
-import io.god.command.Request;
-import io.god.command.Wire;
 import io.god.client.ValueEncoding;
+import io.god.command.CommandError;
+import io.god.command.Wire;
+import io.god.request.Command;
+import io.god.request.Request;
+import io.god.request.Result;
 import io.god.setop.SetOpException;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
@@ -119,7 +120,7 @@ public class V1Resource {
     public Response getKey(@PathParam("key") String key) {
         V1Args a = args(3, Set.of("b64", "raw", "enc"));
         byte[] k = a.seg(0, "key");
-        Wire.ValueRes r = (Wire.ValueRes) exec(new Request.Get(k, false));
+        Result.ValueRes r = (Result.ValueRes) exec(new Request.Get(k, false));
         if (!r.exists()) {
             throw new V1Error(404, "no value for key " + show(k));
         }
@@ -175,7 +176,7 @@ public class V1Resource {
         V1Args a = args(4, Set.of("b64", "raw", "enc"));
         byte[] k = a.seg(0, "key");
         byte[] sk = a.seg(1, "subkey");
-        Wire.SubValueRes r = (Wire.SubValueRes) exec(new Request.SubGet(k, sk, false));
+        Result.SubValueRes r = (Result.SubValueRes) exec(new Request.SubGet(k, sk, false));
         if (!r.exists()) {
             throw new V1Error(404, "no value for sub key " + show(sk) + " in tree " + show(k));
         }
@@ -254,7 +255,7 @@ public class V1Resource {
         byte[] to = mirror && !a.b64 && a.has("to") ? encode(enc, a.text("to", null), "to") : a.key("to");
         boolean fromInc = a.flag("fromInc", true);
         boolean toInc = a.flag("toInc", false);
-        List<Wire.ValueRes> items;
+        List<Result.ValueRes> items;
         if (a.has("offset")) {
             if (from != null || to != null) {
                 throw new V1Error(400, "offset pages by position: it cannot be combined with from/to");
@@ -276,7 +277,7 @@ public class V1Resource {
             byte[] stop = reverse ? from : to;
             boolean stopInc = reverse ? fromInc : toInc;
             if (stop != null) {
-                for (Iterator<Wire.ValueRes> it = items.iterator(); it.hasNext(); ) {
+                for (Iterator<Result.ValueRes> it = items.iterator(); it.hasNext(); ) {
                     int c = Arrays.compareUnsigned(it.next().key(), stop);
                     boolean outside = reverse ? (c < 0 || (c == 0 && !stopInc)) : (c > 0 || (c == 0 && !stopInc));
                     if (outside) {
@@ -287,7 +288,7 @@ public class V1Resource {
         }
         boolean more = items.size() > limit;
         List<V1Json.Entry> entries = new ArrayList<>();
-        for (Wire.ValueRes r : items.subList(0, (int) Math.min(items.size(), limit))) {
+        for (Result.ValueRes r : items.subList(0, (int) Math.min(items.size(), limit))) {
             // the mirror's entries are (value, sub key): give them back as (sub key, value)
             entries.add(mirror ? V1Json.Entry.of(r.value(), r.key(), enc) : V1Json.Entry.of(r.key(), r.value(), enc));
         }
@@ -347,7 +348,7 @@ public class V1Resource {
     }
 
     private V1Json.Config config(byte[] tree) {
-        Wire.Conf c = (Wire.Conf) exec(new Request.SubConfiguration(tree));
+        Result.Conf c = (Result.Conf) exec(new Request.SubConfiguration(tree));
         return new V1Json.Config(KeyText.text(tree), KeyText.b64(tree), c.data(), c.timestamp());
     }
 
@@ -404,7 +405,7 @@ public class V1Resource {
         }
         List<V1Json.SetOpResult> out = new ArrayList<>();
         for (Object o : (List<?>) r) {
-            Wire.SetOpResult e = (Wire.SetOpResult) o;
+            Result.SetOpResult e = (Result.SetOpResult) o;
             List<V1Json.Bytes> values = new ArrayList<>();
             for (byte[] v : e.values()) {
                 values.add(V1Json.Bytes.of(v, enc));
@@ -500,8 +501,8 @@ public class V1Resource {
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Wire.ValueRes> list(Object o) {
-        return (List<Wire.ValueRes>) o;
+    private static List<Result.ValueRes> list(Object o) {
+        return (List<Result.ValueRes>) o;
     }
 
     private static Response raw(byte[] value) {

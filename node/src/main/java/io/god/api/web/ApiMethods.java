@@ -72,7 +72,7 @@ public final class ApiMethods {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", name);
             m.put("parameter", p);
-            m.put("mutating", io.god.command.Command.named(name).is(io.god.command.Command.Flag.MUTATING));
+            m.put("mutating", io.god.request.Command.named(name).is(io.god.request.Command.Flag.MUTATING));
             out.put(name, m);
         });
         try {

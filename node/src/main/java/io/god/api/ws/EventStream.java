@@ -6,6 +6,7 @@ import io.god.api.JsonRpc;
 import io.god.command.Wire;
 import io.god.events.Event;
 import io.god.events.EventBus;
+import io.god.request.Result;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.Router;
@@ -235,8 +236,8 @@ public final class EventStream {
     /** A RingChange frame; Describe runs off the event loop (with the ring it may ask peers). */
     private io.vertx.core.Future<String> ringChange(List<Event.NodeRef> ring) {
         return vertx.executeBlocking(() -> {
-            Wire.Description d = (Wire.Description) rpc.execute(new io.god.command.Request.Describe(), null);
-            List<Wire.Remote> routes = d.nodes();
+            Result.Description d = (Result.Description) rpc.execute(new io.god.request.Request.Describe(), null);
+            List<Result.Remote> routes = d.nodes();
             if (ring != null) {
                 routes = new ArrayList<>();
                 for (Event.NodeRef n : ring) {
@@ -250,8 +251,8 @@ public final class EventStream {
         }, false);
     }
 
-    private static Wire.Remote remote(Event.NodeRef n) {
-        return n == null ? null : new Wire.Remote(n.position(), n.address());
+    private static Result.Remote remote(Event.NodeRef n) {
+        return n == null ? null : new Result.Remote(n.position(), n.address());
     }
 
     /** The JSON frame of an event other than RingChange (reference §2.4 field names). */

@@ -1,4 +1,4 @@
-package io.god.command;
+package io.god.request;
 
 import io.god.wire.WireException;
 import io.god.wire.WireReader;
@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The answer of a binary command ({@link io.god.wire.Ops#COMMAND}), typed: the result objects {@link Executor#run}
- * returns here are what the other end decodes, so a forwarding node hands a front end the same object it would have
+ * The answer of a binary command ({@link io.god.wire.Ops#COMMAND}), typed: the result objects the node's executor
+ * returns here ({@link Result}, counts, stamped entries as maps, lists of them) are what the other end decodes, so a forwarding node hands a front end the same object it would have
  * built itself, and the JSON contract writes the same bytes.
  *
  * <pre>
@@ -36,6 +36,11 @@ public final class BinaryResults {
     private static final int NULL = 0, NOTHING = 1, COUNT = 2, VALUE = 3, SUB_VALUE = 4, SUB_VALUE_INDEX = 5,
             INDEX = 6, UPDATE = 7, VALUES = 8, STAMPED = 9, STAMPED_LIST = 10, SET_RESULTS = 11, CONF = 12,
             MEMBERS = 13, DESCRIPTION = 14, TEXT = 15, EMPTY_LIST = 16;
+
+    /** Entries a node keeps in its own form, written as their JSON-contract rows (the node's Stamped slices). */
+    public interface Rows {
+        List<?> json();
+    }
 
     /** A command's answer: its result (status 200) or its refusal's status and message. */
     public record Reply(int status, Object result, String message) {
@@ -79,33 +84,33 @@ public final class BinaryResults {
             w.u8(NOTHING);
         } else if (o instanceof Number n) {
             w.u8(COUNT).signed(n.longValue());
-        } else if (o instanceof Wire.ValueRes v) {
+        } else if (o instanceof Result.ValueRes v) {
             value(v, w.u8(VALUE));
-        } else if (o instanceof Wire.SubValueRes v) {
+        } else if (o instanceof Result.SubValueRes v) {
             w.u8(SUB_VALUE).bytes(v.key()).bytes(v.subKey()).bytes(v.value()).bool(v.exists());
-        } else if (o instanceof Wire.SubValueIndexRes v) {
+        } else if (o instanceof Result.SubValueIndexRes v) {
             w.u8(SUB_VALUE_INDEX).bytes(v.key()).bytes(v.subKey()).bytes(v.value()).signed(v.index()).bool(v.exists());
-        } else if (o instanceof Wire.IndexRes i) {
+        } else if (o instanceof Result.IndexRes i) {
             w.u8(INDEX).signed(i.n()).bool(i.existed());
-        } else if (o instanceof Wire.UpdateRes u) {
+        } else if (o instanceof Result.UpdateRes u) {
             w.u8(UPDATE).signed(u.n()).bool(u.values() != null);
             if (u.values() != null) {
                 w.byteList(u.values());
             }
         } else if (o instanceof Map<?, ?> m) {
             stamped(m, w.u8(STAMPED));
-        } else if (o instanceof Wire.Conf c) {
+        } else if (o instanceof Result.Conf c) {
             w.u8(CONF).bytes(c.treeKey()).varint(c.data().size());
             c.data().forEach((k, v) -> w.string(k).string(v));
             w.signed(c.timestamp());
-        } else if (o instanceof Wire.Description d) {
+        } else if (o instanceof Result.Description d) {
             w.u8(DESCRIPTION).string(d.addr()).bytes(d.pos()).string(d.lastReroute()).string(d.lastSync())
                     .string(d.lastMigrate()).string(d.timer()).signed(d.ownedEntries()).signed(d.heldEntries())
                     .signed(Double.doubleToRawLongBits(d.load()));
             members(d.nodes(), w);
         } else if (o instanceof String s) {
             w.u8(TEXT).string(s);
-        } else if (o instanceof StampedRows rows) { // this node's own Stamped slice entries
+        } else if (o instanceof Rows rows) { // a node's own Stamped slice entries
             list(rows.json(), w);
         } else if (o instanceof List<?> l) {
             list(l, w);
@@ -120,26 +125,26 @@ public final class BinaryResults {
             return;
         }
         Object first = l.get(0);
-        if (first instanceof Wire.ValueRes) {
+        if (first instanceof Result.ValueRes) {
             w.u8(VALUES).varint(l.size());
-            l.forEach(v -> value((Wire.ValueRes) v, w));
+            l.forEach(v -> value((Result.ValueRes) v, w));
         } else if (first instanceof Map<?, ?>) {
             w.u8(STAMPED_LIST).varint(l.size());
             l.forEach(m -> stamped((Map<?, ?>) m, w));
-        } else if (first instanceof Wire.SetOpResult) {
+        } else if (first instanceof Result.SetOpResult) {
             w.u8(SET_RESULTS).varint(l.size());
             for (Object o : l) {
-                Wire.SetOpResult s = (Wire.SetOpResult) o;
+                Result.SetOpResult s = (Result.SetOpResult) o;
                 w.bytes(s.key()).byteList(s.values());
             }
-        } else if (first instanceof Wire.Remote) {
+        } else if (first instanceof Result.Remote) {
             members(l, w.u8(MEMBERS));
         } else {
             throw new IllegalStateException("no binary encoding for a list of " + first.getClass().getName());
         }
     }
 
-    private static void value(Wire.ValueRes v, WireWriter w) {
+    private static void value(Result.ValueRes v, WireWriter w) {
         w.bytes(v.key()).bytes(v.value()).bool(v.exists());
     }
 
@@ -155,7 +160,7 @@ public final class BinaryResults {
     private static void members(List<?> l, WireWriter w) {
         w.varint(l.size());
         for (Object o : l) {
-            Wire.Remote m = (Wire.Remote) o;
+            Result.Remote m = (Result.Remote) o;
             w.bytes(m.pos()).string(m.addr()).string(m.state());
         }
     }
@@ -166,13 +171,13 @@ public final class BinaryResults {
         int tag = r.u8();
         return switch (tag) {
             case NULL -> null;
-            case NOTHING -> Forwarding.NOTHING;
+            case NOTHING -> Map.of();
             case COUNT -> r.signed();
             case VALUE -> value(r);
-            case SUB_VALUE -> new Wire.SubValueRes(r.bytes(), r.bytes(), r.bytes(), r.bool());
-            case SUB_VALUE_INDEX -> new Wire.SubValueIndexRes(r.bytes(), r.bytes(), r.bytes(), r.signed(), r.bool());
-            case INDEX -> new Wire.IndexRes(r.signed(), r.bool());
-            case UPDATE -> new Wire.UpdateRes(r.signed(), r.bool() ? r.byteList(r.remaining()) : null);
+            case SUB_VALUE -> new Result.SubValueRes(r.bytes(), r.bytes(), r.bytes(), r.bool());
+            case SUB_VALUE_INDEX -> new Result.SubValueIndexRes(r.bytes(), r.bytes(), r.bytes(), r.signed(), r.bool());
+            case INDEX -> new Result.IndexRes(r.signed(), r.bool());
+            case UPDATE -> new Result.UpdateRes(r.signed(), r.bool() ? r.byteList(r.remaining()) : null);
             case STAMPED -> stamped(r);
             case CONF -> {
                 byte[] treeKey = r.bytes();
@@ -181,9 +186,9 @@ public final class BinaryResults {
                 for (int i = 0; i < n; i++) {
                     data.put(r.string(), r.string());
                 }
-                yield new Wire.Conf(treeKey, data, r.signed());
+                yield new Result.Conf(treeKey, data, r.signed());
             }
-            case DESCRIPTION -> new Wire.Description(r.string(), r.bytes(), r.string(), r.string(), r.string(),
+            case DESCRIPTION -> new Result.Description(r.string(), r.bytes(), r.string(), r.string(), r.string(),
                     r.string(), r.signed(), r.signed(), Double.longBitsToDouble(r.signed()), members(r));
             case TEXT -> r.string();
             case EMPTY_LIST -> List.of();
@@ -192,7 +197,7 @@ public final class BinaryResults {
                 List<Object> out = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     out.add(tag == VALUES ? value(r) : tag == STAMPED_LIST ? stamped(r)
-                            : new Wire.SetOpResult(r.bytes(), r.byteList(r.remaining())));
+                            : new Result.SetOpResult(r.bytes(), r.byteList(r.remaining())));
                 }
                 yield out;
             }
@@ -206,8 +211,8 @@ public final class BinaryResults {
         return r.count(r.remaining());
     }
 
-    private static Wire.ValueRes value(WireReader r) {
-        return new Wire.ValueRes(r.bytes(), r.bytes(), r.bool());
+    private static Result.ValueRes value(WireReader r) {
+        return new Result.ValueRes(r.bytes(), r.bytes(), r.bool());
     }
 
     private static Map<String, Object> stamped(WireReader r) {
@@ -222,11 +227,11 @@ public final class BinaryResults {
         return m;
     }
 
-    private static List<Wire.Remote> members(WireReader r) {
+    private static List<Result.Remote> members(WireReader r) {
         int n = count(r);
-        List<Wire.Remote> out = new ArrayList<>(n);
+        List<Result.Remote> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(new Wire.Remote(r.bytes(), r.string(), r.string()));
+            out.add(new Result.Remote(r.bytes(), r.string(), r.string()));
         }
         return out;
     }

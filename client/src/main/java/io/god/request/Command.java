@@ -1,4 +1,4 @@
-package io.god.command;
+package io.god.request;
 
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 /**
  * The command table: every operation of the god JSON contract in one row with the flags that decide how the node
  * treats it (after Redis' {@code commands.def}). The JSON contract, {@code /v1} and the binary data calls look a
- * command up here instead of keeping their own lists of names.
+ * command up here instead of keeping their own lists of names; the client ({@code GodClient}) names its binary
+ * commands by the same rows, so the table lives in the client module, which the node depends on.
  */
 public enum Command {
     PUT(1, "Put", Flag.MUTATING, Flag.STAMPED),
@@ -154,7 +155,7 @@ public enum Command {
         return shape;
     }
 
-    /** The record type of its requests ({@link Request#type}); the JSON contract's shape is {@link JsonRequests#wireType}. */
+    /** The record type of its requests ({@link Request#type}); the JSON contract's shape is the node's {@code JsonRequests#wireType}. */
     public Class<? extends Request> requestType() {
         return Request.type(this);
     }

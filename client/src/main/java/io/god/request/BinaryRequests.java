@@ -1,7 +1,6 @@
-package io.god.command;
+package io.god.request;
 
-import io.god.command.Request.SetExpression;
-import io.god.limits.Limits;
+import io.god.request.Request.SetExpression;
 import io.god.wire.Call;
 import io.god.wire.WireException;
 import io.god.wire.WireReader;
@@ -14,7 +13,7 @@ import java.util.function.Predicate;
 
 /**
  * The binary codec of every {@link Request} record ({@link io.god.wire.Ops#COMMAND}), the binary sibling of
- * {@link JsonRequests}: one entry per record type below, so the command table stays {@link Command}'s (its
+ * the node's {@code JsonRequests}: one entry per record type below, so the command table stays {@link Command}'s (its
  * {@link Command#id} names the command on the wire, its {@link Request#type} the fields that follow).
  *
  * <pre>
@@ -30,18 +29,35 @@ import java.util.function.Predicate;
  *
  * Sync and Stamped are flags, refused on a command that has no such argument. Decoding never allocates from a
  * declared length before checking it against the bytes that follow ({@link WireReader}); a set expression's depth
- * and source count are checked against the node's limits as they are read (a 400 naming the limit).
+ * and source count are checked against the node's limits as they are read (a 400 naming the limit):
+ * the node passes them as {@link Bounds}, so the codec (shared with the client, which only encodes) knows no node
+ * settings.
  */
 public final class BinaryRequests {
 
     private BinaryRequests() {
     }
 
+    /**
+     * The bounds a decoded set expression is checked against as it is read, before anything deeper is read (no
+     * stack or memory from an untrusted nesting): the node's limits, which throw the refusal naming the limit.
+     */
+    public interface Bounds {
+        /** Refuses an Op at nesting level depth (1 = the root). */
+        void checkDepth(int depth);
+
+        /** Refuses one Op level with count sources. */
+        void checkSourceCount(long count);
+    }
+
+    /** The deepest set expression any node takes (setop.SetOp's MAX_DEPTH): past it the call is malformed. */
+    public static final int MAX_SET_DEPTH = 64;
+
     static final int SYNC = 1;
     static final int EXECUTE = 2;
     static final int STAMPED = 4;
 
-    /** A command with where it comes from (what {@link Executor.Origin} takes, less the time it arrived). */
+    /** A command with where it comes from (what the node's {@code Executor.Origin} takes, less the time it arrived). */
     public record Envelope(Request request, String authorization, int hops, int mode, long stamp) {
         public Envelope {
             if (mode != Call.ROUTE && mode != Call.EXECUTE) {
@@ -64,7 +80,7 @@ public final class BinaryRequests {
 
     @FunctionalInterface
     private interface Read<R> {
-        R read(Command c, WireReader r, boolean sync, boolean stamped, Limits limits);
+        R read(Command c, WireReader r, boolean sync, boolean stamped, Bounds limits);
     }
 
     private static <R extends Request> Map.Entry<Class<?>, Fields<?>> fields(Class<R> type, BiConsumer<R, WireWriter> w,
@@ -167,16 +183,16 @@ public final class BinaryRequests {
 
     /**
      * Decodes a call: anything truncated, trailing, out of range or unknown is a {@link WireException}; a set
-     * expression past the node's depth or source limit an {@link io.god.limits.LimitExceededException}.
+     * expression past the node's depth or source limit what its {@link Bounds} throw.
      */
-    public static Envelope decode(byte[] payload, Limits limits) {
+    public static Envelope decode(byte[] payload, Bounds limits) {
         WireReader r = new WireReader(payload);
         Envelope e = read(r, limits);
         r.end();
         return e;
     }
 
-    private static Envelope read(WireReader r, Limits limits) {
+    private static Envelope read(WireReader r, Bounds limits) {
         long id = r.varint();
         Command c = id > Integer.MAX_VALUE || id < 0 ? null : Command.byId((int) id);
         if (c == null) {
@@ -228,7 +244,7 @@ public final class BinaryRequests {
                 .bytes(q.dest()).bool(q.exactNumbers());
     }
 
-    private static SetExpression setExpression(WireReader r, Limits limits) {
+    private static SetExpression setExpression(WireReader r, Bounds limits) {
         SetExpression.Op op = r.bool() ? op(r, 1, limits) : null;
         return new SetExpression(op, r.string(), r.bytes(), r.bytes(), r.bool(), r.bool(), r.signed(), r.bytes(),
                 r.bool());
@@ -258,10 +274,10 @@ public final class BinaryRequests {
     }
 
     /** An Op at nesting level depth (1 = the root), checked against the limits before it is built. */
-    private static SetExpression.Op op(WireReader r, int depth, Limits limits) {
+    private static SetExpression.Op op(WireReader r, int depth, Bounds limits) {
         limits.checkDepth(depth); // before reading deeper: no stack from an untrusted nesting
-        if (depth > io.god.setop.SetOp.MAX_DEPTH) {
-            throw new WireException("SetOp nested deeper than " + io.god.setop.SetOp.MAX_DEPTH + " levels");
+        if (depth > MAX_SET_DEPTH) {
+            throw new WireException("SetOp nested deeper than " + MAX_SET_DEPTH + " levels");
         }
         int type = (int) r.signed();
         int merge = (int) r.signed();

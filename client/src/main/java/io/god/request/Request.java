@@ -1,4 +1,4 @@
-package io.god.command;
+package io.god.request;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -6,15 +6,15 @@ import java.util.List;
 
 /**
  * One command with its arguments: a record per operation of the {@link Command} table, the only form in which the
- * executor ({@link Executor}, {@link Operations}, {@link Forwarding}, {@link TreeReads}) sees a command. Every front
- * end builds these — the JSON contract through {@link JsonRequests}, {@code /v1}, RESP, the binary slice call and
- * the dashboard directly.
+ * executor (the node's {@code Executor}, {@code Operations}, {@code Forwarding}, {@code TreeReads}) sees a command.
+ * Every front end builds these — the JSON contract through {@code JsonRequests}, {@code /v1}, RESP, the binary slice call and
+ * the dashboard directly, and the client ({@code GodClient}) sends them as binary commands ({@link BinaryRequests}).
  *
  * <p>Each command has exactly one record type ({@link #type}); operations that differ only in direction or in
  * reading the mirror share one and carry their {@link Command}, which the record's constructor checks belongs to it.
  * Fields are what the JSON contract gives: a null key stays null (the contract's answers echo it as {@code null},
  * and a null key names the empty key, Go's nil), so the records refuse nothing the contract takes; the size limits
- * are node settings, checked where they were (Admission, after the credential and the node's state). Byte arrays are
+ * are node settings, checked where they were (the node's Admission, after the credential and the node's state). Byte arrays are
  * not copied (this is the hot path): no one changes an array after handing it over.
  */
 public sealed interface Request {
@@ -99,7 +99,7 @@ public sealed interface Request {
         public Command command() { return Command.SUB_CLEAR; }
     }
 
-    /** A read-modify-write of the key's sub tree; {@code update} is {@link SubUpdates#encode}d (the contract's Value). */
+    /** A read-modify-write of the key's sub tree; {@code update} is the node's {@code SubUpdates#encode}d (the contract's Value). */
     record SubUpdate(byte[] key, byte[] update, boolean sync) implements Keyed {
         public Command command() { return Command.SUB_UPDATE; }
     }
