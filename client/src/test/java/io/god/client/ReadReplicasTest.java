@@ -72,8 +72,10 @@ class ReadReplicasTest {
         try (Connections connections = new Connections(null, null, 1, attempt);
                 RingView view = new RingView(List.of("a:1"), false, 3, attempt, new NodeCalls(connections))) {
             view.adopt(RingView.parseMembers(nodes), nodes);
+            NodeCalls calls = new NodeCalls(connections);
+            BinaryCommands commands = new BinaryCommands(connections, calls);
             Routing routing = new Routing(false, attempt, Duration.ofSeconds(30), 3, Duration.ofMillis(1), connections,
-                    new NodeCalls(connections), view);
+                    calls, commands, view);
             List<String> asked = Collections.synchronizedList(new ArrayList<>());
             ReplicaReads.AtNode<String> call = (address, budget) -> {
                 asked.add(address);
@@ -85,7 +87,7 @@ class ReadReplicasTest {
                 return () -> "v@" + address;
             };
 
-            List<String> answers = new ReplicaReads(routing, view, new NodeCalls(connections))
+            List<String> answers = new ReplicaReads(routing, view, calls, commands)
                     .fromReplicas("Get", new byte[] {0}, call, null);
 
             assertThat(answers).containsExactlyInAnyOrder("v@a:1", "v@c:1");
