@@ -72,19 +72,8 @@ final class BinaryCommands {
     }
 
     private static JsonNode answer(String address, byte[] payload) {
-        BinaryResults.Reply r;
-        try {
-            r = BinaryResults.Reply.decode(payload);
-        } catch (RuntimeException e) {
-            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
-        }
-        if (r.status() >= 400 && r.status() < 500) {
-            throw new GodRequestException(r.status(), r.message());
-        }
-        if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null,
-                    r.status());
-        }
+        BinaryResults.Reply r = NodeCalls.decoded(address, payload, BinaryResults.Reply::decode);
+        NodeCalls.refused(address, r.status(), r.message());
         return r.result() == null ? NullNode.instance : Json.MAPPER.valueToTree(r.result());
     }
 }

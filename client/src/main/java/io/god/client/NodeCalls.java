@@ -56,19 +56,9 @@ final class NodeCalls {
     }
 
     private static JsonNode json(String address, byte[] payload) {
-        Call.Reply r;
-        try {
-            r = Call.Reply.decode(payload);
-        } catch (RuntimeException e) {
-            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
-        }
-        String text = new String(r.body(), StandardCharsets.UTF_8);
-        if (r.status() >= 400 && r.status() < 500) {
-            throw new GodRequestException(r.status(), message(text));
-        }
+        Call.Reply r = decoded(address, payload, Call.Reply::decode);
         if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + message(text), null,
-                    r.status());
+            refused(address, r.status(), message(new String(r.body(), StandardCharsets.UTF_8)));
         }
         try {
             return Json.MAPPER.readTree(r.body());
@@ -102,19 +92,8 @@ final class NodeCalls {
     }
 
     private static DataCall.Reply dataReply(String address, byte[] payload) {
-        DataCall.Reply r;
-        try {
-            r = DataCall.Reply.decode(payload);
-        } catch (RuntimeException e) {
-            throw new GodUnavailableException("malformed reply from " + address + ": " + e.getMessage(), e);
-        }
-        if (r.status() >= 400 && r.status() < 500) {
-            throw new GodRequestException(r.status(), r.message());
-        }
-        if (r.status() != 200) {
-            throw new GodUnavailableException(address + " answered " + r.status() + ": " + r.message(), null,
-                    r.status());
-        }
+        DataCall.Reply r = decoded(address, payload, DataCall.Reply::decode);
+        refused(address, r.status(), r.message());
         return r;
     }
 
@@ -131,7 +110,7 @@ final class NodeCalls {
         Connections.Sent<byte[]> sent = connections.exchange(address, call.method(), Ops.DATA, call.encode(), budget);
         return () -> {
             byte[] payload = sent.answer();
-            SliceCall.Reply r = sliceReply(address, payload, SliceCall.Reply::decode);
+            SliceCall.Reply r = decoded(address, payload, SliceCall.Reply::decode);
             if (olderNode(r.status(), r.message(), call.kind())) {
                 noBinarySlices.add(address);
                 return stampedJson(address, json.get(), call.mode(), budget, call.method()).answer();
@@ -153,7 +132,7 @@ final class NodeCalls {
     Connections.Sent<byte[]> sendSliceDigest(String address, SliceCall call, Duration budget) {
         Connections.Sent<byte[]> sent = connections.exchange(address, call.method(), Ops.DATA, call.encode(), budget);
         return () -> {
-            SliceCall.DigestReply r = sliceReply(address, sent.answer(), SliceCall.DigestReply::decode);
+            SliceCall.DigestReply r = decoded(address, sent.answer(), SliceCall.DigestReply::decode);
             if (olderNode(r.status(), r.message(), call.kind())) {
                 noSliceDigests.add(address);
                 return null;
@@ -163,7 +142,8 @@ final class NodeCalls {
         };
     }
 
-    private static <R> R sliceReply(String address, byte[] payload, java.util.function.Function<byte[], R> decode) {
+    /** A binary reply decoded; a reply that does not decode is the node's fault (unavailable, retried elsewhere). */
+    static <R> R decoded(String address, byte[] payload, java.util.function.Function<byte[], R> decode) {
         try {
             return decode.apply(payload);
         } catch (RuntimeException e) {
@@ -177,7 +157,7 @@ final class NodeCalls {
     }
 
     /** Throws what a non-200 status means (4xx: the request is refused, not retried). */
-    private static void refused(String address, int status, String message) {
+    static void refused(String address, int status, String message) {
         if (status >= 400 && status < 500) {
             throw new GodRequestException(status, message);
         }
