@@ -37,7 +37,7 @@ final class ClientRings implements AutoCloseable {
     ClientRings start(int n) {
         for (int i = 0; i < n; i++) {
             rings.start(i, null, address(0));
-            await().atMost(TimeScale.seconds(20)).until(rings::converged);
+            await().atMost(TimeScale.seconds(20)).until(this::converged);
         }
         return this;
     }
@@ -45,7 +45,7 @@ final class ClientRings implements AutoCloseable {
     /** Starts node i with a data directory (a durable store), seeded by node 0. */
     GodNode startDurable(int i, java.nio.file.Path dir) {
         GodNode n = rings.start(i, dir, address(0));
-        await().atMost(TimeScale.seconds(20)).until(rings::converged);
+        await().atMost(TimeScale.seconds(20)).until(this::converged);
         return n;
     }
 
@@ -58,8 +58,13 @@ final class ClientRings implements AutoCloseable {
         return nodes.stream().filter(n -> n.address().equals(address)).findFirst().orElseThrow();
     }
 
+    /**
+     * Every node ACTIVE in one ring and no node still listing a member as catching up: a member's end of catching up
+     * reaches the others a ring interval later, and a client whose view comes from one of them meanwhile leaves that
+     * member out of its reads (clean-clone CI j3: DigestSliceReadTest merged without the one replica holding a delete).
+     */
     boolean converged() {
-        return rings.converged();
+        return rings.converged() && rings.running().stream().allMatch(n -> n.memberStates().catchingUp().isEmpty());
     }
 
     @Override

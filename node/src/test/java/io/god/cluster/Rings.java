@@ -75,7 +75,7 @@ public final class Rings implements AutoCloseable {
         return n;
     }
 
-    List<GodNode> running() {
+    public List<GodNode> running() {
         return nodes.stream().filter(n -> n != null && !n.closed()).toList();
     }
 
