@@ -3,10 +3,10 @@ package io.god.cluster;
 import io.god.ring.Member;
 import io.god.ring.Ring;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -30,16 +30,7 @@ public final class CatchUp {
     private final AntiEntropy antiEntropy;
     private final Predicate<String> catchingUp;
     private final int warnAfter;
-    /**
-     * Clean exchanges in a row a range needs. One is not proof: the walk compares a child region inside a range
-     * boundary by one byte (4 bits in a small tree) of its hash, so a difference there hides 1 time in 16 or 256 —
-     * a returning replica that missed a delete was seen "caught up after 1 round" still holding the value
-     * (AntiEntropyTest, about 1 run in 15). Each exchange asks another byte (its lane), so three in a row hide one
-     * about 1 time in 4 000 at worst; the periodic anti-entropy, on other bytes again, repairs what is left.
-     */
-    static final int CLEAN_EXCHANGES = 3;
-
-    private final Map<String, Integer> clean = new HashMap<>();
+    private final Set<String> clean = new HashSet<>();
     private volatile long since;
     private volatile long rounds;
     private final AtomicLong total = new AtomicLong();
@@ -79,8 +70,7 @@ public final class CatchUp {
 
     /**
      * One round: an exchange of each held range not yet clean. True when every range this node
-     * holds in the current view had {@link #CLEAN_EXCHANGES} clean exchanges in a row (true at once alone in the ring or
-     * with N=1).
+     * holds in the current view had a clean exchange (true at once alone in the ring or with N=1).
      */
     public synchronized boolean round() {
         rounds++;
@@ -104,18 +94,18 @@ public final class CatchUp {
             byte[] from = pred.position();
             byte[] to = owner.position();
             String range = HexFormat.of().formatHex(from) + "-" + HexFormat.of().formatHex(to);
-            int inARow = clean.getOrDefault(range, 0);
-            if (inARow < CLEAN_EXCHANGES) {
-                inARow = exchange(r, owner, n, from, to) ? inARow + 1 : 0;
-                clean.put(range, inARow);
-                done &= inARow >= CLEAN_EXCHANGES;
+            if (!clean.contains(range)) {
+                if (exchange(r, owner, n, from, to)) {
+                    clean.add(range);
+                } else {
+                    done = false;
+                }
             }
             owner = pred;
         }
         if (!done && rounds % warnAfter == 0) {
             LOG.log(System.Logger.Level.WARNING, context.address() + " is still catching up after " + rounds
-                    + " rounds (" + clean.values().stream().filter(c -> c >= CLEAN_EXCHANGES).count() + " of " + n
-                    + " ranges clean); it serves no reads meanwhile");
+                    + " rounds (" + clean.size() + " of " + n + " ranges clean); it serves no reads meanwhile");
         }
         return done;
     }
