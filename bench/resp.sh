@@ -5,9 +5,11 @@
 # writes Sync, god.redundancy=1), a 3-node ring (god.redundancy=3, the benchmark on node 1) and a redis-server
 # without persistence; then the persistence pair: a god node with a data directory under the run's output
 # (god.persistence.fsync=everysec) against a redis-server with appendonly yes, appendfsync everysec. Prints the
-# ratios and rewrites the resp.sh section of bench/RESULTS.md.
+# ratios and rewrites the resp.sh section of bench/RESULTS.md. Each server first gets one untimed run of the same
+# benchmark (the JVM compiles its hot paths; Redis is unaffected), then the god and Redis runs alternate ROUNDS
+# times and each figure is the median of its rounds (the ring: one round).
 #
-#   bench/resp.sh [--skip-build] [-n REQUESTS] [-c CLIENTS] [--no-ring]
+#   bench/resp.sh [--skip-build] [-n REQUESTS] [-c CLIENTS] [--rounds ROUNDS] [--no-ring]
 #
 # Everything binds to 127.0.0.3x; teardown kills only the processes this script started.
 set -euo pipefail
@@ -15,14 +17,15 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-BUILD=1; N=200000; CONC=50; RING=1
+BUILD=1; N=200000; CONC=50; RING=1; ROUNDS=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --skip-build) BUILD=0 ;;
     -n|--requests) N=$2; shift ;;
     -c|--clients) CONC=$2; shift ;;
+    --rounds) ROUNDS=$2; shift ;;
     --no-ring) RING=0 ;;
-    -h|--help) sed -n 2,8p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -60,13 +63,22 @@ wait_pong() { # host port
   done
   log "no PONG from $1:$2; see $OUT/*.log"; exit 1
 }
-bench() { # name host port [extra args]
+bench() { # name host port [extra args]: one run, its rows appended to name.csv (one row per test and round)
   local name=$1 host=$2 port=$3; shift 3
   log "$name"
   redis-benchmark -h "$host" -p "$port" -t set,get -c "$CONC" -n "$N" -r "$N" -d 16 --csv "$@" > "$OUT/$name.raw" 2>&1 \
     || failed "$name"
-  grep '^"[A-Z]' "$OUT/$name.raw" > "$OUT/$name.csv" || true
-  cat "$OUT/$name.csv" >&2
+  grep '^"[A-Z]' "$OUT/$name.raw" | tee -a "$OUT/$name.csv" >&2 || true
+}
+warm() { # host port: one untimed run of what is measured next, so the JVM has compiled its hot paths
+  log "warm-up $1:$2"
+  redis-benchmark -h "$1" -p "$2" -t set,get -c "$CONC" -n "$N" -r "$N" -d 16 -q > /dev/null 2>&1 || true
+}
+pair() { # god-name god-host god-port redis-name redis-host redis-port rounds [extra args]: alternating runs
+  for _ in $(seq 1 "$7"); do
+    bench "$1" "$2" "$3" "${@:8}"
+    bench "$4" "$5" "$6" "${@:8}"
+  done
 }
 # a run that ended early (e.g. a refused write ends redis-benchmark) is reported, its rows empty, and the rest goes on
 failed() { # name
@@ -74,7 +86,11 @@ failed() { # name
     >> "$OUT/failures.md"
   log "$1 failed, see $OUT/$1.raw"
 }
-ops() { awk -F'","' -v t="$2" '$1 ~ "\""t {print int($2)}' "$OUT/$1.csv"; }
+ops() { # name test: the median of the test's rounds (nothing when no round produced it)
+  [ -f "$OUT/$1.csv" ] || return 0
+  awk -F'","' -v t="$2" '$1 ~ "^\""t"\"?$" {print int($2)}' "$OUT/$1.csv" | sort -n \
+    | awk '{ v[NR] = $1 } END { if (NR > 0) print v[int((NR + 1) / 2)] }'
+}
 # sorted sets: ZADD over random keys and members, then ZRANGE of a 100-member set (filled first)
 zbench() { # name host port
   local name=$1 host=$2 port=$3 members=()
@@ -99,10 +115,10 @@ wait_pong $REDIS_HOST $REDIS_PORT
 wait_pong $SINGLE 6379
 
 # each god run is followed at once by the Redis run it is compared with
-bench god-p1 $SINGLE 6379
-bench redis-p1 $REDIS_HOST $REDIS_PORT
-bench god-p16 $SINGLE 6379 -P 16
-bench redis-p16 $REDIS_HOST $REDIS_PORT -P 16
+warm $SINGLE 6379
+warm $REDIS_HOST $REDIS_PORT
+pair god-p1 $SINGLE 6379 redis-p1 $REDIS_HOST $REDIS_PORT "$ROUNDS"
+pair god-p16 $SINGLE 6379 redis-p16 $REDIS_HOST $REDIS_PORT "$ROUNDS" -P 16
 zbench god-z $SINGLE 6379
 zbench redis-z $REDIS_HOST $REDIS_PORT
 # the persistence pair: both append every write to a log fsynced once a second
@@ -113,19 +129,18 @@ PIDS+=("$!")
 start_node durable $DURABLE "$DURABLE:9191" 1 -Dgod.data-dir="$OUT/god-data" -Dgod.persistence.fsync=everysec
 wait_pong $REDIS_HOST $AOF_PORT
 wait_pong $DURABLE 6379
-bench god-aof-p1 $DURABLE 6379
-bench redis-aof-p1 $REDIS_HOST $AOF_PORT
-bench god-aof-p16 $DURABLE 6379 -P 16
-bench redis-aof-p16 $REDIS_HOST $AOF_PORT -P 16
+warm $DURABLE 6379
+warm $REDIS_HOST $AOF_PORT
+pair god-aof-p1 $DURABLE 6379 redis-aof-p1 $REDIS_HOST $AOF_PORT "$ROUNDS"
+pair god-aof-p16 $DURABLE 6379 redis-aof-p16 $REDIS_HOST $AOF_PORT "$ROUNDS" -P 16
 if [ "$RING" = 1 ]; then
   SEEDS="${NODES[0]}:9191,${NODES[1]}:9191,${NODES[2]}:9191"
   for i in 0 1 2; do start_node "ring-$i" "${NODES[$i]}" "$SEEDS" 3; done
   for h in "${NODES[@]}"; do wait_pong "$h" 6379; done
   sleep 5 # the ring settles (joins, position moves) before it is measured
-  bench ring-p1 "${NODES[0]}" 6379
-  bench redis-ring-p1 $REDIS_HOST $REDIS_PORT
-  bench ring-p16 "${NODES[0]}" 6379 -P 16
-  bench redis-ring-p16 $REDIS_HOST $REDIS_PORT -P 16
+  warm "${NODES[0]}" 6379
+  pair ring-p1 "${NODES[0]}" 6379 redis-ring-p1 $REDIS_HOST $REDIS_PORT 1
+  pair ring-p16 "${NODES[0]}" 6379 redis-ring-p16 $REDIS_HOST $REDIS_PORT 1 -P 16
   redis-cli -h $REDIS_HOST -p $REDIS_PORT FLUSHALL > /dev/null
   zbench ring-z "${NODES[0]}" 6379
   zbench redis-ring-z $REDIS_HOST $REDIS_PORT
@@ -145,8 +160,9 @@ row() { # label god-run redis-run test (a run that failed shows "failed" and no 
   echo "\`bench/resp.sh\` on $(date -u +%Y-%m-%d), commit \`$(git rev-parse --short HEAD)\`:"
   echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(redis-server --version | grep -o 'v=[0-9.]*'),"
   echo "$(java -version 2>&1 | head -1). Load average at the start $LOAD_START, at the end $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "The same \`redis-benchmark -t set,get -c $CONC -n $N -r $N -d 16\` against each server, one run right after"
-  echo "the other; god in memory with RESP writes Sync, Redis without persistence; client and servers share the cores."
+  echo "The same \`redis-benchmark -t set,get -c $CONC -n $N -r $N -d 16\` against each server after one untimed warm-up"
+  echo "run of it; god and Redis runs alternate, each figure the median of $ROUNDS rounds (the ring: one round);"
+  echo "god in memory with RESP writes Sync, Redis without persistence; client and servers share the cores."
   echo "Persistence pair: god with \`god.data-dir\` and \`god.persistence.fsync=everysec\` against Redis with"
   echo "\`--appendonly yes --appendfsync everysec\` (both fsync their log once a second)."
   echo "Sorted sets: \`redis-benchmark -c $CONC -n $N -r $N ZADD zset:__rand_int__ __rand_int__ m:__rand_int__\` and"

@@ -68,7 +68,8 @@ public class NodeBean {
         if (r.port() < 0) {
             return;
         }
-        resp = new io.god.resp.RespServer(vertx, rpc, r.sync(), r.maxConnections(), r.threads()).secure(node.tls());
+        resp = new io.god.resp.RespServer(vertx, rpc, r.sync(), r.maxConnections(), r.threads(),
+                r.eventLoops()).secure(node.tls());
         resp.loopbackOnly(settings.protectedMode());
         String host = r.host() != null ? r.host() : settings.cluster().bindHost();
         try {

@@ -6,9 +6,11 @@ import java.util.function.Function;
  * The RESP listener's settings: {@code god.resp.port} (default 6379; -1 off; a default port already taken only
  * warns, a port set explicitly must bind), {@code god.resp.host} (default: the binary protocol's bind host),
  * {@code god.resp.sync} (writes wait for every live replica, default true), {@code god.resp.max-connections}
- * (10 000) and {@code god.resp.threads} (workers running commands, 16).
+ * (10 000), {@code god.resp.threads} (workers running commands that wait, 16) and {@code god.resp.event-loops}
+ * (listeners on the port, each on its own event loop: default one per core).
  */
-record RespSettings(int port, boolean portSet, String host, boolean sync, int maxConnections, int threads) {
+record RespSettings(int port, boolean portSet, String host, boolean sync, int maxConnections, int threads,
+                    int eventLoops) {
 
     static final int DEFAULT_PORT = 6379;
 
@@ -19,7 +21,9 @@ record RespSettings(int port, boolean portSet, String host, boolean sync, int ma
                 config.apply("god.resp.sync").map(v -> bool("god.resp.sync", v)).orElse(true),
                 config.apply("god.resp.max-connections").map(v -> number("god.resp.max-connections", v, 1, 1_000_000))
                         .orElse(10_000),
-                config.apply("god.resp.threads").map(v -> number("god.resp.threads", v, 1, 1_024)).orElse(16));
+                config.apply("god.resp.threads").map(v -> number("god.resp.threads", v, 1, 1_024)).orElse(16),
+                config.apply("god.resp.event-loops").map(v -> number("god.resp.event-loops", v, 1, 64))
+                        .orElse(Math.min(64, Runtime.getRuntime().availableProcessors())));
     }
 
     private static int number(String key, String value, int min, int max) {

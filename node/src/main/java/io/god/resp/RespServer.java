@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection's commands run one after another on a worker pool (they may wait for the key's owner or for Sync) and
  * are answered in order; a read whose commands never wait ({@link RespCommands#answersAtOnce}: GET, a plain SET and
  * PING on a node alone in its ring) runs on the network event loop instead when nothing of the connection is
- * queued. A connection with more than {@link #MAX_PENDING} commands waiting stops being read until they are
+ * queued. The port has one listener per event loop ({@code god.resp.event-loops}), so connections are served on
+ * several cores. A connection with more than {@link #MAX_PENDING} commands waiting stops being read until they are
  * answered. A protocol error is answered and closes the connection.
  */
 public final class RespServer implements AutoCloseable {
@@ -38,7 +39,11 @@ public final class RespServer implements AutoCloseable {
     /** The sessions of the connections open now (CLIENT LIST, CLIENT KILL). */
     private final java.util.Map<Long, RespSession> sessions = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
-    private NetServer server;
+    /** One listener per event loop, all on the same port: Vert.x spreads the connections over them. */
+    private final List<NetServer> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final int loops;
+    /** The verticles holding the listeners (undeployed on close). */
+    private final List<String> deployments = new java.util.concurrent.CopyOnWriteArrayList<>();
     private io.god.transport.NodeTls tls;
     private volatile RespCommands commands;
 
@@ -46,8 +51,9 @@ public final class RespServer implements AutoCloseable {
      * @param sync whether writes are Sync (god.resp.sync)
      * @param maxConnections connections served at once (god.resp.max-connections); more are refused with an error
      */
-    public RespServer(Vertx vertx, JsonRpc rpc, boolean sync, int maxConnections, int threads) {
+    public RespServer(Vertx vertx, JsonRpc rpc, boolean sync, int maxConnections, int threads, int loops) {
         this.vertx = vertx;
+        this.loops = loops;
         this.rpc = rpc;
         this.sync = sync;
         this.maxConnections = maxConnections;
@@ -78,29 +84,46 @@ public final class RespServer implements AutoCloseable {
             options.setSsl(true).setSslEngineOptions(new io.vertx.core.net.JdkSSLEngineOptions())
                     .setKeyCertOptions(ssl.getKeyCertOptions());
         }
-        NetServer s = vertx.createNetServer(options);
         // the command table exists before the first connection can be accepted: a client connecting while the
         // listen completed but the table was not yet built hit a null table and never got an answer (bench/resp.sh's
         // PING under load)
         commands = new RespCommands(rpc, sync, () -> sessions.values().stream()
                 .sorted(java.util.Comparator.comparingLong(x -> x.id)).toList(), port);
-        s.connectHandler(this::connected);
+        // one listener per event loop, each in a verticle instance of its own (consecutive instances get
+        // consecutive event loops; listeners created from one outside thread would all share its one loop): Vert.x
+        // spreads a port's connections over its listeners, so commands of different connections run on several
+        // cores (Redis serves every connection from one thread). Port 0 (any) is asked as -1: Vert.x's "one random
+        // port shared by the listeners", where 0 would give each listener a port of its own.
+        int bound;
         try {
-            s.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            listen(new NetServerOptions(options).setPort(port == 0 ? -1 : port), loops);
+            bound = servers.get(0).actualPort();
         } catch (Exception e) {
+            close();
             throw new IllegalStateException("cannot listen for RESP on " + host + ":" + port + " (god.resp.port): "
                     + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
         }
-        server = s;
-        commands.port = s.actualPort();
+        commands.port = bound;
         if (t != null) {
-            t.onReload(() -> s.updateSSLOptions(new io.vertx.core.net.SSLOptions()
-                    .setKeyCertOptions(t.serverOptions().getKeyCertOptions()), true));
+            t.onReload(() -> servers.forEach(s -> s.updateSSLOptions(new io.vertx.core.net.SSLOptions()
+                    .setKeyCertOptions(t.serverOptions().getKeyCertOptions()), true)));
         }
         LOG.log(System.Logger.Level.INFO, "Redis protocol (RESP2/RESP3" + (t == null ? "" : " over TLS") + ") on "
-                + host + ":" + s.actualPort()
+                + host + ":" + bound + " on " + loops + " event loop(s)"
                 + (sync ? ", writes Sync" : ", writes asynchronous"));
-        return s.actualPort();
+        return bound;
+    }
+
+    /** Deploys {@code instances} listeners with these options, each on its own event loop. */
+    private void listen(NetServerOptions options, int instances) throws Exception {
+        deployments.add(vertx.deployVerticle(() -> new io.vertx.core.AbstractVerticle() {
+            @Override
+            public void start(io.vertx.core.Promise<Void> started) {
+                NetServer s = vertx.createNetServer(options).connectHandler(RespServer.this::connected);
+                s.listen().onSuccess(x -> servers.add(s)).<Void>mapEmpty().onComplete(started);
+            }
+        }, new io.vertx.core.DeploymentOptions().setInstances(instances))
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
     }
 
     private volatile boolean loopbackOnly;
@@ -214,9 +237,8 @@ public final class RespServer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (server != null) {
-            server.close();
-        }
+        servers.forEach(NetServer::close); // at once: undeploying closes them too, but later
+        deployments.forEach(vertx::undeploy);
         workers.shutdownNow();
     }
 }

@@ -53,7 +53,7 @@ class ProtectedModeTest {
                     "god.node.advertise", "0.0.0.0:" + port)));
             assertThat(node.settings().protectedMode()).isTrue();
             assertThat(node.settings().credentialsNote()).contains("protected mode");
-            resp = new RespServer(vertx, new JsonRpc(node), true, 10, 2);
+            resp = new RespServer(vertx, new JsonRpc(node), true, 10, 2, 1);
             resp.loopbackOnly(node.settings().protectedMode());
             int respPort = resp.start("0.0.0.0", 0);
             Router router = Router.router(vertx);

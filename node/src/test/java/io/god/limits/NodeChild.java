@@ -51,7 +51,7 @@ public final class NodeChild {
         JsonRpc rpc = new JsonRpc(node);
         Vertx vertx = Vertx.vertx();
         if (resp != null) { // its RESP listener too, with this many connections at most
-            int respPort = new io.god.resp.RespServer(vertx, rpc, true, Integer.parseInt(resp), 4).start("127.0.0.1", 0);
+            int respPort = new io.god.resp.RespServer(vertx, rpc, true, Integer.parseInt(resp), 4, 2).start("127.0.0.1", 0);
             System.out.println("RESP " + respPort);
         }
         Router router = Router.router(vertx);

@@ -30,7 +30,7 @@ final class RespNodes implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             rings.start(i, null, rings.address(0));
             await().atMost(TimeScale.seconds(20)).until(rings::converged);
-            RespServer s = new RespServer(vertx, rings.rpc(i), true, 100, 4).secure(rings.nodes.get(i).tls());
+            RespServer s = new RespServer(vertx, rings.rpc(i), true, 100, 4, 2).secure(rings.nodes.get(i).tls());
             servers.add(s);
             ports.add(s.start("127.0.0.1", 0));
         }
