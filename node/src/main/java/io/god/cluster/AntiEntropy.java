@@ -25,9 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * its N−1 successors. {@link #syncWith} first exchanges the tree-level configuration and clear
  * marker ({@link Ops#SYNC_META}), then runs passes of two steps:
  * <ol>
- * <li>a {@link RegionWalk} asks the peer for short-hash {@link Probe}s of many prefixes per round
- * trip, only under prefixes that differ (or straddle a range boundary), and stops one level early:
- * a differing child holding at most one entry here is a region for the exchange;</li>
+ * <li>a {@link RegionWalk} asks the peer for {@link Probe}s of many prefixes per round trip, only
+ * under prefixes that differ (or straddle a range boundary), and stops one level early: a differing
+ * child holding at most one entry here is a region for the exchange. Prefixes inside the range are
+ * compared by short hashes, those straddling a boundary by wide ones, so that a range reported in
+ * sync never rests on a short-hash accident;</li>
  * <li>a {@link RegionExchange} sends {@link VersionSummary version summaries} of this side's entries
  * in those regions; the peer answers with its newer records and says which of ours it wants, which
  * are then pushed. A sub tree present on both sides with different hashes gets its own walk, so
@@ -43,14 +45,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * bytes); the walk and the exchange then use the lower of the two and say which in their own request,
  * so a version-1 peer is answered with exactly the hashes it computes itself and a mixed ring stays
  * as cheap and as clean as before (only stamp-only differences with that peer go unrepaired). Each
- * such sync is counted ({@link #olderPeerSyncs}) and the first with each peer logged. Work per sync is bounded by {@code budget} regions and records per exchange. Nothing
- * is ever removed on a heuristic: only LWW records move.
+ * such sync is counted ({@link #olderPeerSyncs}) and the first with each peer logged.
+ *
+ * <p>Features: after the version, SYNC_META carries a varint of feature bits ({@link #WIDE_PROBES});
+ * older nodes stop reading before it (they read the records and the version, if any, and ignore what
+ * follows, both as the asking and as the answering side). Only a peer that announced wide probes is
+ * asked for them; one that did not is walked with short hashes at range boundaries too, as before, and
+ * such a sync is counted ({@link #shortBoundaryPeerSyncs}) and the first with each peer logged.
+ *
+ * <p>Work per sync is bounded by {@code budget} regions and records per exchange. Nothing is ever
+ * removed on a heuristic: only LWW records move.
  */
 public final class AntiEntropy extends RepairTask {
 
     private static final System.Logger LOG = System.getLogger(AntiEntropy.class.getName());
     /** Walk-and-exchange passes per tree and sync. */
     static final int PASSES = 4;
+    /** SYNC_META feature bit: this node answers wide probes ({@link RegionWalk#WIDE}). */
+    static final long WIDE_PROBES = 1;
 
     private volatile boolean replicated;
     private volatile long lastSyncAt;
@@ -63,6 +75,9 @@ public final class AntiEntropy extends RepairTask {
     private final AtomicLong olderPeerSyncs = new AtomicLong();
     /** Peers already logged as speaking an older hash version (one line each per process; bounded by the ring). */
     private final Set<String> olderPeers = ConcurrentHashMap.newKeySet();
+    private final AtomicLong shortBoundaryPeerSyncs = new AtomicLong();
+    /** Peers already logged as walked with short hashes at range boundaries (as {@link #olderPeers}). */
+    private final Set<String> shortBoundaryPeers = ConcurrentHashMap.newKeySet();
 
     public AntiEntropy(RepairContext context) {
         super(context);
@@ -110,6 +125,11 @@ public final class AntiEntropy extends RepairTask {
     /** Syncs this node started or served with a peer of an older hash version (content hashes, stamps not compared). */
     public long olderPeerSyncs() {
         return olderPeerSyncs.get();
+    }
+
+    /** Syncs this node started with a peer without wide probes (range boundaries compared by short hashes). */
+    public long shortBoundaryPeerSyncs() {
+        return shortBoundaryPeerSyncs.get();
     }
 
     /**
@@ -184,6 +204,7 @@ public final class AntiEntropy extends RepairTask {
         WireReader meta = new WireReader(call(peer, Ops.SYNC_META, encodeMeta(mine)));
         List<Record> theirs = decodeRecords(meta);
         HashVersion version = peerVersion(meta, peer);
+        boolean wide = wideProbes(meta, peer);
         List<Record> apply = newerMeta(mine, theirs);
         if (!apply.isEmpty()) {
             t.differences += apply.size();
@@ -197,7 +218,7 @@ public final class AntiEntropy extends RepairTask {
                 t.out++; // serveMeta applied it there
             }
         }
-        syncTree(peer, null, from, to, call, version, t);
+        syncTree(peer, null, from, to, call, version, wide, t);
         pulled.addAndGet(t.in);
         pushed.addAndGet(t.out);
         return new Outcome((int) Math.min(t.differences, Integer.MAX_VALUE), t.in, t.out, t.fingerprints,
@@ -228,7 +249,8 @@ public final class AntiEntropy extends RepairTask {
      * a pass after one that moved something checks again from the root (its full hash), which also
      * catches a difference a short hash hid. At most {@link #PASSES} passes.
      */
-    private void syncTree(String peer, byte[] parent, byte[] from, byte[] to, long call, HashVersion version, Totals t) {
+    private void syncTree(String peer, byte[] parent, byte[] from, byte[] to, long call, HashVersion version,
+                          boolean wide, Totals t) {
         boolean settled = false;
         for (int pass = 0; pass < PASSES && t.regions < budget; pass++) {
             progress.run();
@@ -236,7 +258,7 @@ public final class AntiEntropy extends RepairTask {
             TreeState local = parent == null ? root : root.sub(parent);
             local = local == null ? TreeState.EMPTY : local;
             int lane = (int) ((call * 7 + pass * 5) & 15);
-            RegionWalk walk = new RegionWalk(local, parent, from, to, lane, version, budget - t.regions,
+            RegionWalk walk = new RegionWalk(local, parent, from, to, lane, version, wide, budget - t.regions,
                     p -> call(peer, Ops.SYNC_FINGERPRINTS, p)).run();
             t.fingerprints += walk.asked;
             t.regions += walk.regions.size();
@@ -255,7 +277,7 @@ public final class AntiEntropy extends RepairTask {
             t.out += taken;
             t.differences += news.size() + taken;
             for (byte[] key : x.subWalks) {
-                syncTree(peer, key, null, null, call, version, t);
+                syncTree(peer, key, null, null, call, version, wide, t);
             }
             if (t.differences == before && !walk.missed && x.complete) {
                 settled = true; // what differs is only what is never sent (expired tombstones), sub trees included
@@ -305,6 +327,23 @@ public final class AntiEntropy extends RepairTask {
             }
         }
         return v;
+    }
+
+    /**
+     * Whether the peer answers wide probes, read after its SYNC_META version: absent means a node from before
+     * them. Counts and, once per peer, logs a sync walked short at range boundaries.
+     */
+    private boolean wideProbes(WireReader r, String peer) {
+        boolean wide = !r.atEnd() && (r.varint() & WIDE_PROBES) != 0;
+        if (!wide) {
+            shortBoundaryPeerSyncs.incrementAndGet();
+            if (shortBoundaryPeers.size() < 64 && shortBoundaryPeers.add(peer)) {
+                LOG.log(System.Logger.Level.INFO, address + ": anti-entropy with " + peer + " compares range"
+                        + " boundaries by short hashes (an older node without wide probes): a difference there can"
+                        + " stay unseen for a round until it runs this version");
+            }
+        }
+        return wide;
     }
 
     /** {@link Ops#SYNC_EXCHANGE}: version summaries → newer records and wants, or pushed records ({@link RegionExchange}). */
@@ -383,11 +422,15 @@ public final class AntiEntropy extends RepairTask {
         return out;
     }
 
-    /** The SYNC_META records, then this node's newest hash version (older nodes stop reading before it). */
+    /**
+     * The SYNC_META records, then this node's newest hash version, then its feature bits (older nodes stop
+     * reading before each of them: neither side of SYNC_META checks for trailing bytes).
+     */
     private static byte[] encodeMeta(TreeState s) {
         WireWriter w = new WireWriter();
         encodeRecords(w, metaRecords(s));
         w.varint(HashVersion.newest().number());
+        w.varint(WIDE_PROBES);
         return w.toBytes();
     }
 

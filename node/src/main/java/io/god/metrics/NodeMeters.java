@@ -130,6 +130,9 @@ public final class NodeMeters implements io.god.command.CommandObserver, Persist
                 "bytes received by anti-entropy");
         counter("god.sync.older.peer", n -> n.antiEntropy() == null ? 0 : n.antiEntropy().olderPeerSyncs(),
                 "anti-entropy syncs with a peer of an older hash version (stamps not compared; a rolling upgrade)");
+        counter("god.sync.short.boundary.peer",
+                n -> n.antiEntropy() == null ? 0 : n.antiEntropy().shortBoundaryPeerSyncs(),
+                "anti-entropy syncs started with a peer without wide probes (range boundaries compared by short hashes)");
         counter("god.clean.entries", n -> n.cleaner() == null ? 0 : n.cleaner().cleaned(),
                 "entries handed to their owners and removed");
         counter("god.migrations", n -> n.migrator() == null ? 0 : n.migrator().migrations(), "position moves by migration");

@@ -39,7 +39,7 @@ class AntiEntropyPairTest {
         return direct(peers, to);
     }
 
-    private static Transport direct(AntiEntropy[] peers, int to) {
+    static Transport direct(AntiEntropy[] peers, int to) {
         return new Transport() {
             public String address() {
                 return "x";
@@ -408,10 +408,11 @@ class AntiEntropyPairTest {
         };
     }
 
-    /** SYNC_META records without the version varint after them (version 2: one byte). */
+    /** SYNC_META records without the version and feature varints after them (one byte each). */
     private static byte[] withoutVersion(byte[] meta) {
-        assertThat(meta[meta.length - 1]).isEqualTo((byte) HashVersion.newest().number());
-        return java.util.Arrays.copyOf(meta, meta.length - 1);
+        assertThat(meta[meta.length - 2]).isEqualTo((byte) HashVersion.newest().number());
+        assertThat(meta[meta.length - 1]).isEqualTo((byte) AntiEntropy.WIDE_PROBES);
+        return java.util.Arrays.copyOf(meta, meta.length - 2);
     }
 
     @Test

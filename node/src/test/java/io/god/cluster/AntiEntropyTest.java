@@ -177,6 +177,7 @@ class AntiEntropyTest {
                 assertThat(s.hash(io.god.tree.HashVersion.STAMPED))
                         .isEqualTo(rings.nodes.get(0).store().state().hash(io.god.tree.HashVersion.STAMPED));
                 assertThat(n.antiEntropy().olderPeerSyncs()).isZero();
+                assertThat(n.antiEntropy().shortBoundaryPeerSyncs()).as("real nodes announce wide probes").isZero();
             }
             assertThat(rings.nodes.get(1).timestamps().next()).as("node 1's clock floor").isGreaterThan(retry);
         }
