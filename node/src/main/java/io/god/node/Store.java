@@ -72,6 +72,7 @@ public interface Store extends AutoCloseable {
 
             @Override
             public boolean apply(Record r) {
+                tree.state().warm(r.key()); // the misses on the way down outside the write lock
                 return tree.update(r::applyTo);
             }
 

@@ -263,6 +263,7 @@ public final class DurableTree implements AutoCloseable {
 
     /** Applies one logged write (replication, sync, replay of another node's records). */
     public boolean apply(Record r) {
+        tree.state().warm(r.key()); // the misses on the way down outside the write lock
         return commit(List.of(Change.of(r)));
     }
 
