@@ -163,7 +163,7 @@ public final class RespServer implements AutoCloseable {
             this.reader = new RespReader(1024 * 1024, Math.max(settings.keySize(), settings.valueSize()),
                     settings.bodySize());
             this.session = new RespSession(ids.incrementAndGet(), String.valueOf(socket.remoteAddress()),
-                    () -> socket.close());
+                    this::kill);
             sessions.put(session.id, session);
             socket.handler(this::received);
             socket.closeHandler(v -> {
@@ -171,6 +171,21 @@ public final class RespServer implements AutoCloseable {
                 sessions.remove(session.id);
             });
             socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "RESP client " + session.address + ": " + e));
+        }
+
+        /**
+         * CLIENT KILL: closes the connection, and off an event loop waits (bounded) until it is closed — the
+         * connection may live on another event loop, and the killer's next command must not find it still open.
+         */
+        private void kill() {
+            var closed = socket.close();
+            if (!io.vertx.core.Context.isOnEventLoopThread()) {
+                try {
+                    closed.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.DEBUG, "RESP client " + session.address + " not closed: " + e);
+                }
+            }
         }
 
         /** On the event loop: parse, and queue each complete command behind the ones before it. */

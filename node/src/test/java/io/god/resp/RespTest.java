@@ -29,7 +29,8 @@ import redis.clients.jedis.resps.ScanResult;
 public class RespTest {
 
     static Jedis jedis(RespNodes n, int i) {
-        return new Jedis("127.0.0.1", n.port(i));
+        // a read timeout that scales: a ring's pipelined commands on a loaded host take longer than Jedis' 2 s default
+        return new Jedis("127.0.0.1", n.port(i), (int) TimeScale.seconds(30).toMillis());
     }
 
     @Test
