@@ -3,6 +3,7 @@ package io.god.tree;
 import static io.god.tree.TreeFixtures.b;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.testing.TimeScale;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -84,5 +85,54 @@ class ConcurrentReadersTest {
             rebuilt.put(e.key(), e.value(), 1);
         }
         assertThat(rebuilt.state().hash()).isEqualTo(tree.state().hash());
+    }
+
+    /**
+     * Writers on several threads (the RESP event loops and workers) read and write inside {@link Tree#update}: the
+     * lock that orders them spins before it parks ({@code Tree#lockWrites}), and no update may be lost to it — a
+     * lost one shows as a total that moved or a counter short of the updates made.
+     */
+    @Test
+    void writersOnSeveralThreadsNeverLoseAnUpdate() throws Exception {
+        Tree tree = TreeFixtures.newTree();
+        int accounts = 16;
+        long total = 16_000;
+        for (int i = 0; i < accounts; i++) {
+            tree.put(b("acct" + i), amount(total / accounts), 1);
+        }
+        tree.put(b("updates"), amount(0), 1);
+        java.util.concurrent.atomic.AtomicLong stamps = new java.util.concurrent.atomic.AtomicLong(2);
+        int writers = 4;
+        int each = 5_000;
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            java.util.Random rnd = new java.util.Random(w);
+            Thread t = new Thread(() -> {
+                for (int i = 0; i < each; i++) {
+                    byte[] from = b("acct" + rnd.nextInt(accounts));
+                    byte[] to = b("acct" + rnd.nextInt(accounts));
+                    tree.update(s -> {
+                        long stamp = stamps.getAndAdd(3); // under the lock: stamps grow in the order of the updates
+                        long move = Math.min(7, amount(s.get(from).value()));
+                        TreeState after = s.put(from, amount(amount(s.get(from).value()) - move), stamp);
+                        after = after.put(to, amount(amount(after.get(to).value()) + move), stamp + 1);
+                        return after.put(b("updates"), amount(amount(after.get(b("updates")).value()) + 1), stamp + 2);
+                    });
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join(TimeScale.seconds(60).toMillis());
+        }
+        assertThat(threads).noneMatch(Thread::isAlive);
+        long sum = 0;
+        for (int i = 0; i < accounts; i++) {
+            sum += amount(tree.state().get(b("acct" + i)).value());
+        }
+        assertThat(sum).as("amounts moved between accounts: the total stays").isEqualTo(total);
+        assertThat(amount(tree.state().get(b("updates")).value())).as("every update counted once")
+                .isEqualTo((long) writers * each);
     }
 }

@@ -34,7 +34,7 @@ class ImagesIT {
         Dockerfile f = Dockerfile.read(root().resolve("Dockerfile.node"));
         f.assertRunsAsNonRoot();
         assertThat(f.exposed()).containsExactlyInAnyOrder(Ports.HTTP, Ports.BINARY, Ports.RESP, Ports.MANAGEMENT);
-        assertThat(f.text).contains("JAVA_OPTS_APPEND=\"-XX:+ExitOnOutOfMemoryError");
+        assertThat(f.text).contains("JAVA_OPTS_APPEND=\"-XX:+ExitOnOutOfMemoryError -XX:+UseTransparentHugePages");
         f.assertCopiedFilesExist(root());
     }
 
@@ -78,6 +78,8 @@ class ImagesIT {
             assertThat(property(profile, "quarkus.jib.jvm-additional-arguments")).as(module)
                     .contains("-XX:+ExitOnOutOfMemoryError");
         }
+        assertThat(property(Files.readString(root().resolve("node/pom.xml")), "quarkus.jib.jvm-additional-arguments"))
+                .as("the node's heap on transparent huge pages, as Dockerfile.node").contains("-XX:+UseTransparentHugePages");
         assertThat(property(Files.readString(root().resolve("node/pom.xml")),
                 "quarkus.jib.environment-variables.GOD_DATA_DIR")).as("the node's data directory").isEqualTo("/var/lib/god");
         assertThat(Files.readString(root().resolve("Dockerfile.node"))).contains("ENV GOD_DATA_DIR=/var/lib/god");

@@ -90,7 +90,8 @@ class DesiredObjectsTest {
                 .containsEntry("memory", new Quantity("1Gi"));
         assertThat(node.getEnv()).anySatisfy(e -> {
             assertThat(e.getName()).isEqualTo("JAVA_OPTS_APPEND");
-            assertThat(e.getValue()).contains("-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=70");
+            assertThat(e.getValue()).contains("-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=70",
+                    "-XX:+UseTransparentHugePages");
         });
         var startup = node.getStartupProbe();
         assertThat(startup.getPeriodSeconds() * startup.getFailureThreshold()).as("startup budget, s")
