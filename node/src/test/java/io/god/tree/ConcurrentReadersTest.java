@@ -26,14 +26,20 @@ class ConcurrentReadersTest {
         return ByteBuffer.wrap(b).getLong();
     }
 
-    @Test
-    void readersSeeOnlyWholeVersions() throws Exception {
+    /** A tree of {@code accounts} keys acct0, acct1, … sharing {@code total} equally. */
+    private static Tree accounts(int accounts, long total) {
         Tree tree = TreeFixtures.newTree();
-        int accounts = 64;
-        long total = 64_000;
         for (int i = 0; i < accounts; i++) {
             tree.put(b("acct" + i), amount(total / accounts), 1);
         }
+        return tree;
+    }
+
+    @Test
+    void readersSeeOnlyWholeVersions() throws Exception {
+        int accounts = 64;
+        long total = 64_000;
+        Tree tree = accounts(accounts, total);
         AtomicBoolean done = new AtomicBoolean();
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         List<Thread> readers = new ArrayList<>();
@@ -94,12 +100,9 @@ class ConcurrentReadersTest {
      */
     @Test
     void writersOnSeveralThreadsNeverLoseAnUpdate() throws Exception {
-        Tree tree = TreeFixtures.newTree();
         int accounts = 16;
         long total = 16_000;
-        for (int i = 0; i < accounts; i++) {
-            tree.put(b("acct" + i), amount(total / accounts), 1);
-        }
+        Tree tree = accounts(accounts, total);
         tree.put(b("updates"), amount(0), 1);
         java.util.concurrent.atomic.AtomicLong stamps = new java.util.concurrent.atomic.AtomicLong(2);
         int writers = 4;
