@@ -65,7 +65,13 @@ public final class Retry {
             result.completeExceptionally(deadlinePassed(address));
             return;
         }
-        transport.call(address, op, payload, Duration.ofNanos(left)).whenComplete((reply, error) -> {
+        CompletableFuture<byte[]> call;
+        try {
+            call = transport.call(address, op, payload, Duration.ofNanos(left));
+        } catch (RuntimeException e) { // the result must complete: a caller (a replication lane) waits for it
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((reply, error) -> {
             if (error == null) {
                 result.complete(reply);
                 return;

@@ -263,6 +263,8 @@ public final class TcpTransport implements Transport {
         private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
         private final FrameDecoder decoder = new FrameDecoder(maxFrame);
         private final CompletableFuture<NetSocket> socket = new CompletableFuture<>();
+        /** Why this connection broke (set once, before its calls are failed); null while it works. */
+        private volatile TransportException failure;
 
         Connection(String address) {
             this.address = address;
@@ -294,6 +296,11 @@ public final class TcpTransport implements Transport {
         void send(Frame f, CompletableFuture<byte[]> result) {
             pending.put(f.id(), result);
             result.whenComplete((r, e) -> pending.remove(f.id()));
+            TransportException failed = failure;
+            if (failed != null) { // broke while this call was being added: fail it now, not at its deadline
+                result.completeExceptionally(failed);
+                return;
+            }
             socket.whenComplete((s, e) -> {
                 if (e != null) {
                     result.completeExceptionally(TransportException.of(e));
@@ -330,14 +337,21 @@ public final class TcpTransport implements Transport {
             }
         }
 
+        /**
+         * Fails every outstanding call as UNREACHABLE (a retry opens a new connection). A call that {@link #send}
+         * registers concurrently is failed by one side or the other: send checks {@link #failure} after registering,
+         * and this sets it before it looks at what is registered.
+         */
         void fail(String why) {
-            connections.remove(address, this);
             TransportException e = new TransportException(TransportException.Reason.UNREACHABLE, why);
+            if (failure == null) {
+                failure = e;
+            }
+            connections.remove(address, this);
             socket.completeExceptionally(e);
             for (CompletableFuture<byte[]> r : pending.values()) {
-                r.completeExceptionally(e);
+                r.completeExceptionally(failure);
             }
-            pending.clear();
         }
     }
 

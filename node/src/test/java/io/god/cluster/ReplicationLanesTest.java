@@ -35,9 +35,15 @@ class ReplicationLanesTest {
         }
 
         final List<Sent> sent = new ArrayList<>();
+        /** The next calls that throw instead of returning a future (a bug, a closed client). */
+        int throwing;
 
         @Override
         public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
+            if (throwing > 0) {
+                throwing--;
+                throw new IllegalStateException("client is closed");
+            }
             Sent s = new Sent(address, op, payload, new CompletableFuture<>());
             sent.add(s);
             return s.reply();
@@ -125,6 +131,37 @@ class ReplicationLanesTest {
             assertThat(e.getMessage()).isEqualTo(A + " has left the ring");
         }
         assertThat(transport.sent).hasSize(2); // nothing waited: the lane is idle again
+    }
+
+    /**
+     * A transport that throws instead of returning a future (a bug, a closed client): the call's writers fail with
+     * the reason, and the lane stays usable, also when the throwing call is the one sent from the completion of the
+     * call before it. A lane that stayed busy would leave every later writer to its deadline.
+     */
+    @Test
+    void aCallThatThrowsFailsItsWritersAndTheLaneGoesOn() {
+        HeldTransport held = new HeldTransport();
+        held.throwing = 1;
+        ReplicationLanes lanes = new ReplicationLanes(new Retry(held, (delay, task) -> {
+            scheduled.add(task);
+            return () -> { };
+        }, () -> now, 1, Duration.ofMillis(10)));
+
+        assertThat(catchFailure(lanes.send(A, batch("k1"), TIMEOUT))).hasMessageContaining("client is closed");
+        CompletableFuture<byte[]> second = lanes.send(A, batch("k2"), TIMEOUT);
+        assertThat(held.sent).hasSize(1);
+        CompletableFuture<byte[]> third = lanes.send(A, batch("k3"), TIMEOUT); // waits for the second
+        held.throwing = 1; // the call that carries k3, sent when the second completes, throws
+        held.sent.get(0).reply().complete(new byte[] {1});
+        assertThat(second).isDone();
+        assertThat(second.join()).containsExactly(1);
+        assertThat(catchFailure(third)).hasMessageContaining("client is closed");
+        CompletableFuture<byte[]> fourth = lanes.send(A, batch("k4"), TIMEOUT);
+        assertThat(held.sent).hasSize(2);
+        assertThat(keys(held.sent.get(1))).containsExactly("k4");
+        held.sent.get(1).reply().complete(new byte[] {2});
+        assertThat(fourth).isDone();
+        assertThat(fourth.join()).containsExactly(2);
     }
 
     @Test
