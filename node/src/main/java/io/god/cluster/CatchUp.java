@@ -28,7 +28,7 @@ public final class CatchUp {
 
     private final RepairContext context;
     private final AntiEntropy antiEntropy;
-    private final Predicate<String> catchingUp;
+    private final Predicate<Member> catchingUp;
     private final int warnAfter;
     private final Set<String> clean = new HashSet<>();
     private volatile long since;
@@ -39,7 +39,7 @@ public final class CatchUp {
      * @param catchingUp whether another member is known to be catching up (a holder to avoid)
      * @param warnAfter rounds between warnings while not done
      */
-    public CatchUp(RepairContext context, AntiEntropy antiEntropy, Predicate<String> catchingUp, int warnAfter) {
+    public CatchUp(RepairContext context, AntiEntropy antiEntropy, Predicate<Member> catchingUp, int warnAfter) {
         this.context = context;
         this.antiEntropy = antiEntropy;
         this.catchingUp = catchingUp;
@@ -117,7 +117,7 @@ public final class CatchUp {
         Member h = owner;
         for (int i = 0; i < n; i++) {
             if (!h.address().equals(context.address())) {
-                (catchingUp.test(h.address()) ? others : healthy).add(h);
+                (catchingUp.test(h) ? others : healthy).add(h);
             }
             h = r.successorOf(h);
         }

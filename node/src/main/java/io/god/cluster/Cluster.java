@@ -120,15 +120,15 @@ public final class Cluster {
         return membership.expected();
     }
 
-    private volatile java.util.function.Predicate<String> catchingUp = a -> false;
+    private volatile java.util.function.Predicate<Member> catchingUp = m -> false;
     private volatile java.util.function.BooleanSupplier servesReads = () -> true;
     private volatile java.util.function.BooleanSupplier ownCopyComplete = () -> true;
 
     /**
      * Read routing while members catch up (DESIGN §7): {@code catchingUp} tells which other members
-     * are known to be catching up, {@code servesReads} whether this node may answer reads now.
+     * are known or presumed to be catching up, {@code servesReads} whether this node may answer reads now.
      */
-    public void readFilter(java.util.function.Predicate<String> catchingUp,
+    public void readFilter(java.util.function.Predicate<Member> catchingUp,
                            java.util.function.BooleanSupplier servesReads) {
         readFilter(catchingUp, servesReads, () -> true);
     }
@@ -138,7 +138,7 @@ public final class Cluster {
      * from the ring ({@code GodNode.awaitsRepair}), so no read is answered from its copy alone, not even
      * when every replica catches up or it is alone.
      */
-    public void readFilter(java.util.function.Predicate<String> catchingUp,
+    public void readFilter(java.util.function.Predicate<Member> catchingUp,
                            java.util.function.BooleanSupplier servesReads,
                            java.util.function.BooleanSupplier ownCopyComplete) {
         this.catchingUp = catchingUp;
@@ -153,7 +153,7 @@ public final class Cluster {
 
     /** Whether a member may answer reads (this node: not catching up; others: not known to be). */
     private boolean readable(Member m) {
-        return m.address().equals(address) ? servesReads.getAsBoolean() : !catchingUp.test(m.address());
+        return m.address().equals(address) ? servesReads.getAsBoolean() : !catchingUp.test(m);
     }
 
     /** Whether this node answers reads now (false while it catches up). */
@@ -280,7 +280,7 @@ public final class Cluster {
             return false;
         }
         for (Member m : (absent ? expected : live).replicas(key, redundancy)) {
-            if (absent && live.byAddress(m.address()) == null || catchingUp.test(m.address())) {
+            if (absent && live.byAddress(m.address()) == null || catchingUp.test(m)) {
                 return true;
             }
         }

@@ -363,7 +363,7 @@ public final class GodNode implements AutoCloseable {
                 transport, store, timestamps, events, clock, settings.redundancy(), c.rpcTimeout(),
                 settings.tombstoneWindow(), c.syncBudget(), runtime.awaiter());
         antiEntropy = new io.god.cluster.AntiEntropy(repair);
-        memberStates = new io.god.ring.MemberStates(settings.advertise(), forgetTicks);
+        memberStates = new io.god.ring.MemberStates(settings.advertise(), forgetTicks, membership::ring);
         catchUp = new io.god.cluster.CatchUp(repair, antiEntropy, memberStates::catchingUp, CATCH_UP_WARN_ROUNDS);
         cluster.readFilter(memberStates::catchingUp, this::servesReads, () -> !awaitsRepair);
         cluster.anyCatchingUp(memberStates::anyCatchingUp);
@@ -384,6 +384,8 @@ public final class GodNode implements AutoCloseable {
                     if (!membership.moveTo(p)) {
                         return false;
                     }
+                    // a new incarnation: its state, or the others presume this node catching up
+                    memberStates.setSelf(membership.self().incarnation(), state == State.CATCHING_UP);
                     positionChosen(p);
                     return true;
                 }, runtime.awaiter());
@@ -594,6 +596,9 @@ public final class GodNode implements AutoCloseable {
                         } catch (RuntimeException bad) {
                             LOG.log(System.Logger.Level.DEBUG, "bad member states from " + peer.address() + ": " + bad);
                         }
+                    } else if (e != null && io.god.transport.TransportException.of(e).reason()
+                            == io.god.transport.TransportException.Reason.REMOTE) {
+                        memberStates.refused(peer.address()); // an older version: it never spreads a state
                     }
                 });
     }

@@ -20,7 +20,14 @@ import java.util.Set;
  * <p>Each member owns its entry, versioned by (incarnation, seq): the newer version wins. An entry
  * that says "caught up" is spread for {@code forgetAfter} ticks and then dropped; entries of
  * "catching up" are kept until a newer version replaces them or the member is gone for
- * {@code forgetAfter} ticks. Not thread-safe on its own: callers synchronise on it.
+ * {@code forgetAfter} ticks.
+ *
+ * <p>A member of the view whose incarnation is newer than any state learnt of it is presumed catching up: a member
+ * that comes back (declared dead, restarted) enters the views with its new incarnation before its own "catching up"
+ * entry has spread, and in that window a read served by a replica that stayed found the value from before a
+ * partition the returning members had acknowledged a newer one in (ExpectedMembershipTest, after a heal). The
+ * presumption ends with the member's first state of that incarnation, or when it refuses the exchange of states
+ * (a node of an older version). Thread-safe.
  */
 public final class MemberStates {
 
@@ -34,16 +41,24 @@ public final class MemberStates {
         }
     }
 
+    /** The newest incarnation of a member that this node learnt a state of, and the last tick it was in the view. */
+    private record Heard(long incarnation, long inViewTick) {
+    }
+
     private final String self;
     private final long forgetAfter;
+    private final java.util.function.Supplier<Ring> view;
     private final Map<String, State> states = new HashMap<>();
+    private final Map<String, Heard> heard = new HashMap<>();
     private long ticks;
     private long seq;
     private long incarnation;
 
-    public MemberStates(String self, long forgetAfterTicks) {
+    /** @param view this node's current view (its members' incarnations decide what is presumed) */
+    public MemberStates(String self, long forgetAfterTicks, java.util.function.Supplier<Ring> view) {
         this.self = self;
         this.forgetAfter = Math.max(1, forgetAfterTicks);
+        this.view = view;
     }
 
     /** Sets this node's own state (a new version, spread from now on). */
@@ -57,12 +72,36 @@ public final class MemberStates {
         recount();
     }
 
-    /** Whether any member (this node included) is known to be catching up: a lock-free check for every read. */
+    /**
+     * Whether any member (this node included) is known or presumed to be catching up: checked by every read, lock-free
+     * while the view and the states are unchanged since the last answer.
+     */
     public boolean anyCatchingUp() {
-        return anyCatchingUp;
+        if (anyCatchingUp) {
+            return true;
+        }
+        Ring r = view.get();
+        Presumed p = presumed;
+        if (p != null && p.ring == r && p.version == version) {
+            return p.any;
+        }
+        synchronized (this) {
+            boolean any = false;
+            for (Member m : r.members()) {
+                any |= presumed(m);
+            }
+            presumed = new Presumed(r, version, any);
+            return any;
+        }
     }
 
     private volatile boolean anyCatchingUp;
+    /** Bumped whenever what is known or heard changes: a cached {@link Presumed} of an older version is recomputed. */
+    private volatile long version;
+    private volatile Presumed presumed;
+
+    private record Presumed(Ring ring, long version, boolean any) {
+    }
 
     private void recount() {
         boolean any = false;
@@ -70,15 +109,24 @@ public final class MemberStates {
             any |= s.catchingUp();
         }
         anyCatchingUp = any;
+        version++;
     }
 
-    /** Whether the member at this address is known to be catching up. */
-    public synchronized boolean catchingUp(String address) {
-        State s = states.get(address);
-        return s != null && s.catchingUp();
+    /** Whether member m is known to be catching up, or presumed to be (its incarnation is newer than its last state). */
+    public synchronized boolean catchingUp(Member m) {
+        State s = states.get(m.address());
+        return s != null && s.catchingUp() || presumed(m);
     }
 
-    /** Addresses known to be catching up (this node included when it is). */
+    private boolean presumed(Member m) {
+        if (m.address().equals(self)) {
+            return false; // this node knows its own state
+        }
+        Heard h = heard.get(m.address());
+        return h == null || h.incarnation() < m.incarnation();
+    }
+
+    /** Addresses known or presumed to be catching up (this node included when it is). */
     public synchronized Set<String> catchingUp() {
         Set<String> out = new HashSet<>();
         for (State s : states.values()) {
@@ -86,7 +134,31 @@ public final class MemberStates {
                 out.add(s.address());
             }
         }
+        for (Member m : view.get().members()) {
+            if (presumed(m)) {
+                out.add(m.address());
+            }
+        }
         return out;
+    }
+
+    /**
+     * The member at {@code address} refused the exchange of states (a node of an older version, which never spreads
+     * one): it is not presumed catching up at its current incarnation — it protects itself, as before states existed.
+     */
+    public synchronized void refused(String address) {
+        Member m = view.get().byAddress(address);
+        if (m != null) {
+            learnt(address, m.incarnation());
+            version++;
+        }
+    }
+
+    private void learnt(String address, long incarnation) {
+        Heard h = heard.get(address);
+        if (h == null || h.incarnation() < incarnation) {
+            heard.put(address, new Heard(incarnation, ticks));
+        }
     }
 
     /** One round: forgets settled entries and entries of members gone from the view. */
@@ -94,6 +166,8 @@ public final class MemberStates {
         ticks++;
         states.values().removeIf(s -> !s.address().equals(self) && ticks - s.tick() > forgetAfter
                 && (!s.catchingUp() || !inView.test(s.address())));
+        heard.replaceAll((a, h) -> inView.test(a) ? new Heard(h.incarnation(), ticks) : h);
+        heard.values().removeIf(h -> ticks - h.inViewTick() > forgetAfter);
         recount();
     }
 
@@ -140,6 +214,7 @@ public final class MemberStates {
             if (old == null || s.newerThan(old)) {
                 states.put(s.address(), s);
             }
+            learnt(s.address(), s.incarnation());
         }
         recount();
     }

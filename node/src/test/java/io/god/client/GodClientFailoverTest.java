@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.god.testing.ScaledTimeout;
 import io.god.testing.TimeScale;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -32,15 +32,17 @@ class GodClientFailoverTest {
                      .attemptTimeout(TimeScale.millis(300)).deadline(TimeScale.seconds(5)).build()) {
             byte[] tree = utf8("failover-tree");
             String victim = client.replicas(tree).get(0).address();
-            // keys owned by the victim, and a sub tree it owns, written with Sync=true (on every replica)
+            // keys owned by the victim, and a sub tree it owns, written with Sync=true (on every replica); the keys
+            // are hashed over the whole ring: a common prefix could all lie outside the victim's range
             List<byte[]> keys = new ArrayList<>();
-            for (int i = 0; keys.size() < 40; i++) {
-                byte[] k = utf8("fk" + i);
+            for (int i = 0; keys.size() < 40 && i < 100_000; i++) {
+                byte[] k = GodClient.hashed("fk" + i);
                 if (client.replicas(k).get(0).address().equals(victim)) {
                     keys.add(k);
                     client.put(k, utf8("v" + i), true);
                 }
             }
+            assertThat(keys).as("keys the victim owns").hasSize(40);
             for (int i = 0; i < 20; i++) {
                 client.subPut(tree, utf8(String.format("s%02d", i)), utf8("x"), true);
             }
@@ -61,7 +63,7 @@ class GodClientFailoverTest {
                                 byte[] k = keys.get(i++ % keys.size());
                                 GodClient.Value v = client.get(k);
                                 if (!v.exists()) {
-                                    failures.add("absent " + new String(k, StandardCharsets.UTF_8));
+                                    failures.add("absent " + HexFormat.of().formatHex(k));
                                 }
                             } else {
                                 int n = client.sliceLen(tree, null, true, 5).size();

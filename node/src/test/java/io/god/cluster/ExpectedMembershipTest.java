@@ -87,6 +87,16 @@ class ExpectedMembershipTest {
         throw new AssertionError("no replica set of " + ring + " has " + inMinority + " of " + minority);
     }
 
+    /** Which node of the ring has this address. */
+    private static int index(Rings rings, String address) {
+        for (int i = 0; i < rings.nodes.size(); i++) {
+            if (rings.address(i).equals(address)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no node has the address " + address);
+    }
+
     private static int copies(Rings rings, String key, String value) {
         int n = 0;
         for (GodNode g : rings.nodes) {
@@ -235,23 +245,48 @@ class ExpectedMembershipTest {
      * minority's members dead, they caught up and handed their reads to the replica on the majority side, which
      * answered the value from before the partition. Anti-entropy (and so catching up) is held off here, so the window
      * stays open: every read through every node must find the acknowledged value, as the newest of a read quorum.
+     * The exchange of member states is held off too: the returning members' "catching up" spread after their return
+     * to the views, and a replica that stayed, first in line for the key and not yet told that the minority had
+     * declared it dead (then it catches up and merges too), answered the old value alone in between (2 runs in about
+     * 28 before returning members were presumed catching up, MemberStatesTest).
      */
     @Test
     void afterAHealAWriteTheMinorityAcknowledgedIsReadEverywhereBeforeTheReplicasSync() throws Exception {
         InMemoryNetwork net = new InMemoryNetwork(Scheduler.of(timers), workers, 5);
         java.util.concurrent.atomic.AtomicBoolean noSync = new java.util.concurrent.atomic.AtomicBoolean();
         try (Rings rings = fiveNodes(net, 3, address -> new NoSync(net.transport(address), noSync))) {
-            List<String> minority = List.of(rings.address(3), rings.address(4));
-            byte[] two = keyWith(rings, 3, minority, 2);
+            // the minority: two members a and b next to each other in ring order, after a member x of the majority
+            // side that owns the key (its replicas: x, a, b): every read asks x first, and x answered the old value
+            Ring ring = rings.nodes.get(0).membership().ring();
+            int a = -1;
+            int b = -1;
+            byte[] two = null;
+            for (Member x : ring.members()) {
+                int first = index(rings, ring.successorOf(x).address());
+                int second = index(rings, ring.successorOf(ring.successorOf(x)).address());
+                if (first != 0 && second != 0) { // node 0 stays on the majority side
+                    a = first;
+                    b = second;
+                    two = ring.predecessorOf(x).position(); // a key at the position before x belongs to x
+                    break;
+                }
+            }
+            assertThat(ring.replicas(two, 3).get(0).address()).as("the majority side's replica first")
+                    .isNotIn(rings.address(a), rings.address(b));
+            int na = a;
+            int nb = b;
+            List<String> minority = List.of(rings.address(a), rings.address(b));
+            List<String> majority = java.util.stream.IntStream.range(0, 5).filter(i -> i != na && i != nb)
+                    .mapToObj(rings::address).toList();
             String put = "{\"Key\":\"" + raw64(two) + "\",\"Value\":\"%s\",\"Sync\":true}";
             assertThat(Rings.handle(rings.rpc(0), "Put", put.formatted(b64("old"))).status()).isEqualTo(200);
             noSync.set(true);
-            net.partition(minority, List.of(rings.address(0), rings.address(1), rings.address(2)));
-            await().atMost(WAIT).until(() -> viewSize(rings, 0, 3) && viewSize(rings, 3, 2) && viewSize(rings, 4, 2));
-            JsonRpc.Response acked = Rings.handle(rings.rpc(3), "Put", put.formatted(b64("new")));
+            net.partition(minority, majority);
+            await().atMost(WAIT).until(() -> viewSize(rings, 0, 3) && viewSize(rings, na, 2) && viewSize(rings, nb, 2));
+            JsonRpc.Response acked = Rings.handle(rings.rpc(a), "Put", put.formatted(b64("new")));
             assertThat(acked.status()).as("two of three replicas in the minority: " + acked.text()).isEqualTo(200);
             net.heal();
-            await().atMost(WAIT).until(() -> viewSize(rings, 0, 5) && viewSize(rings, 3, 5) && viewSize(rings, 4, 5));
+            await().atMost(WAIT).until(() -> viewSize(rings, 0, 5) && viewSize(rings, na, 5) && viewSize(rings, nb, 5));
             String get = "{\"Key\":\"" + raw64(two) + "\"}";
             for (int round = 0; round < 3; round++) {
                 for (int node = 0; node < 5; node++) {
@@ -270,7 +305,10 @@ class ExpectedMembershipTest {
         }
     }
 
-    /** A transport that refuses anti-entropy calls while {@code off} is set (catching up stalls with them). */
+    /**
+     * A transport that refuses anti-entropy calls while {@code off} is set (catching up stalls with them), and the
+     * exchange of member states: no member learns that the returning ones catch up, only that they are back.
+     */
     private record NoSync(io.god.transport.Transport inner, java.util.concurrent.atomic.AtomicBoolean off)
             implements io.god.transport.Transport {
         @Override
@@ -287,7 +325,7 @@ class ExpectedMembershipTest {
         public java.util.concurrent.CompletableFuture<byte[]> call(String to, int op, byte[] payload,
                                                                    java.time.Duration deadline) {
             if (off.get() && (op == io.god.wire.Ops.SYNC_FINGERPRINTS || op == io.god.wire.Ops.SYNC_EXCHANGE
-                    || op == io.god.wire.Ops.SYNC_META)) {
+                    || op == io.god.wire.Ops.SYNC_META || op == io.god.wire.Ops.STATES)) {
                 return java.util.concurrent.CompletableFuture.failedFuture(new io.god.transport.TransportException(
                         io.god.transport.TransportException.Reason.UNREACHABLE, "anti-entropy held off by the test"));
             }
