@@ -49,14 +49,18 @@ public class NodeBean {
         try {
             settings = NodeSettings.from(key -> ConfigProvider.getConfig().getOptionalValue(key, String.class));
             expected = expectedRingSize();
-            node = runtime.isResolvable() ? GodNode.start(settings, runtime.get()) : GodNode.start(settings);
+            io.god.node.NodeRuntime env = runtime.isResolvable() ? runtime.get()
+                    : io.god.node.NodeRuntime.production(io.god.time.NanoClock.system(), null);
+            // the handlers exist before the node joins: the ring routes calls to a member as soon as it is in
+            node = GodNode.start(settings, env, n -> {
+                n.httpAddress(() -> httpAddress(settings.advertise()));
+                meters = io.god.metrics.NodeMeters.bind(n, registry, expected);
+                rpc = new JsonRpc(n, meters);
+            });
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "god node cannot start: " + e.getMessage());
             throw e;
         }
-        node.httpAddress(() -> httpAddress(settings.advertise()));
-        meters = io.god.metrics.NodeMeters.bind(node, registry, expected);
-        rpc = new JsonRpc(node, meters);
         LOG.log(System.Logger.Level.INFO, "god JSON API on POST /rpc/DHash.<Name>; auth "
                 + (settings.authToken() == null ? "off" : "on"));
         startResp(settings);

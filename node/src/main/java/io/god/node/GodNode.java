@@ -229,6 +229,17 @@ public final class GodNode implements AutoCloseable {
 
     /** As {@link #start(NodeSettings, NanoClock)} in the given environment (the simulation's, in tests). */
     public static GodNode start(NodeSettings settings, NodeRuntime runtime) {
+        return start(settings, runtime, n -> { });
+    }
+
+    /**
+     * As {@link #start(NodeSettings, NodeRuntime)}, with {@code frontEnds} installing the node's call handlers
+     * ({@code JsonRpc}) and whatever else must exist before the node serves its peers or joins the ring: a member
+     * the others route to must answer calls, not "not serving calls yet" (a new node joined on its first tick while
+     * the app was still building its handlers, and clients' reads of its keys failed until it had).
+     */
+    public static GodNode start(NodeSettings settings, NodeRuntime runtime, java.util.function.Consumer<GodNode>
+            frontEnds) {
         OomExit.install();
         // the TLS files are read before anything is opened: a missing or wrong one fails the start naming its setting
         io.god.transport.NodeTls tls = settings.tls() == null || runtime.transports() != null ? null
@@ -281,7 +292,7 @@ public final class GodNode implements AutoCloseable {
         node.awaitsRepair = awaitsRepair;
         node.tls = tls;
         try {
-            node.startCluster(runtime.transports());
+            node.startCluster(runtime.transports(), frontEnds);
         } catch (RuntimeException e) {
             node.close();
             throw e;
@@ -325,7 +336,7 @@ public final class GodNode implements AutoCloseable {
         return found;
     }
 
-    private void startCluster(TransportFactory transports) {
+    private void startCluster(TransportFactory transports, java.util.function.Consumer<GodNode> frontEnds) {
         NodeSettings.Cluster c = settings.cluster();
         if (transports == null) {
             vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2).setWorkerPoolSize(2)
@@ -389,6 +400,7 @@ public final class GodNode implements AutoCloseable {
                     positionChosen(p);
                     return true;
                 }, runtime.awaiter());
+        frontEnds.accept(this); // before it serves peers or joins: a member must answer the calls routed to it
         transport.serve((Transport.CallerHandler) this::serve, this::serveInline);
         tick();
         long every = c.ringInterval().toNanos();

@@ -175,6 +175,34 @@ class RingClusterTest {
     }
 
     @Test
+    void aNodeJoinsOnlyAfterItsFrontEndsAreInstalled() throws Exception {
+        try (Rings rings = new Rings()) {
+            GodNode seed = rings.start(0, null, rings.address(0));
+            await().atMost(CONVERGE).until(rings::converged);
+            java.util.concurrent.atomic.AtomicBoolean seenEarly = new java.util.concurrent.atomic.AtomicBoolean();
+            // slow front ends (a cold JVM builds its handlers for a while): the ring must not route to the node yet;
+            // before the fix it joined on its first tick and answered "not serving calls yet" meanwhile
+            GodNode joining = rings.start(1, null, rings.address(0), n -> {
+                long until = System.nanoTime() + TimeScale.seconds(1).toNanos();
+                while (System.nanoTime() < until && !seenEarly.get()) {
+                    seenEarly.set(seed.membership().ring().byAddress(rings.address(1)) != null);
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            });
+            assertThat(seenEarly).as("the seed saw the node before its front ends existed").isFalse();
+            await().atMost(CONVERGE).until(() -> rings.converged() && seed.membership().ring().size() == 2);
+            call(rings.rpc(0), "Put", "{\"Key\":\"" + b64("j") + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}");
+            assertThat(call(rings.rpc(1), "Get", "{\"Key\":\"" + b64("j") + "\"}")).contains("\"Exists\":true");
+            assertThat(joining.state()).isEqualTo(GodNode.State.ACTIVE);
+        }
+    }
+
+    @Test
     void onlyTheFirstSeedFoundsARing() throws Exception {
         try (Rings rings = new Rings()) {
             String seeds = rings.address(0) + "," + rings.address(1);

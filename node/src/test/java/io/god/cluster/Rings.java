@@ -62,8 +62,18 @@ public final class Rings implements AutoCloseable {
     }
 
     public GodNode start(int i, Path dir, String seeds) {
-        GodNode n = GodNode.start(settings(i, dir, seeds), clock, transports);
-        JsonRpc rpc = new JsonRpc(n, (method, status, nanos) -> calls.add(i + ":" + method));
+        return start(i, dir, seeds, n -> { });
+    }
+
+    /** As {@link #start(int, Path, String)}; {@code beforeJoin} runs after the node's handlers exist, before it joins. */
+    public GodNode start(int i, Path dir, String seeds, java.util.function.Consumer<GodNode> beforeJoin) {
+        JsonRpc[] made = new JsonRpc[1];
+        GodNode n = GodNode.start(settings(i, dir, seeds), io.god.node.NodeRuntime.production(clock, transports),
+                node -> {
+                    made[0] = new JsonRpc(node, (method, status, nanos) -> calls.add(i + ":" + method));
+                    beforeJoin.accept(node);
+                });
+        JsonRpc rpc = made[0];
         synchronized (this) {
             while (nodes.size() <= i) {
                 nodes.add(null);
