@@ -125,7 +125,7 @@ final class RespCommands {
         return switch (name) {
             case "PING", "ECHO" -> true;
             case "SET" -> command.size() == 3 && rpc.executor().writesAtOnce(sync); // options: the worker's error
-            default -> READS_AT_ONCE.contains(name) && rpc.answersOnEventLoop("DHash.Get");
+            default -> READS_AT_ONCE.contains(name) && rpc.executor().answersAtOnce(io.god.request.Command.GET);
         };
     }
 
