@@ -356,10 +356,26 @@ public final class Executor {
      * thread, counted like every command, a refusal as an error reply.
      */
     public DataCall.Reply point(DataCall c) {
+        return observed(c, true);
+    }
+
+    /**
+     * As {@link #point(DataCall)} on a thread that must not wait (a network event loop): the reply when this node
+     * answers at once, else null and nothing counted — a forward to another member, a merged read or a write that
+     * waits is the caller's to run where it may wait.
+     */
+    public DataCall.Reply pointAtOnce(DataCall c) {
+        return observed(c, false);
+    }
+
+    private DataCall.Reply observed(DataCall c, boolean mayBlock) {
         long start = System.nanoTime();
         DataCall.Reply r;
         try {
-            r = point(c, true, start);
+            r = point(c, mayBlock, start);
+            if (r == null) {
+                return null;
+            }
         } catch (RuntimeException e) {
             CommandError refused = failure(e, Command.SERVICE + c.method());
             r = DataCall.Reply.error(refused.status(), refused.getMessage());

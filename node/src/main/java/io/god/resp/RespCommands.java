@@ -91,6 +91,8 @@ final class RespCommands {
         s.lastCommandAtMillis = System.currentTimeMillis();
         try {
             spec.handler().run(s, args, w);
+        } catch (WouldWait e) {
+            throw e;
         } catch (CommandError e) {
             w.error(switch (e.status()) {
                 case 401 -> "NOAUTH Authentication required. " + e.getMessage();
@@ -111,6 +113,39 @@ final class RespCommands {
 
     int size() {
         return table.size();
+    }
+
+    /** Thrown, before anything is written, by a command run {@link #executeAtOnce} that would have to wait. */
+    static final class WouldWait extends RuntimeException {
+        static final WouldWait INSTANCE = new WouldWait();
+
+        private WouldWait() {
+            super("would wait", null, false, false);
+        }
+    }
+
+    /**
+     * On the event loop: runs a command that never waits ({@link #answersAtOnce}), or a GET of a ring that this node
+     * answers from its own copy (it is the key's first reader and no merge is due), and returns true; returns false
+     * having written nothing when the command would wait (a forward, a merge, a miss that asks for the sub tree).
+     */
+    boolean executeAtOnce(RespSession s, List<byte[]> command, RespWriter w) {
+        if (answersAtOnce(command)) {
+            execute(s, command, w);
+            return true;
+        }
+        if (command.size() != 2 || !"GET".equals(name(command.get(0)))) {
+            return false;
+        }
+        s.atOnce = true;
+        try {
+            execute(s, command, w);
+            return true;
+        } catch (WouldWait e) {
+            return false;
+        } finally {
+            s.atOnce = false;
+        }
     }
 
     /**
@@ -153,6 +188,9 @@ final class RespCommands {
     // ---- calls to the executor ----------------------------------------------------------------------------------
 
     Object call(RespSession s, Request request) {
+        if (s.atOnce) {
+            throw WouldWait.INSTANCE; // the general path may forward or merge
+        }
         return rpc.execute(request, s.authorization);
     }
 
@@ -161,8 +199,12 @@ final class RespCommands {
      * protocol, as the Java client's calls are, not as a JSON body.
      */
     DataCall.Reply point(RespSession s, int kind, byte[] key, byte[] value) {
-        DataCall.Reply r = rpc.executor().point(new DataCall(kind, key, null, value, kind != DataCall.GET && sync,
-                s.authorization, 0, Call.ROUTE, 0));
+        DataCall c = new DataCall(kind, key, null, value, kind != DataCall.GET && sync, s.authorization, 0, Call.ROUTE,
+                0);
+        DataCall.Reply r = s.atOnce ? rpc.executor().pointAtOnce(c) : rpc.executor().point(c);
+        if (r == null) {
+            throw WouldWait.INSTANCE;
+        }
         if (r.status() != 200) {
             throw new CommandError(r.status(), r.message());
         }

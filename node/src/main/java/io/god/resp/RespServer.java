@@ -18,10 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The Redis protocol listener ({@code god.resp.port}): RESP2 and RESP3, pipelining, inline commands. Each
  * connection's commands run one after another on a worker pool (they may wait for the key's owner or for Sync) and
- * are answered in order; a read whose commands never wait ({@link RespCommands#answersAtOnce}: GET, a plain SET and
- * PING on a node alone in its ring) runs on the network event loop instead when nothing of the connection is
- * queued. The port has one listener per event loop ({@code god.resp.event-loops}), so connections are served on
- * several cores. A connection with more than {@link #MAX_PENDING} commands waiting stops being read until they are
+ * are answered in order; when nothing of the connection is queued, the commands at the head of a read that never wait
+ * run on the network event loop instead ({@link RespCommands#executeAtOnce}: GET, a plain SET and PING on a node alone
+ * in its ring, and on a ring a GET this node answers from its own copy). The port has one listener per event loop
+ * ({@code god.resp.event-loops}), so connections are served on several cores. A connection with more than {@link #MAX_PENDING} commands waiting stops being read until they are
  * answered. A protocol error is answered and closes the connection.
  */
 public final class RespServer implements AutoCloseable {
@@ -29,6 +29,8 @@ public final class RespServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RespServer.class.getName());
     /** Commands read ahead of their replies per connection (pipelining) before the socket is paused. */
     static final int MAX_PENDING = 1024;
+    /** The negative ports (Vert.x: a shared random port each) the servers of this JVM asked for when told port 0. */
+    private static final AtomicInteger ANY_PORT = new AtomicInteger();
 
     private final Vertx vertx;
     private final JsonRpc rpc;
@@ -92,11 +94,13 @@ public final class RespServer implements AutoCloseable {
         // one listener per event loop, each in a verticle instance of its own (consecutive instances get
         // consecutive event loops; listeners created from one outside thread would all share its one loop): Vert.x
         // spreads a port's connections over its listeners, so commands of different connections run on several
-        // cores (Redis serves every connection from one thread). Port 0 (any) is asked as -1: Vert.x's "one random
-        // port shared by the listeners", where 0 would give each listener a port of its own.
+        // cores (Redis serves every connection from one thread). Port 0 (any) is asked as a negative port of this
+        // server's own: Vert.x's "one random port shared by the listeners that ask for this negative port", where 0
+        // would give each listener a port of its own — and one -1 for all was one port for every server of the
+        // Vertx instance (several nodes in one JVM answered on one port, a connection served by any of them).
         int bound;
         try {
-            listen(new NetServerOptions(options).setPort(port == 0 ? -1 : port), loops);
+            listen(new NetServerOptions(options).setPort(port == 0 ? -ANY_PORT.incrementAndGet() : port), loops);
             bound = servers.get(0).actualPort();
         } catch (Exception e) {
             close();
@@ -209,40 +213,51 @@ public final class RespServer implements AutoCloseable {
                 paused = true;
                 socket.pause();
             }
-            if (tail.isDone() && allAnswerAtOnce(commandsRead)) {
-                run(commandsRead); // point commands of a node alone in its ring: no hop to a worker, order kept
-                return;
-            }
-            // the commands of one read run as one task and are answered with one write (pipelining)
-            tail = tail.thenRunAsync(() -> run(commandsRead), workers);
-        }
-
-        private boolean allAnswerAtOnce(List<List<byte[]>> batch) {
-            for (List<byte[]> command : batch) { // a loop, not a stream: this runs for every read of every connection
-                if (!commands.answersAtOnce(command)) {
-                    return false;
+            List<List<byte[]>> rest = commandsRead;
+            if (tail.isDone()) { // nothing of the connection queued: what answers at once is answered here, in order
+                int answered = answer(commandsRead, true);
+                if (answered == commandsRead.size() || session.closing) {
+                    return;
                 }
+                rest = commandsRead.subList(answered, commandsRead.size());
             }
-            return true;
+            // the commands left run as one task and are answered with one write (pipelining)
+            List<List<byte[]>> queued = rest;
+            tail = tail.thenRunAsync(() -> answer(queued, false), workers);
         }
 
-        /** On a worker, in the connection's order. */
-        private void run(List<List<byte[]>> batch) {
+        /**
+         * Runs the batch's commands in order and writes their replies at once; {@code atOnce} (on the event loop)
+         * stops at the first command that would wait ({@link RespCommands#executeAtOnce}). Returns how many ran.
+         */
+        private int answer(List<List<byte[]>> batch, boolean atOnce) {
             Buffer out = Buffer.buffer();
-            for (List<byte[]> command : batch) {
+            int ran = 0;
+            for (List<byte[]> command : batch) { // a loop, not a stream: this runs for every read of every connection
                 if (session.closing) {
                     break;
                 }
-                commands.execute(session, command, new RespWriter(out, session));
+                RespWriter w = new RespWriter(out, session);
+                if (!atOnce) {
+                    commands.execute(session, command, w);
+                } else if (!commands.executeAtOnce(session, command, w)) {
+                    break;
+                }
+                ran++;
+            }
+            if (ran == 0 && atOnce) {
+                return 0;
             }
             socket.write(out);
             if (session.closing) {
                 socket.close();
             }
-            if (pending.addAndGet(-batch.size()) < MAX_PENDING / 2 && paused) {
+            int done = session.closing ? batch.size() : ran; // after QUIT the rest is not run
+            if (pending.addAndGet(-done) < MAX_PENDING / 2 && paused) {
                 paused = false;
                 socket.resume();
             }
+            return ran;
         }
     }
 

@@ -28,9 +28,9 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * Pipelines on a 3-node ring, where the one-key commands of a pipeline on different keys wait for their owners at once
- * ({@link Lanes}): the replies are what a serial execution gives, in order — commands on one key keep their order, and
- * a command on several keys (MSET, DEL of two, MGET, DBSIZE) or of the session (AUTH) is a barrier.
+ * Pipelines on a 3-node ring, where the GETs a node answers from its own copy run on the event loop and the commands
+ * from the first one that waits run on a worker: the replies are what a serial execution gives, in order, with
+ * commands on several keys (MSET, DEL of two, MGET, DBSIZE) and of the session (AUTH) among them.
  */
 class RespRingPipelineTest {
 
@@ -89,6 +89,70 @@ class RespRingPipelineTest {
             assertThat(refused).as("commands refused out of 3200").isLessThan(400);
             assertThat(j.dbSize()).isEqualTo(model.size());
         }
+    }
+
+    /**
+     * A GET this node answers from its own copy (the key's first reader, no merge due) runs on the network event loop;
+     * one the key's owner must answer goes to a worker, which forwards it; in a pipeline they are answered in order.
+     */
+    @Test
+    void aGetThisNodeAnswersItselfRunsOnTheEventLoop() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of()).start(3)) {
+            io.god.node.GodNode node = n.rings.nodes.get(0);
+            List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+            io.god.api.JsonRpc observed = new io.god.api.JsonRpc(node,
+                    (method, status, nanos) -> threads.add(method + " " + status + " " + Thread.currentThread().getName()));
+            RespServer server = new RespServer(n.vertx, observed, true, 10, 2, 1);
+            try (Jedis j = new Jedis("127.0.0.1", server.start("127.0.0.1", 0))) {
+                // any free port is a port of its own, also with several listeners of one Vertx asking for one (they
+                // shared Vert.x's one "random" port, and a connection went to any node's listener)
+                assertThat(new HashSet<>(n.ports)).as("each node's listener has a port of its own").hasSize(3);
+                assertThat(j.ping()).isEqualTo("PONG");
+                assertThat(server.connections()).as("this server serves the connection to its port").isEqualTo(1);
+                byte[] local = null;
+                byte[] remote = null;
+                for (int b = 1; b < 256 && (local == null || remote == null); b++) { // keys are placed by their bytes
+                    byte[] k = {(byte) b, 'g'};
+                    if (node.cluster().executesHere(k, 0, true)) {
+                        local = local == null ? k : local;
+                    } else {
+                        remote = remote == null ? k : remote;
+                    }
+                }
+                assertThat(local).as("a key node 0 reads itself").isNotNull();
+                assertThat(remote).as("a key another member reads").isNotNull();
+                j.set(local, "mine".getBytes(StandardCharsets.UTF_8));
+                j.set(remote, "theirs".getBytes(StandardCharsets.UTF_8));
+                byte[] l = local;
+                // reads merge while a member is still presumed catching up after the ring formed: then they wait too
+                org.awaitility.Awaitility.await().atMost(TimeScale.seconds(20)).until(() -> {
+                    threads.clear();
+                    return Arrays.equals(j.get(l), "mine".getBytes(StandardCharsets.UTF_8))
+                            && threads.equals(List.of("Get 200 " + threadOf(threads)))
+                            && threads.get(0).contains("eventloop");
+                });
+                threads.clear();
+                assertThat(j.get(remote)).isEqualTo("theirs".getBytes(StandardCharsets.UTF_8));
+                assertThat(threads).singleElement().asString().startsWith("Get 200 god-resp-");
+
+                Pipeline p = j.pipelined();
+                Response<byte[]> first = p.get(local);
+                Response<byte[]> second = p.get(remote);
+                Response<String> set = p.set(local, "again".getBytes(StandardCharsets.UTF_8));
+                Response<byte[]> third = p.get(local);
+                p.sync();
+                assertThat(new String(first.get(), StandardCharsets.UTF_8)).isEqualTo("mine");
+                assertThat(new String(second.get(), StandardCharsets.UTF_8)).isEqualTo("theirs");
+                assertThat(set.get()).isEqualTo("OK");
+                assertThat(new String(third.get(), StandardCharsets.UTF_8)).as("after the SET before it").isEqualTo("again");
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    private static String threadOf(List<String> calls) {
+        return calls.isEmpty() ? "" : calls.get(0).substring("Get 200 ".length());
     }
 
     /** One random command, sent on the pipeline and applied to the model. */
