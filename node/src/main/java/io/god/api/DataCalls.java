@@ -45,6 +45,24 @@ final class DataCalls implements GodNode.DataHandler {
         return r == null ? null : done(c.method(), r, start);
     }
 
+    /**
+     * A point call forwarded or replicated without this thread waiting ({@link Executor#pointStarted}); a slice, a
+     * malformed call, and what must wait here (a merged read, a durable write) as {@link #handle} answers them.
+     */
+    @Override
+    public java.util.concurrent.CompletableFuture<byte[]> started(byte[] payload, java.util.concurrent.Executor mayWait) {
+        java.util.concurrent.CompletableFuture<DataCall.Reply> r = null;
+        if (!SliceCall.isSlice(payload)) {
+            try {
+                r = executor.pointStarted(DataCall.decode(payload), mayWait);
+            } catch (WireException e) {
+                r = null; // answered by handle, as malformed
+            }
+        }
+        return r == null ? java.util.concurrent.CompletableFuture.completedFuture(handle(payload, true))
+                : r.thenApply(DataCall.Reply::encode);
+    }
+
     private byte[] slice(byte[] payload, boolean mayBlock, long start) {
         SliceCall c;
         try {

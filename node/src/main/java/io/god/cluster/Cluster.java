@@ -463,6 +463,78 @@ public final class Cluster {
 
     /** As {@link #forward(byte[], int, int, java.util.function.IntFunction, boolean)}, each attempt made by the caller. */
     public <T> Routed<T> forward(byte[] key, int hops, boolean read, Attempt<T> attempt) {
+        Route route = route(key, hops, read);
+        if (route == null || route.refused() != null) {
+            return route == null ? null : route.refusal();
+        }
+        Failures failures = new Failures();
+        for (int i = 0; i < route.replicas().size(); i++) {
+            Member m = route.replicas().get(i);
+            if (m.address().equals(address)) {
+                return null;
+            }
+            try {
+                return new Routed<>(attempt.call(m.address(), route.mode(i)), 200, null);
+            } catch (TransportException e) {
+                failures.add(m, e);
+            }
+        }
+        return failures.routed();
+    }
+
+    /**
+     * As {@link #forward(byte[], int, int, java.util.function.IntFunction, boolean)} without a thread waiting: the
+     * attempts follow each other as their answers (or deadlines) come, on the transport's threads. Null when this
+     * node executes the call (as for forward); the future's value null when it does so after the replicas before it
+     * in line did not answer — the caller then runs it here, where it may wait.
+     */
+    public CompletableFuture<Forwarded> forwardAsync(byte[] key, int hops, int op,
+                                                     java.util.function.IntFunction<byte[]> encode, boolean read) {
+        Route route = route(key, hops, read);
+        if (route == null || route.refused() != null) {
+            return route == null ? null : CompletableFuture.completedFuture(forwarded(route.refusal()));
+        }
+        if (route.replicas().get(0).address().equals(address)) {
+            return null;
+        }
+        return attempt(route, 0, op, encode, new Failures());
+    }
+
+    private CompletableFuture<Forwarded> attempt(Route route, int i, int op, java.util.function.IntFunction<byte[]> encode,
+                                                 Failures failures) {
+        if (i == route.replicas().size()) {
+            return CompletableFuture.completedFuture(forwarded(failures.routed()));
+        }
+        Member m = route.replicas().get(i);
+        if (m.address().equals(address)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return send(m.address(), op, encode.apply(route.mode(i))).handle((reply, e) -> {
+            if (e == null) {
+                return CompletableFuture.completedFuture(new Forwarded(reply, 200, null));
+            }
+            failures.add(m, TransportException.of(e));
+            return attempt(route, i + 1, op, encode, failures);
+        }).thenCompose(f -> f);
+    }
+
+    private static Forwarded forwarded(Routed<byte[]> r) {
+        return new Forwarded(r.reply(), r.status(), r.message());
+    }
+
+    /** The replicas a forwarded call tries in turn (the owner first, in ROUTE mode), or its refusal without a try. */
+    private record Route(List<Member> replicas, Member owner, Routed<?> refused) {
+        <T> Routed<T> refusal() {
+            return new Routed<>(null, refused.status(), refused.message());
+        }
+
+        int mode(int i) {
+            return i == 0 && replicas.get(0).equals(owner) ? Call.ROUTE : Call.EXECUTE;
+        }
+    }
+
+    /** Null when this node executes the call (alone, or out of hops). */
+    private Route route(byte[] key, int hops, boolean read) {
         Ring r = ring();
         if (r.size() <= 1 || hops >= MAX_HOPS) {
             return null;
@@ -472,9 +544,9 @@ public final class Cluster {
         if (read) {
             replicas = readers(r, key);
             if (replicas.isEmpty()) {
-                return new Routed<>(null, 503, "too few replicas of the key are reachable from " + address
-                        + " (the members of its replica set here may lack acknowledged writes: the others are down or"
-                        + " partitioned away); retry");
+                return new Route(replicas, owner, new Routed<>(null, 503, "too few replicas of the key are reachable"
+                        + " from " + address + " (the members of its replica set here may lack acknowledged writes: the"
+                        + " others are down or partitioned away); retry"));
             }
             List<Member> readable = new ArrayList<>();
             for (Member m : replicas) {
@@ -488,34 +560,34 @@ public final class Cluster {
                 // every replica catches up: one of the others answers, never this node's damaged copy alone
                 replicas = replicas.stream().filter(m -> !m.address().equals(address)).toList();
                 if (replicas.isEmpty()) {
-                    return new Routed<>(null, 503, address + " awaits repair of data lost to damage and no other"
-                            + " replica of the key is in the ring; retry");
+                    return new Route(replicas, owner, new Routed<>(null, 503, address + " awaits repair of data lost"
+                            + " to damage and no other replica of the key is in the ring; retry"));
                 }
             }
         }
-        String lastError = null;
-        boolean remoteFault = false;
-        for (int i = 0; i < replicas.size(); i++) {
-            Member m = replicas.get(i);
-            if (m.address().equals(address)) {
-                return null;
-            }
-            try {
-                return new Routed<>(attempt.call(m.address(), i == 0 && m.equals(owner) ? Call.ROUTE : Call.EXECUTE),
-                        200, null);
-            } catch (TransportException e) {
-                // a peer that faults (or has just left the ring and refuses calls) is failed over like
-                // one that is down: the next replica executes the call under the same LWW rule
-                remoteFault = e.reason() == TransportException.Reason.REMOTE;
-                lastError = m.address() + ": " + e.getMessage();
-                LOG.log(System.Logger.Level.DEBUG, "failing over from " + m.address() + ": " + e.getMessage());
-            }
+        return new Route(replicas, owner, null);
+    }
+
+    /** The replicas a forwarded call failed at, and its answer when none was left. */
+    private final class Failures {
+        private String lastError;
+        private boolean remoteFault;
+
+        void add(Member m, TransportException e) {
+            // a peer that faults (or has just left the ring and refuses calls) is failed over like
+            // one that is down: the next replica executes the call under the same LWW rule
+            remoteFault = e.reason() == TransportException.Reason.REMOTE;
+            lastError = m.address() + ": " + e.getMessage();
+            LOG.log(System.Logger.Level.DEBUG, "failing over from " + m.address() + ": " + e.getMessage());
         }
-        if (remoteFault) {
-            return new Routed<>(null, 500, "forwarding failed at every replica (" + lastError + ")");
+
+        <T> Routed<T> routed() {
+            if (remoteFault) {
+                return new Routed<>(null, 500, "forwarding failed at every replica (" + lastError + ")");
+            }
+            return new Routed<>(null, 503, "no replica of the key answered within " + timeout.toMillis() + " ms ("
+                    + lastError + ")");
         }
-        return new Routed<>(null, 503, "no replica of the key answered within " + timeout.toMillis() + " ms ("
-                + lastError + ")");
     }
 
     /**
@@ -598,16 +670,32 @@ public final class Cluster {
     }
 
     /**
-     * Sends already applied records to the other replicas of {@code key}. Sync: waits for the answers
-     * and throws {@link ReplicationException} when fewer than W members of the key's expected replica
-     * set (this node included when it is one) confirmed; async: queues and returns.
+     * Sends already applied records to the other replicas of {@code key}. Sync: returns once W members of the
+     * key's expected replica set (this node included when it is one) confirmed — not waiting for the others, so a
+     * replica that stopped answering costs no deadline while W others confirm — and throws
+     * {@link ReplicationException} when every call answered or missed its deadline with fewer; async: queues and
+     * returns.
      */
     public void replicate(List<Record> records, byte[] key, boolean sync) {
-        if (records.isEmpty()) {
-            return;
+        String refusal;
+        try {
+            refusal = await(replicateAsync(records, key, sync));
+        } catch (TransportException e) { // the safety net's bound passed (each call has its deadline)
+            refusal = "Sync write not confirmed by its replicas: " + e.getMessage() + "; it may be applied on some; retry";
         }
-        if (confirmsAlone()) {
-            return;
+        if (refusal != null) {
+            throw new ReplicationException(refusal);
+        }
+    }
+
+    /**
+     * As {@link #replicate} without a thread waiting: the future completes (on the transport's threads) with null
+     * once W confirmed, else with the {@link ReplicationException}'s message once every call answered or missed its
+     * deadline. Never completes exceptionally.
+     */
+    public CompletableFuture<String> replicateAsync(List<Record> records, byte[] key, boolean sync) {
+        if (records.isEmpty() || confirmsAlone()) {
+            return CONFIRMED;
         }
         Ring live = ring();
         Ring expected = membership.expected();
@@ -634,7 +722,7 @@ public final class Cluster {
             }
         }
         if (targets.isEmpty() && !sync) {
-            return;
+            return CONFIRMED;
         }
         ReplicationLanes.Batch batch = ReplicationLanes.Batch.of(records);
         String op = slaveName(records.get(0));
@@ -653,7 +741,7 @@ public final class Cluster {
                     }
                 });
             }
-            return;
+            return CONFIRMED;
         }
         // each answer is that of the call that carried these records (alone or coalesced with others')
         List<CompletableFuture<byte[]>> calls = new ArrayList<>();
@@ -661,6 +749,37 @@ public final class Cluster {
             comm(t, records.get(0), op);
             calls.add(lanes.send(t.address(), batch, timeout));
         }
+        // confirmed once W members of the set applied the records (this node counts when it is one of them); refused
+        // once every call answered or missed its deadline with fewer
+        int required = syncAcks.required(redundancy, expected.size());
+        java.util.concurrent.atomic.AtomicInteger ok = new java.util.concurrent.atomic.AtomicInteger(
+                counted.contains(address) ? 1 : 0);
+        java.util.concurrent.atomic.AtomicInteger unanswered = new java.util.concurrent.atomic.AtomicInteger(calls.size());
+        CompletableFuture<String> confirmed = new CompletableFuture<>();
+        Runnable settle = () -> {
+            if (ok.get() >= required) {
+                confirmed.complete(null);
+            } else if (unanswered.get() == 0) {
+                confirmed.complete(refusal(set.size(), required, absent, targets, calls, counted));
+            }
+        };
+        for (int i = 0; i < calls.size(); i++) {
+            boolean counts = counted.contains(targets.get(i).address());
+            calls.get(i).whenComplete((r, e) -> {
+                if (e == null && counts) {
+                    ok.incrementAndGet();
+                }
+                unanswered.decrementAndGet();
+                settle.run();
+            });
+        }
+        settle.run();
+        return confirmed;
+    }
+
+    /** Why a Sync write's replicas did not confirm it: the ones absent from the view and the calls that failed. */
+    private String refusal(int replicas, int required, List<String> absent, List<Member> targets,
+                           List<CompletableFuture<byte[]>> calls, java.util.Set<String> counted) {
         int ok = counted.contains(address) ? 1 : 0;
         StringBuilder failures = new StringBuilder();
         for (String a : absent) {
@@ -669,24 +788,22 @@ public final class Cluster {
         }
         for (int i = 0; i < calls.size(); i++) {
             String to = targets.get(i).address();
-            try {
-                await(calls.get(i));
-                if (counted.contains(to)) {
-                    ok++;
-                }
-            } catch (TransportException e) {
-                if (counted.contains(to)) {
-                    failures.append(failures.length() == 0 ? "" : "; ").append(to).append(": ").append(e.getMessage());
-                }
+            if (!counted.contains(to)) {
+                continue;
+            }
+            CompletableFuture<byte[]> call = calls.get(i);
+            if (!call.isCompletedExceptionally()) {
+                ok++;
+            } else {
+                String why = call.handle((r, x) -> TransportException.of(x).getMessage()).join();
+                failures.append(failures.length() == 0 ? "" : "; ").append(to).append(": ").append(why);
             }
         }
-        int required = syncAcks.required(redundancy, expected.size());
-        if (ok < required) {
-            throw new ReplicationException("Sync write confirmed by " + ok + " of " + set.size() + " replicas, "
-                    + required + " needed (god.sync.acks=" + syncAcks.text() + "; " + failures
-                    + "); it may be applied on some; retry");
-        }
+        return "Sync write confirmed by " + ok + " of " + replicas + " replicas, " + required + " needed (god.sync.acks="
+                + syncAcks.text() + "; " + failures + "); it may be applied on some; retry";
     }
+
+    private static final CompletableFuture<String> CONFIRMED = CompletableFuture.completedFuture(null);
 
     /** Applies records sent by the executing node (a replica's side of {@link Ops#REPLICATE}). */
     public CompletableFuture<byte[]> applyReplicated(byte[] payload) {
@@ -794,7 +911,7 @@ public final class Cluster {
                 r.key(), r.subKey(), op));
     }
 
-    private byte[] await(CompletableFuture<byte[]> f) {
+    private <T> T await(CompletableFuture<T> f) {
         return awaiter.await(f, Awaiter.limitFor(timeout));
     }
 

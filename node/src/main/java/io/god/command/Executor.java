@@ -243,6 +243,30 @@ public final class Executor {
      * disk), which the caller runs again on a worker.
      */
     public DataCall.Reply point(DataCall c, boolean mayBlock, long since) {
+        Point p = checked(c);
+        if (!mayBlock && p.waits()) {
+            return null;
+        }
+        long stamp = admission.stamp(p.request().command(), c.stamp(), c.hops(), since);
+        if (!p.local()) {
+            Cluster.Forwarded f = p.cluster().forward(c.key(), c.hops(), Ops.DATA,
+                    mode -> c.forwarded(mode, stamp).encode(), p.read());
+            if (f != null) {
+                return reply(f);
+            }
+        }
+        return here(p, stamp);
+    }
+
+    /** A point call checked (sizes, credential, node state) and where it runs. */
+    private record Point(DataCall call, Request.Keyed request, Cluster cluster, boolean local, boolean merges,
+                         boolean waits) {
+        boolean read() {
+            return !call.writes();
+        }
+    }
+
+    private Point checked(DataCall c) {
         admission.checkKey(c.key(), "Key");
         admission.checkKey(c.subKey(), "SubKey");
         admission.checkValue(c.value(), "Value");
@@ -259,17 +283,19 @@ public final class Executor {
                 ? !(read && c.hops() < Cluster.MAX_HOPS && cluster.readBelongsElsewhere(c.key())) // catching up, older view
                 : cluster.executesHere(c.key(), c.hops(), read));
         boolean merges = read && local && mergesRead(cluster, c.key(), c.mode(), c.hops());
-        if (!mayBlock && (!local || c.writes() && !writeWaitsForNothing(c.sync()) || merges)) {
-            return null;
-        }
-        long stamp = admission.stamp(command, c.stamp(), c.hops(), since);
-        if (!local) {
-            Cluster.Forwarded f = cluster.forward(c.key(), c.hops(), Ops.DATA, mode -> c.forwarded(mode, stamp).encode(),
-                    read);
-            if (f != null) {
-                return f.reply() != null ? DataCall.Reply.decode(f.reply()) : DataCall.Reply.error(f.status(), f.message());
-            }
-        }
+        boolean waits = !local || c.writes() && !writeWaitsForNothing(c.sync()) || merges;
+        return new Point(c, request, cluster, local, merges, waits);
+    }
+
+    private static DataCall.Reply reply(Cluster.Forwarded f) {
+        return f.reply() != null ? DataCall.Reply.decode(f.reply()) : DataCall.Reply.error(f.status(), f.message());
+    }
+
+    /** A point call executed on this node: also one whose replicas before this node in line did not answer. */
+    private DataCall.Reply here(Point p, long stamp) {
+        DataCall c = p.call();
+        Cluster cluster = p.cluster();
+        boolean read = p.read();
         if (read && cluster != null && c.hops() < Cluster.MAX_HOPS && !cluster.hasReadQuorum(c.key())) {
             throw new CommandError(503, NO_READ_QUORUM);
         }
@@ -277,26 +303,73 @@ public final class Executor {
                 && !cluster.ownCopyComplete()) { // e.g. another node's merged read: not from this copy
             throw new CommandError(503, AWAITS_REPAIR);
         }
-        if (read && (local ? merges : mergesRead(cluster, c.key(), c.mode(), c.hops()))) { // decided once when local
-            mergeRead(cluster, c.key(), request instanceof Request.SubGet q ? q.subKey() : null);
+        if (read && (p.local() ? p.merges() : mergesRead(cluster, c.key(), c.mode(), c.hops()))) { // decided once when local
+            mergeRead(cluster, c.key(), p.request() instanceof Request.SubGet q ? q.subKey() : null);
         }
+        Request.Keyed request = p.request();
         if (request instanceof Request.Get q) {
             return found(node.store().state().get(q.key()));
         }
         if (request instanceof Request.SubGet q) {
             return found(node.store().state().sub(q.key()).get(q.subKey()));
         }
+        operations.write(record(request, stamp), p.call().sync());
+        return DataCall.Reply.ok();
+    }
+
+    /** A point write's record. */
+    private static Record record(Request.Keyed request, long stamp) {
         if (request instanceof Request.Put q) {
-            return written(Record.put(q.key(), q.value(), stamp), q.sync());
+            return Record.put(q.key(), q.value(), stamp);
         }
         if (request instanceof Request.Del q) {
-            return written(Record.delete(q.key(), stamp), q.sync());
+            return Record.delete(q.key(), stamp);
         }
         if (request instanceof Request.SubPut q) {
-            return written(Record.subPut(q.key(), q.subKey(), q.value(), stamp), q.sync());
+            return Record.subPut(q.key(), q.subKey(), q.value(), stamp);
         }
         Request.SubDel q = (Request.SubDel) request;
-        return written(Record.subDelete(q.key(), q.subKey(), stamp), q.sync());
+        return Record.subDelete(q.key(), q.subKey(), stamp);
+    }
+
+    /**
+     * A point command from a caller that waits without a thread (RESP on a ring, a member's forwarded call on the
+     * handler pool): the reply, at once (what {@link #point(DataCall, boolean, long)} answers on an event loop), when
+     * the member it was forwarded to answers, or — a write to an in-memory store — when its replicas confirmed it; no
+     * thread waits for either. Null, nothing counted, for a command this node executes that would wait otherwise (a
+     * merged read, a write a durable log may hold), which the caller runs where it may wait. When every replica
+     * before this node in line fails to answer, this node executes the command on {@code mayWait}, as
+     * {@link #point(DataCall)} would.
+     */
+    public java.util.concurrent.CompletableFuture<DataCall.Reply> pointStarted(DataCall c,
+                                                                                java.util.concurrent.Executor mayWait) {
+        long start = System.nanoTime();
+        try {
+            Point p = checked(c);
+            if (p.local() && !p.waits()) {
+                return java.util.concurrent.CompletableFuture.completedFuture(counted(c, here(p,
+                        admission.stamp(p.request().command(), c.stamp(), c.hops(), start)), start));
+            }
+            if (p.local() && c.writes() && !node.store().durable()) { // waits only for its replicas' confirmations
+                long stamp = admission.stamp(p.request().command(), c.stamp(), c.hops(), start);
+                return operations.writeStarted(record(p.request(), stamp), c.sync())
+                        .handle((v, e) -> counted(c, e == null ? DataCall.Reply.ok() : refusal(e, c), start));
+            }
+            if (p.local()) {
+                return null; // a merged read, a write a durable log may hold: where it may wait
+            }
+            long stamp = admission.stamp(p.request().command(), c.stamp(), c.hops(), start);
+            var forwarded = p.cluster().forwardAsync(c.key(), c.hops(), Ops.DATA,
+                    mode -> c.forwarded(mode, stamp).encode(), p.read());
+            if (forwarded == null) {
+                return null; // this node executes it after all (out of hops, alone): where it may wait
+            }
+            return forwarded.thenCompose(f -> f != null ? java.util.concurrent.CompletableFuture.completedFuture(reply(f))
+                            : java.util.concurrent.CompletableFuture.supplyAsync(() -> here(p, stamp), mayWait))
+                    .handle((r, e) -> counted(c, e == null ? r : refusal(e, c), start));
+        } catch (RuntimeException e) {
+            return java.util.concurrent.CompletableFuture.completedFuture(counted(c, refusal(e, c), start));
+        }
     }
 
     /**
@@ -356,41 +429,33 @@ public final class Executor {
      * thread, counted like every command, a refusal as an error reply.
      */
     public DataCall.Reply point(DataCall c) {
-        return observed(c, true);
-    }
-
-    /**
-     * As {@link #point(DataCall)} on a thread that must not wait (a network event loop): the reply when this node
-     * answers at once, else null and nothing counted — a forward to another member, a merged read or a write that
-     * waits is the caller's to run where it may wait.
-     */
-    public DataCall.Reply pointAtOnce(DataCall c) {
-        return observed(c, false);
-    }
-
-    private DataCall.Reply observed(DataCall c, boolean mayBlock) {
         long start = System.nanoTime();
         DataCall.Reply r;
         try {
-            r = point(c, mayBlock, start);
-            if (r == null) {
-                return null;
-            }
+            r = point(c, true, start);
         } catch (RuntimeException e) {
-            CommandError refused = failure(e, Command.SERVICE + c.method());
-            r = DataCall.Reply.error(refused.status(), refused.getMessage());
+            r = refusal(e, c);
         }
+        return counted(c, r, start);
+    }
+
+    /** A point command's refusal (anything it threw, also through a future) as the error reply. */
+    private DataCall.Reply refusal(Throwable t, DataCall c) {
+        while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        RuntimeException e = t instanceof RuntimeException re ? re : new IllegalStateException(t);
+        CommandError refused = failure(e, Command.SERVICE + c.method());
+        return DataCall.Reply.error(refused.status(), refused.getMessage());
+    }
+
+    private DataCall.Reply counted(DataCall c, DataCall.Reply r, long start) {
         observer.completed(c.method(), r.status(), System.nanoTime() - start);
         return r;
     }
 
     private static DataCall.Reply found(Item i) {
         return DataCall.Reply.found(i.exists(), i.timestamp(), i.exists() ? i.value() : new byte[0]);
-    }
-
-    private DataCall.Reply written(Record r, boolean sync) {
-        operations.write(r, sync);
-        return DataCall.Reply.ok();
     }
 
     // ------------------------------------------------------------------ shared rules

@@ -109,6 +109,24 @@ final class Operations {
         return Forwarding.NOTHING;
     }
 
+    /**
+     * As {@link #write} without a thread waiting for the replicas: applied here now, the future completes when a Sync
+     * write is confirmed (or fails with the 503 write throws). For an in-memory store: a durable one may wait for the
+     * disk when it logs the write.
+     */
+    java.util.concurrent.CompletableFuture<Void> writeStarted(Record r, boolean sync) {
+        store().apply(r);
+        Cluster cluster = node.cluster();
+        if (cluster == null) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        return cluster.replicateAsync(List.of(r), r.key(), sync).thenAccept(refusal -> {
+            if (refusal != null) {
+                throw new CommandError(503, refusal);
+            }
+        });
+    }
+
     private void replicate(List<Record> records, byte[] key, boolean sync) {
         Cluster cluster = node.cluster();
         if (cluster == null) { // also when alone in the view: Sync counts over the expected membership

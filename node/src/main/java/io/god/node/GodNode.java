@@ -82,6 +82,14 @@ public final class GodNode implements AutoCloseable {
     @FunctionalInterface
     public interface DataHandler {
         byte[] handle(byte[] payload, boolean mayBlock);
+
+        /**
+         * On the handler pool: the reply, possibly later, without this thread waiting for the members a call goes
+         * to or for a write's replicas where the handler can; what must wait runs on {@code mayWait}.
+         */
+        default CompletableFuture<byte[]> started(byte[] payload, java.util.concurrent.Executor mayWait) {
+            return CompletableFuture.completedFuture(handle(payload, true));
+        }
     }
 
     private final NodeSettings settings;
@@ -725,7 +733,8 @@ public final class GodNode implements AutoCloseable {
                 if (h == null) {
                     yield CompletableFuture.failedFuture(new IllegalStateException("not serving calls yet"));
                 }
-                yield CompletableFuture.completedFuture(handleData(h, payload, true));
+                yield DATA_AS_OLDER_VERSION != null ? CompletableFuture.completedFuture(handleData(h, payload, true))
+                        : h.started(payload, handlers);
             }
             case Ops.COMMAND -> {
                 CommandHandler h = commandHandler.get();

@@ -90,13 +90,7 @@ final class KeyCommands {
     /** A string's value, null when absent; WRONGTYPE for a hash or sorted set (a miss asks for the sub tree's size). */
     private byte[] string(RespSession s, byte[] key) {
         Result.ValueRes v = core.get(s, key);
-        if (v.exists()) {
-            return v.value();
-        }
-        if (core.subSize(s, key) > 0) {
-            throw new io.god.command.CommandError(400, io.god.command.SubUpdates.WRONGTYPE);
-        }
-        return null;
+        return v.exists() ? v.value() : core.missing(s, key);
     }
 
     private void keySpace() {

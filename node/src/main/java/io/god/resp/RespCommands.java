@@ -91,8 +91,15 @@ final class RespCommands {
         s.lastCommandAtMillis = System.currentTimeMillis();
         try {
             spec.handler().run(s, args, w);
-        } catch (WouldWait e) {
-            throw e;
+        } catch (RuntimeException e) {
+            refused(e, name, w);
+        }
+    }
+
+    /** Writes the error reply for what a command threw. */
+    private static void refused(RuntimeException thrown, String name, RespWriter w) {
+        try {
+            throw thrown;
         } catch (CommandError e) {
             w.error(switch (e.status()) {
                 case 401 -> "NOAUTH Authentication required. " + e.getMessage();
@@ -115,37 +122,59 @@ final class RespCommands {
         return table.size();
     }
 
-    /** Thrown, before anything is written, by a command run {@link #executeAtOnce} that would have to wait. */
-    static final class WouldWait extends RuntimeException {
-        static final WouldWait INSTANCE = new WouldWait();
-
-        private WouldWait() {
-            super("would wait", null, false, false);
+    /** On the event loop: runs a command that never waits ({@link #answersAtOnce}) and returns true; else false. */
+    boolean executeAtOnce(RespSession s, List<byte[]> command, RespWriter w) {
+        if (!answersAtOnce(command)) {
+            return false;
         }
+        execute(s, command, w);
+        return true;
     }
 
     /**
-     * On the event loop: runs a command that never waits ({@link #answersAtOnce}), or a GET of a ring that this node
-     * answers from its own copy (it is the key's first reader and no merge is due), and returns true; returns false
-     * having written nothing when the command would wait (a forward, a merge, a miss that asks for the sub tree).
+     * On a ring, a plain GET or SET, started without a thread waiting for the member it goes to
+     * ({@link io.god.command.Executor#pointStarted}): its reply's future, for {@link #finish}; null for any other
+     * command, or one this node executes and that would wait (a merged read, a Sync write), which runs as usual.
      */
-    boolean executeAtOnce(RespSession s, List<byte[]> command, RespWriter w) {
-        if (answersAtOnce(command)) {
-            execute(s, command, w);
-            return true;
+    java.util.concurrent.CompletableFuture<DataCall.Reply> start(RespSession s, List<byte[]> command,
+                                                                  java.util.concurrent.Executor mayWait) {
+        io.god.cluster.Cluster cluster = node.cluster();
+        if (cluster == null || cluster.alone() || command.size() < 2 || command.size() > 3) {
+            return null;
         }
-        if (command.size() != 2 || !"GET".equals(name(command.get(0)))) {
-            return false;
+        String name = name(command.get(0));
+        boolean get = command.size() == 2 && "GET".equals(name);
+        if (!get && !(command.size() == 3 && "SET".equals(name))) {
+            return null;
         }
-        s.atOnce = true;
+        s.lastCommand = name;
+        s.lastCommandAtMillis = System.currentTimeMillis();
+        return rpc.executor().pointStarted(call(s, get ? DataCall.GET : DataCall.PUT, command.get(1),
+                get ? null : command.get(2)), mayWait);
+    }
+
+    /**
+     * Writes the reply of a command {@link #start} started; returns false, nothing written, when that needs a wait
+     * and {@code mayWait} is false (a GET that found no string asks whether the key holds a sub tree: WRONGTYPE).
+     */
+    boolean finish(RespSession s, List<byte[]> command, DataCall.Reply r, RespWriter w, boolean mayWait) {
         try {
-            execute(s, command, w);
-            return true;
-        } catch (WouldWait e) {
-            return false;
-        } finally {
-            s.atOnce = false;
+            if (r.status() != 200) {
+                throw new CommandError(r.status(), r.message());
+            }
+            if (command.size() == 3) {
+                w.simple("OK");
+            } else if (r.exists()) {
+                w.bulk(r.value());
+            } else if (!mayWait) {
+                return false;
+            } else {
+                w.bulk(missing(s, command.get(1)));
+            }
+        } catch (RuntimeException e) {
+            refused(e, command.size() == 3 ? "SET" : "GET", w);
         }
+        return true;
     }
 
     /**
@@ -188,9 +217,6 @@ final class RespCommands {
     // ---- calls to the executor ----------------------------------------------------------------------------------
 
     Object call(RespSession s, Request request) {
-        if (s.atOnce) {
-            throw WouldWait.INSTANCE; // the general path may forward or merge
-        }
         return rpc.execute(request, s.authorization);
     }
 
@@ -199,16 +225,15 @@ final class RespCommands {
      * protocol, as the Java client's calls are, not as a JSON body.
      */
     DataCall.Reply point(RespSession s, int kind, byte[] key, byte[] value) {
-        DataCall c = new DataCall(kind, key, null, value, kind != DataCall.GET && sync, s.authorization, 0, Call.ROUTE,
-                0);
-        DataCall.Reply r = s.atOnce ? rpc.executor().pointAtOnce(c) : rpc.executor().point(c);
-        if (r == null) {
-            throw WouldWait.INSTANCE;
-        }
+        DataCall.Reply r = rpc.executor().point(call(s, kind, key, value));
         if (r.status() != 200) {
             throw new CommandError(r.status(), r.message());
         }
         return r;
+    }
+
+    private DataCall call(RespSession s, int kind, byte[] key, byte[] value) {
+        return new DataCall(kind, key, null, value, kind != DataCall.GET && sync, s.authorization, 0, Call.ROUTE, 0);
     }
 
     Result.ValueRes get(RespSession s, byte[] key) {
@@ -232,6 +257,14 @@ final class RespCommands {
     /** The read of a sub-tree entry. */
     static Request sub(byte[] key, byte[] subKey) {
         return new Request.SubGet(key, subKey, false);
+    }
+
+    /** A GET's answer for a key without a string value: nil, or WRONGTYPE when the key holds a sub tree. */
+    byte[] missing(RespSession s, byte[] key) {
+        if (subSize(s, key) > 0) {
+            throw new CommandError(400, SubUpdates.WRONGTYPE);
+        }
+        return null;
     }
 
     long subSize(RespSession s, byte[] key) {

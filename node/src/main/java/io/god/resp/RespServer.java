@@ -7,6 +7,7 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.List;
+import io.god.wire.DataCall;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,11 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The Redis protocol listener ({@code god.resp.port}): RESP2 and RESP3, pipelining, inline commands. Each
- * connection's commands run one after another on a worker pool (they may wait for the key's owner or for Sync) and
- * are answered in order; when nothing of the connection is queued, the commands at the head of a read that never wait
- * run on the network event loop instead ({@link RespCommands#executeAtOnce}: GET, a plain SET and PING on a node alone
- * in its ring, and on a ring a GET this node answers from its own copy). The port has one listener per event loop
- * ({@code god.resp.event-loops}), so connections are served on several cores. A connection with more than {@link #MAX_PENDING} commands waiting stops being read until they are
+ * connection's commands run one after another, in order, and are answered in order: on the network event loop as
+ * far as they never wait ({@link RespCommands#executeAtOnce}: GET, a plain SET and PING on a node alone in its ring,
+ * and on a ring a GET this node answers from its own copy), from the first that may wait on a worker pool. On a ring,
+ * a GET or SET forwarded to its key's member holds no thread while that member answers
+ * ({@link RespCommands#start}): the connection's next commands run when the answer comes. The port has one listener
+ * per event loop ({@code god.resp.event-loops}), so connections are served on several cores. A connection with more
+ * than {@link #MAX_PENDING} commands waiting stops being read until they are
  * answered. A protocol error is answered and closes the connection.
  */
 public final class RespServer implements AutoCloseable {
@@ -213,53 +216,98 @@ public final class RespServer implements AutoCloseable {
                 paused = true;
                 socket.pause();
             }
-            List<List<byte[]>> rest = commandsRead;
-            if (tail.isDone()) { // nothing of the connection queued: what answers at once is answered here, in order
-                int answered = answer(commandsRead, true);
-                if (answered == commandsRead.size() || session.closing) {
-                    return;
-                }
-                rest = commandsRead.subList(answered, commandsRead.size());
-            }
-            // the commands left run as one task and are answered with one write (pipelining)
-            List<List<byte[]>> queued = rest;
-            tail = tail.thenRunAsync(() -> answer(queued, false), workers);
+            // nothing of the connection queued: the commands run here, as far as they go without waiting; else after
+            // the queued ones, on a worker
+            List<List<byte[]>> batch = commandsRead;
+            tail = tail.isDone() ? guarded(drive(batch, 0, false))
+                    : tail.thenComposeAsync(v -> guarded(drive(batch, 0, true)), workers);
         }
 
         /**
-         * Runs the batch's commands in order and writes their replies at once; {@code atOnce} (on the event loop)
-         * stops at the first command that would wait ({@link RespCommands#executeAtOnce}). Returns how many ran.
+         * Runs the batch's commands from {@code from} in order, writing their replies in order, and returns when
+         * the last is answered. A command that would wait where this thread must not ({@code mayWait} false: an
+         * event loop) goes to a worker with the rest; a forwarded GET or SET ({@link RespCommands#start}) holds no
+         * thread while its member answers: the rest continues on the thread its answer arrives on.
          */
-        private int answer(List<List<byte[]>> batch, boolean atOnce) {
+        private CompletableFuture<Void> drive(List<List<byte[]>> batch, int from, boolean mayWait) {
             Buffer out = Buffer.buffer();
-            int ran = 0;
-            for (List<byte[]> command : batch) { // a loop, not a stream: this runs for every read of every connection
-                if (session.closing) {
-                    break;
-                }
+            int i = from;
+            for (; i < batch.size() && !session.closing; i++) { // a loop, not a stream: this runs for every read
+                List<byte[]> command = batch.get(i);
                 RespWriter w = new RespWriter(out, session);
-                if (!atOnce) {
+                CompletableFuture<DataCall.Reply> started = commands.start(session, command, workers);
+                if (started != null && started.isDone()) {
+                    if (!commands.finish(session, command, started.join(), w, mayWait)) {
+                        return onWorker(out, batch, from, i, started.join());
+                    }
+                } else if (started != null) {
+                    written(out, i - from);
+                    int next = i + 1;
+                    return started.thenCompose(r -> {
+                        Buffer reply = Buffer.buffer();
+                        if (!commands.finish(session, command, r, new RespWriter(reply, session), false)) {
+                            return onWorker(reply, batch, next - 1, next - 1, r);
+                        }
+                        written(reply, 1);
+                        return drive(batch, next, false);
+                    });
+                } else if (mayWait) {
                     commands.execute(session, command, w);
                 } else if (!commands.executeAtOnce(session, command, w)) {
-                    break;
+                    written(out, i - from);
+                    int next = i;
+                    return CompletableFuture.supplyAsync(() -> drive(batch, next, true), workers).thenCompose(f -> f);
                 }
-                ran++;
             }
-            if (ran == 0 && atOnce) {
-                return 0;
-            }
-            socket.write(out);
+            written(out, i - from);
             if (session.closing) {
                 socket.close();
+                answered(batch.size() - i); // after QUIT the rest is not run
             }
-            int done = session.closing ? batch.size() : ran; // after QUIT the rest is not run
-            if (pending.addAndGet(-done) < MAX_PENDING / 2 && paused) {
+            return DONE;
+        }
+
+        /**
+         * The batch's command {@code at} finished on a worker (its reply came; writing it waits) after the replies
+         * in {@code out} of the commands from {@code from}, then the rest of the batch.
+         */
+        private CompletableFuture<Void> onWorker(Buffer out, List<List<byte[]>> batch, int from, int at,
+                                                 DataCall.Reply reply) {
+            written(out, at - from);
+            return CompletableFuture.supplyAsync(() -> {
+                Buffer b = Buffer.buffer();
+                commands.finish(session, batch.get(at), reply, new RespWriter(b, session), true);
+                written(b, 1);
+                return drive(batch, at + 1, true);
+            }, workers).thenCompose(f -> f);
+        }
+
+        /** Writes the replies of {@code count} commands (none: nothing to write) and counts them answered. */
+        private void written(Buffer out, int count) {
+            if (count > 0) {
+                socket.write(out);
+                answered(count);
+            }
+        }
+
+        private void answered(int count) {
+            if (pending.addAndGet(-count) < MAX_PENDING / 2 && paused) {
                 paused = false;
                 socket.resume();
             }
-            return ran;
+        }
+
+        /** A fault of the chain itself (not a command's: those are error replies) closes the connection, logged. */
+        private CompletableFuture<Void> guarded(CompletableFuture<Void> chain) {
+            return chain.exceptionally(e -> {
+                LOG.log(System.Logger.Level.WARNING, "RESP client " + session.address + ": closed after a fault", e);
+                socket.close();
+                return null;
+            });
         }
     }
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     public int connections() {
         return connections.get();
@@ -268,7 +316,17 @@ public final class RespServer implements AutoCloseable {
     @Override
     public void close() {
         servers.forEach(NetServer::close); // at once: undeploying closes them too, but later
-        deployments.forEach(vertx::undeploy);
+        for (String d : deployments) { // waited for off an event loop: a Vertx closed next must not undeploy them again
+            var undeployed = vertx.undeploy(d).toCompletionStage().toCompletableFuture();
+            if (!io.vertx.core.Context.isOnEventLoopThread()) {
+                try {
+                    undeployed.get(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.DEBUG, "RESP listener not undeployed: " + e);
+                }
+            }
+        }
+        deployments.clear();
         workers.shutdownNow();
     }
 }

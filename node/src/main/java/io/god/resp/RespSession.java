@@ -15,8 +15,6 @@ final class RespSession {
     String libName;
     String libVersion;
     boolean closing;
-    /** A command runs on the event loop and must not wait ({@link RespCommands#executeAtOnce}). */
-    boolean atOnce;
     /** The last command's name and when it began (CLIENT LIST: cmd, idle). */
     volatile String lastCommand = "NULL";
     volatile long lastCommandAtMillis = connectedAtMillis;

@@ -132,21 +132,26 @@ class GodClientDataOpsTest {
                     .build()) {
                 for (int i = 0; i < 30; i++) {
                     c.put(utf8("r" + i), utf8("v" + i), true);
-                    // Sync: every replica (N = 3: every node) has it when put returns, with one stamp
-                    long ts = held(rings.nodes.get(0), "r" + i).timestamp();
+                    // Sync (god.sync.acks=quorum; N = 3: every node a replica): W = 2 have it when put returns, the
+                    // third once its copy arrives — all with one stamp
+                    String key = "r" + i;
+                    String value = "v" + i;
+                    assertThat(rings.nodes.stream().filter(n -> held(n, key).exists()
+                            && value.equals(s(held(n, key).value())))).as("copies when put returned").hasSizeGreaterThanOrEqualTo(2);
+                    org.awaitility.Awaitility.await().atMost(TimeScale.seconds(10)).until(() -> rings.nodes.stream()
+                            .allMatch(n -> held(n, key).exists()));
+                    long ts = held(rings.nodes.get(0), key).timestamp();
                     for (GodNode n : rings.nodes) {
-                        assertThat(s(held(n, "r" + i).value())).isEqualTo("v" + i);
-                        assertThat(held(n, "r" + i).timestamp()).isEqualTo(ts);
+                        assertThat(s(held(n, key).value())).isEqualTo(value);
+                        assertThat(held(n, key).timestamp()).isEqualTo(ts);
                     }
                 }
                 c.subPut(utf8("rt"), utf8("s"), utf8("x"), true);
-                for (GodNode n : rings.nodes) {
-                    assertThat(s(n.store().state().sub(utf8("rt")).get(utf8("s")).value())).isEqualTo("x");
-                }
+                org.awaitility.Awaitility.await().atMost(TimeScale.seconds(10)).until(() -> rings.nodes.stream()
+                        .allMatch(n -> "x".equals(s(n.store().state().sub(utf8("rt")).get(utf8("s")).value()))));
                 c.del(utf8("r0"), true);
-                for (GodNode n : rings.nodes) {
-                    assertThat(held(n, "r0").exists()).isFalse();
-                }
+                org.awaitility.Awaitility.await().atMost(TimeScale.seconds(10)).until(() -> rings.nodes.stream()
+                        .noneMatch(n -> held(n, "r0").exists()));
                 // newest of the replicas: one replica holds a newer value, another a newer tombstone
                 GodNode owner = rings.byAddress(c.replicas(utf8("r1")).get(0).address());
                 GodNode second = rings.byAddress(c.replicas(utf8("r1")).get(1).address());

@@ -309,16 +309,12 @@ class ExpectedMembershipTest {
      * A transport that refuses anti-entropy calls while {@code off} is set (catching up stalls with them), and the
      * exchange of member states: no member learns that the returning ones catch up, only that they are back.
      */
-    private record NoSync(io.god.transport.Transport inner, java.util.concurrent.atomic.AtomicBoolean off)
-            implements io.god.transport.Transport {
-        @Override
-        public String address() {
-            return inner.address();
-        }
+    private static final class NoSync extends io.god.transport.WrappedTransport {
+        private final java.util.concurrent.atomic.AtomicBoolean off;
 
-        @Override
-        public void serve(Handler handler) {
-            inner.serve(handler);
+        NoSync(io.god.transport.Transport inner, java.util.concurrent.atomic.AtomicBoolean off) {
+            super(inner);
+            this.off = off;
         }
 
         @Override
@@ -330,11 +326,6 @@ class ExpectedMembershipTest {
                         io.god.transport.TransportException.Reason.UNREACHABLE, "anti-entropy held off by the test"));
             }
             return inner.call(to, op, payload, deadline);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 

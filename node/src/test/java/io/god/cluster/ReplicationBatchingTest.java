@@ -11,6 +11,7 @@ import io.god.testing.TimeScale;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
 import io.god.transport.Transport;
+import io.god.transport.WrappedTransport;
 import io.god.wire.Ops;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -75,18 +76,12 @@ class ReplicationBatchingTest {
     }
 
     /** A node's transport: counts the records of each REPLICATE call; the third node's refuses them while told to. */
-    private final class Refusing implements Transport {
-        private final Transport inner;
+    private final class Refusing extends WrappedTransport {
         private final boolean third;
 
         Refusing(Transport inner, boolean third) {
-            this.inner = inner;
+            super(inner);
             this.third = third;
-        }
-
-        @Override
-        public String address() {
-            return inner.address();
         }
 
         @Override
@@ -104,16 +99,6 @@ class ReplicationBatchingTest {
                 return refuse.get() ? CompletableFuture.failedFuture(new IllegalStateException("refused by the test"))
                         : handler.handle(op, payload);
             });
-        }
-
-        @Override
-        public CompletableFuture<byte[]> call(String address, int op, byte[] payload, Duration deadline) {
-            return inner.call(address, op, payload, deadline);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 

@@ -11,6 +11,7 @@ import io.god.testing.ScaledTimeout;
 import io.god.testing.TimeScale;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
+import io.god.transport.TestNetwork;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -287,6 +288,45 @@ class RingClusterTest {
         } finally {
             timers.shutdownNow();
             workers.shutdownNow();
+        }
+    }
+
+    /**
+     * With god.sync.acks=quorum a Sync write returns once W replicas confirmed: a replica that stopped answering but is
+     * still in the view costs no call deadline. It did (the writer waited for every call), so a write forwarded to
+     * its executing replica outlived the forwarder's own deadline and failed although two of three copies were made.
+     */
+    @Test
+    void aQuorumSyncWriteDoesNotWaitForAReplicaThatStoppedAnswering() throws Exception {
+        try (TestNetwork network = new TestNetwork(12); Rings rings = new Rings()) {
+            rings.transports = (settings, handlers) -> network.net.transport(settings.advertise());
+            rings.extra.put("god.ring.failures", "1000"); // keep the unreachable replica in the view
+            rings.extra.put("god.ring.interval", "100ms");
+            rings.extra.put("god.sync.acks", "quorum");
+            rings.extra.put("god.rpc.timeout", TimeScale.setting("60s"));
+            for (int i = 0; i < 3; i++) {
+                rings.start(i, null, rings.address(0));
+            }
+            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+            network.net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
+            // N = 3 on 3 nodes: every key's replica set includes the cut-off node; W = 2. The key is node 0's (equal to
+            // its predecessor's position): not forwarded to the cut-off node
+            var view = rings.nodes.get(0).membership().ring();
+            byte[] key = view.predecessorOf(view.byAddress(rings.address(0))).position();
+            ExecutorService writer = Executors.newSingleThreadExecutor();
+            try {
+                Future<String> put = writer.submit(() -> call(rings.rpcs.get(0), "Put", "{\"Key\":\""
+                        + Base64.getEncoder().encodeToString(key) + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}"));
+                await("confirmed by two replicas, long before the third one's 60 s deadline")
+                        .atMost(TimeScale.seconds(20)).until(put::isDone);
+                assertThat(put.get()).isEqualTo("{}");
+            } finally {
+                writer.shutdownNow();
+            }
+            for (int i = 0; i < 2; i++) {
+                assertThat(rings.nodes.get(i).store().state().get(key).exists()).isTrue();
+            }
+            assertThat(rings.nodes.get(0).membership().ring().byAddress(rings.address(2))).isNotNull();
         }
     }
 

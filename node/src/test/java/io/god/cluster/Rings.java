@@ -85,6 +85,11 @@ public final class Rings implements AutoCloseable {
         return n;
     }
 
+    /** The transports of the nodes started from now on (null: TCP). */
+    public void setTransports(GodNode.TransportFactory factory) {
+        this.transports = factory;
+    }
+
     public List<GodNode> running() {
         return nodes.stream().filter(n -> n != null && !n.closed()).toList();
     }

@@ -2,7 +2,14 @@ package io.god.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.god.cluster.Rings;
+import io.god.node.GodNode;
 import io.god.testing.TimeScale;
+import io.god.transport.TestNetwork;
+import io.god.transport.Transport;
+import io.god.transport.WrappedTransport;
+import io.god.wire.Ops;
+import io.vertx.core.Vertx;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +18,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,7 +27,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
@@ -133,7 +149,8 @@ class RespRingPipelineTest {
                 });
                 threads.clear();
                 assertThat(j.get(remote)).isEqualTo("theirs".getBytes(StandardCharsets.UTF_8));
-                assertThat(threads).singleElement().asString().startsWith("Get 200 god-resp-");
+                // forwarded: answered on the thread the member's answer came on, no RESP worker waiting for it
+                assertThat(threads).singleElement().asString().startsWith("Get 200 ").doesNotContain("god-resp-");
 
                 Pipeline p = j.pipelined();
                 Response<byte[]> first = p.get(local);
@@ -149,6 +166,168 @@ class RespRingPipelineTest {
                 server.close();
             }
         }
+    }
+
+    /**
+     * A GET or SET that goes to another member holds no RESP worker while that member answers. With one worker and the
+     * forwarding node's DATA calls held by the test, the forwarded commands of eight connections are all in flight at
+     * once, a Sync SET this node executes (its copies are not held) is answered meanwhile, and once released each
+     * connection gets its own answer. Before, each forwarded command held the one worker until its answer came: one in
+     * flight, the others (and the local SET) queued behind it.
+     */
+    @Test
+    void aForwardedCommandHoldsNoWorkerWhileItsMemberAnswers() throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(CONNECTIONS);
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        AtomicInteger held = new AtomicInteger();
+        AtomicBoolean hold = new AtomicBoolean();
+        Vertx vertx = Vertx.vertx();
+        RespServer server = null;
+        try (TestNetwork network = new TestNetwork(30); Rings rings = new Rings()) {
+            // long deadlines: a waiting worker must not give up (and fail over) while the test holds the answers
+            rings.extra.put("god.rpc.timeout", TimeScale.setting("60s"));
+            String first = rings.address(0);
+            rings.setTransports((settings, h) -> {
+                Transport own = network.net.transport(settings.advertise());
+                return !settings.advertise().equals(first) ? own : new WrappedTransport(own) {
+                    @Override
+                    public CompletableFuture<byte[]> call(String to, int op, byte[] payload, Duration deadline) {
+                        CompletableFuture<byte[]> answer = inner.call(to, op, payload, deadline);
+                        if (!hold.get() || op != Ops.DATA) {
+                            return answer;
+                        }
+                        held.incrementAndGet();
+                        return answer.thenCombine(release, (r, v) -> r);
+                    }
+                };
+            });
+            startAndSettle(rings, 3);
+            GodNode node = rings.nodes.get(0);
+            server = new RespServer(vertx, rings.rpc(0), true, 100, 1, 1);
+            int port = server.start("127.0.0.1", 0);
+            List<byte[]> reads = forwarded(node, true, CONNECTIONS / 2, 'r');
+            List<byte[]> writes = forwarded(node, false, CONNECTIONS / 2, 'w');
+            byte[] mine = null;
+            for (int b = 1; b < 256 && mine == null; b++) {
+                byte[] k = {(byte) b, 'm'};
+                mine = node.cluster().executesHere(k, 0, false) ? k : null;
+            }
+            assertThat(mine).as("a key node 0 writes itself").isNotNull();
+            try (Jedis j = new Jedis("127.0.0.1", port, 120_000)) {
+                for (byte[] k : reads) {
+                    assertThat(j.set(k, k)).isEqualTo("OK");
+                }
+                hold.set(true);
+                List<Future<Object>> answers = new ArrayList<>();
+                for (int c = 0; c < CONNECTIONS; c++) {
+                    byte[] key = c % 2 == 0 ? reads.get(c / 2) : writes.get(c / 2);
+                    boolean read = c % 2 == 0;
+                    answers.add(clients.submit(() -> {
+                        try (Jedis k = new Jedis("127.0.0.1", port, 120_000)) {
+                            return read ? k.get(key) : k.set(key, "new".getBytes(StandardCharsets.UTF_8));
+                        }
+                    }));
+                }
+                Awaitility.await("all " + CONNECTIONS + " forwarded commands in flight at once")
+                        .atMost(TimeScale.seconds(20)).until(() -> held.get() == CONNECTIONS);
+                assertThat(j.set(mine, "here".getBytes(StandardCharsets.UTF_8)))
+                        .as("a Sync SET node 0 executes, answered while the forwarded ones wait").isEqualTo("OK");
+                assertThat(answers).noneMatch(Future::isDone);
+                release.complete(null);
+                for (int c = 0; c < CONNECTIONS; c++) {
+                    Object a = answers.get(c).get(TimeScale.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+                    if (c % 2 == 0) {
+                        assertThat((byte[]) a).as("connection %d's GET", c).isEqualTo(reads.get(c / 2));
+                    } else {
+                        assertThat(a).as("connection %d's SET", c).isEqualTo("OK");
+                    }
+                }
+                for (byte[] k : writes) {
+                    assertThat(j.get(k)).isEqualTo("new".getBytes(StandardCharsets.UTF_8));
+                }
+            }
+        } finally {
+            release.complete(null);
+            if (server != null) {
+                server.close();
+            }
+            vertx.close();
+            clients.shutdownNow();
+        }
+    }
+
+    /**
+     * A forwarded GET or SET whose member does not answer fails over as {@link io.god.cluster.Cluster#forward} does,
+     * without a thread waiting: to the next replica, or — when this node is next in line — executed here on a worker.
+     * Four nodes (N=3), a key's owner cut off (kept in the view), RESP on the next replica and on another node.
+     */
+    @Test
+    void aForwardedCommandFailsOverWhenItsOwnerDoesNotAnswer() throws Exception {
+        try (TestNetwork network = new TestNetwork(31);
+                // the cut-off owner stays in the view (1000 rounds of 50 ms)
+                RespNodes n = new RespNodes(Map.of("god.ring.failures", "1000", "god.ring.interval", "50ms"))) {
+            n.rings.setTransports((settings, h) -> network.net.transport(settings.advertise()));
+            n.start(4);
+            startAndSettle(n.rings, 0);
+            byte[] k = {(byte) 0x80, 'f'};
+            var replicas = n.rings.nodes.get(0).membership().ring().replicas(k, 3);
+            String owner = replicas.get(0).address();
+            int next = -1;
+            int other = -1;
+            List<String> others = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                String a = n.rings.address(i);
+                next = a.equals(replicas.get(1).address()) ? i : next;
+                other = !a.equals(owner) && !a.equals(replicas.get(1).address()) ? i : other;
+                if (!a.equals(owner)) {
+                    others.add(a);
+                }
+            }
+            try (Jedis j = new Jedis("127.0.0.1", n.port(other), 60_000)) {
+                assertThat(j.set(k, "before".getBytes(StandardCharsets.UTF_8))).isEqualTo("OK");
+            }
+            network.net.partition(List.of(owner), others);
+            // on the next replica: the owner does not answer, and this node is next in line (executes on a worker);
+            // on another node: the owner does not answer, the next replica executes
+            for (int at : new int[] {next, other, next}) {
+                try (Jedis c = new Jedis("127.0.0.1", n.port(at), 60_000)) {
+                    String value = "after " + at;
+                    assertThat(c.get(k)).as("a GET at node %d whose owner is cut off", at).isNotNull();
+                    assertThat(c.set(k, value.getBytes(StandardCharsets.UTF_8)))
+                            .as("a SET at node %d whose owner is cut off", at).isEqualTo("OK");
+                    assertThat(c.get(k)).isEqualTo(value.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            assertThat(n.rings.nodes.get(other).membership().ring().byAddress(owner))
+                    .as("the owner stayed in the view").isNotNull();
+        }
+    }
+
+    private static final int CONNECTIONS = 8;
+
+    /**
+     * Starts {@code count} nodes (none: they are started) and waits until the ring converged and no member is presumed
+     * catching up any more (a read of a catching-up ring merges, and waits, where it is asked).
+     */
+    private static void startAndSettle(Rings rings, int count) {
+        for (int i = 0; i < count; i++) {
+            rings.start(i, null, rings.address(0));
+        }
+        Awaitility.await().atMost(TimeScale.seconds(30)).until(() -> rings.converged()
+                && rings.nodes.stream().allMatch(x -> x.cluster().servesReads()));
+    }
+
+    /** {@code n} keys node 0 forwards (a read: it is not their first reader; a write: not their owner). */
+    private static List<byte[]> forwarded(GodNode node, boolean read, int n, char tag) {
+        List<byte[]> out = new ArrayList<>();
+        for (int b = 1; b < 256 && out.size() < n; b++) { // keys are placed by their bytes
+            byte[] k = {(byte) b, (byte) tag};
+            if (!node.cluster().executesHere(k, 0, read)) {
+                out.add(k);
+            }
+        }
+        assertThat(out).as("keys node 0 forwards").hasSize(n);
+        return out;
     }
 
     private static String threadOf(List<String> calls) {

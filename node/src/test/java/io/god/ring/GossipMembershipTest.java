@@ -48,17 +48,7 @@ class GossipMembershipTest {
 
     /** A transport that counts the pings its node sends. */
     Transport counting(Transport t) {
-        return new Transport() {
-            @Override
-            public String address() {
-                return t.address();
-            }
-
-            @Override
-            public void serve(Handler h) {
-                t.serve(h);
-            }
-
+        return new io.god.transport.WrappedTransport(t) {
             @Override
             public CompletableFuture<byte[]> call(String to, int op, byte[] payload, Duration deadline) {
                 if (op == Ops.PING) {
@@ -67,11 +57,6 @@ class GossipMembershipTest {
                     pingers.computeIfAbsent(to, k -> new HashSet<>()).add(t.address());
                 }
                 return t.call(to, op, payload, deadline);
-            }
-
-            @Override
-            public void close() {
-                t.close();
             }
         };
     }
