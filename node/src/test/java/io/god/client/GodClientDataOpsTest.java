@@ -212,6 +212,9 @@ class GodClientDataOpsTest {
             rings.start(3);
             try (GodClient ok = GodClient.builder().endpoints(rings.address(0)).token("s3cret-token").build()) {
                 ok.put(utf8("a"), utf8("1"), true);
+                // Sync returns once W = 2 of the 3 copies exist; what follows reads every copy
+                org.awaitility.Awaitility.await().atMost(TimeScale.seconds(10)).until(() -> rings.nodes.stream()
+                        .allMatch(n -> "1".equals(s(held(n, "a").value()))));
                 ok.subPut(utf8("t"), utf8("s"), utf8("2"));
                 assertThat(s(ok.get(utf8("a")).value())).isEqualTo("1");
             }

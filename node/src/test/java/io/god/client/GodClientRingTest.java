@@ -106,17 +106,20 @@ class GodClientRingTest extends FourNodeRing {
         for (int i = 0; i < 50; i++) {
             client.put(utf8("rs" + i), utf8("v"), true);
         }
-        for (int i = 0; i < 50; i++) {
-            byte[] key = utf8("rs" + i);
-            List<String> holders = new ArrayList<>();
-            for (GodNode n : rings.nodes) {
-                if (n.store().state().get(key).exists()) {
-                    holders.add(n.address());
+        // a Sync write returns once W = 2 of the 3 replicas confirmed; the third copy may still be on its way
+        await().atMost(TimeScale.seconds(10)).untilAsserted(() -> {
+            for (int i = 0; i < 50; i++) {
+                byte[] key = utf8("rs" + i);
+                List<String> holders = new ArrayList<>();
+                for (GodNode n : rings.nodes) {
+                    if (n.store().state().get(key).exists()) {
+                        holders.add(n.address());
+                    }
                 }
+                assertThat(holders).containsExactlyInAnyOrderElementsOf(
+                        client.replicas(key).stream().map(GodClient.Member::address).toList());
             }
-            assertThat(holders).containsExactlyInAnyOrderElementsOf(
-                    client.replicas(key).stream().map(GodClient.Member::address).toList());
-        }
+        });
     }
 
     @Test

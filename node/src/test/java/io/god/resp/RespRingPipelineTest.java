@@ -151,6 +151,16 @@ class RespRingPipelineTest {
                 assertThat(j.get(remote)).isEqualTo("theirs".getBytes(StandardCharsets.UTF_8));
                 // forwarded: answered on the thread the member's answer came on, no RESP worker waiting for it
                 assertThat(threads).singleElement().asString().startsWith("Get 200 ").doesNotContain("god-resp-");
+                // a miss asks whether the key holds a sub tree (WRONGTYPE) on a worker: the GET itself runs once
+                byte[] absent = null;
+                for (int b = 1; b < 256 && absent == null; b++) {
+                    byte[] k = {(byte) b, 'a'};
+                    absent = node.cluster().executesHere(k, 0, true) ? k : null;
+                }
+                threads.clear();
+                assertThat(j.get(absent)).isNull();
+                assertThat(threads).as("commands counted for a GET that missed")
+                        .filteredOn(t -> t.startsWith("Get ")).hasSize(1);
 
                 Pipeline p = j.pipelined();
                 Response<byte[]> first = p.get(local);
