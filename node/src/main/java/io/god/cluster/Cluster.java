@@ -97,7 +97,7 @@ public final class Cluster {
         this.redundancy = redundancy;
         this.timeout = timeout;
         this.queueLimit = queueLimit;
-        this.lanes = new ReplicationLanes(retry);
+        this.lanes = new ReplicationLanes(retry, queueLimit);
     }
 
     public Ring ring() {

@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * confirmation only when the call that carried its own records was acknowledged, and a failed call fails each
  * writer in it with the message a call of its own would have failed with. Replicas apply a batch as any
  * {@link Ops#REPLICATE} payload (the format is unchanged: a count, then the records).
+ *
+ * <p>A lane holds at most {@code god.replication.queue} waiting hand-overs and {@link #MAX_WAITING_BYTES} of their
+ * records; beyond, a hand-over fails at once (a Sync writer counts that replica unconfirmed; anti-entropy repairs the
+ * copy), so a replica that stops answering costs bounded memory until its calls' deadlines.
  */
 final class ReplicationLanes {
 
@@ -35,13 +39,24 @@ final class ReplicationLanes {
     /** Encoded record bytes in one call at most (unless one writer's are more: they go alone). */
     static final int MAX_BYTES = 256 * 1024;
 
+    /** Encoded record bytes waiting in one lane at most (a replica that answers slowly, or not, until its deadline). */
+    static final long MAX_WAITING_BYTES = 64L * 1024 * 1024;
+
     private final Retry retry;
+    private final int maxWaiting;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong records = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
 
-    ReplicationLanes(Retry retry) {
+    /**
+     * @param maxWaiting writers' hand-overs waiting in one lane at most ({@code god.replication.queue}): a Sync writer
+     *                   no longer waits for a replica past W confirmations, so a replica that stopped answering
+     *                   would otherwise collect what every writer hands over until the calls' deadlines
+     */
+    ReplicationLanes(Retry retry, int maxWaiting) {
         this.retry = retry;
+        this.maxWaiting = maxWaiting;
     }
 
     /** One writer's records, encoded ({@link io.god.persist.Record#encode}), for one target. */
@@ -77,6 +92,11 @@ final class ReplicationLanes {
         return records.get();
     }
 
+    /** Hand-overs refused because their lane was full (the copy is left to anti-entropy). */
+    long refused() {
+        return refused.get();
+    }
+
     private record Waiting(Batch batch, long until, CompletableFuture<byte[]> done) {
     }
 
@@ -84,6 +104,7 @@ final class ReplicationLanes {
     private final class Lane {
         private final String address;
         private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+        private long waitingBytes;
         private boolean busy;
 
         Lane(String address) {
@@ -93,7 +114,17 @@ final class ReplicationLanes {
         void add(Waiting w) {
             List<Waiting> next;
             synchronized (this) {
+                if (!waiting.isEmpty() && (waiting.size() >= maxWaiting
+                        || waitingBytes + w.batch().bytes() > MAX_WAITING_BYTES)) {
+                    refused.incrementAndGet();
+                    w.done().completeExceptionally(new TransportException(TransportException.Reason.UNREACHABLE,
+                            waiting.size() + " copies (" + waitingBytes + " bytes) already wait for " + address
+                                    + " (god.replication.queue): it answers slowly or not at all; this copy is left"
+                                    + " to anti-entropy"));
+                    return;
+                }
                 waiting.add(w);
+                waitingBytes += w.batch().bytes();
                 if (busy) {
                     return; // goes with the next call, when the one in flight completes
                 }
@@ -114,6 +145,7 @@ final class ReplicationLanes {
                     break;
                 }
                 out.add(waiting.poll());
+                waitingBytes -= b.bytes();
                 n += b.encoded().length;
                 bytes += b.bytes();
             }

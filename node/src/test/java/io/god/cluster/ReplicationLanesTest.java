@@ -1,6 +1,7 @@
 package io.god.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.god.persist.Record;
 import io.god.transport.Retry;
@@ -25,6 +26,7 @@ class ReplicationLanesTest {
     static final String A = "10.0.0.1:9191";
     static final String B = "10.0.0.2:9191";
     static final Duration TIMEOUT = Duration.ofSeconds(2);
+    static final int MAX_WAITING = 2_000;
 
     /** The calls sent, each answered by the test. */
     static final class HeldTransport implements Transport {
@@ -69,7 +71,7 @@ class ReplicationLanesTest {
     final ReplicationLanes lanes = new ReplicationLanes(new Retry(transport, (delay, task) -> {
         scheduled.add(task);
         return () -> { };
-    }, () -> now, 3, Duration.ofMillis(10)));
+    }, () -> now, 3, Duration.ofMillis(10)), MAX_WAITING);
 
     static ReplicationLanes.Batch batch(String... keys) {
         List<Record> records = new ArrayList<>();
@@ -114,6 +116,34 @@ class ReplicationLanesTest {
         assertThat(transport.sent).hasSize(4);
     }
 
+    /**
+     * A replica whose call hangs (until its deadline) collects what every writer hands over: past god.replication.queue
+     * waiting hand-overs its lane refuses more at once, naming the replica, while other replicas' lanes go on; once the
+     * call completes the lane drains and takes hand-overs again.
+     */
+    @Test
+    void aLaneStuckOnAReplicaRefusesHandOversBeyondItsBound() {
+        lanes.send(A, batch("k0"), TIMEOUT); // in flight, not answered
+        List<CompletableFuture<byte[]>> waiting = new ArrayList<>();
+        for (int i = 1; i <= MAX_WAITING; i++) {
+            waiting.add(lanes.send(A, batch("k" + i), TIMEOUT));
+        }
+        assertThat(waiting).noneMatch(CompletableFuture::isDone);
+        CompletableFuture<byte[]> over = lanes.send(A, batch("over"), TIMEOUT);
+        assertThat(over).isCompletedExceptionally();
+        assertThatThrownBy(over::join).hasCauseInstanceOf(TransportException.class)
+                .hasMessageContaining(MAX_WAITING + " copies").hasMessageContaining(A)
+                .hasMessageContaining("god.replication.queue");
+        assertThat(lanes.refused()).isEqualTo(1);
+        CompletableFuture<byte[]> elsewhere = lanes.send(B, batch("b"), TIMEOUT);
+        assertThat(elsewhere).isNotDone(); // sent: B's lane is its own
+        assertThat(transport.sent).extracting(HeldTransport.Sent::to).containsExactly(A, B);
+
+        transport.sent.get(0).reply().complete(new byte[0]); // the first call answers: the waiting go (1024 a call)
+        assertThat(lanes.send(A, batch("again"), TIMEOUT)).isNotDone();
+        assertThat(lanes.refused()).isEqualTo(1);
+    }
+
     @Test
     void aFailedCallFailsEachWriterInItWithItsReason() {
         lanes.send(A, batch("k1"), TIMEOUT);
@@ -145,7 +175,7 @@ class ReplicationLanesTest {
         ReplicationLanes lanes = new ReplicationLanes(new Retry(held, (delay, task) -> {
             scheduled.add(task);
             return () -> { };
-        }, () -> now, 1, Duration.ofMillis(10)));
+        }, () -> now, 1, Duration.ofMillis(10)), MAX_WAITING);
 
         assertThat(catchFailure(lanes.send(A, batch("k1"), TIMEOUT))).hasMessageContaining("client is closed");
         CompletableFuture<byte[]> second = lanes.send(A, batch("k2"), TIMEOUT);
