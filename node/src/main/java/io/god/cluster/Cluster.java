@@ -853,6 +853,14 @@ public final class Cluster {
         return asyncFailures.get();
     }
 
+    /**
+     * Copies refused at once, Sync or async, because their replica's lane already held {@code god.replication.queue}
+     * waiting copies ({@link ReplicationLanes}): that replica answers slowly or not at all; anti-entropy repairs them.
+     */
+    public long refusedReplications() {
+        return lanes.refused();
+    }
+
     public int queuedReplications() {
         return queued.get();
     }

@@ -114,6 +114,9 @@ public final class NodeMeters implements io.god.command.CommandObserver, Persist
                 "asynchronous copies dropped because the queue was full (anti-entropy repairs them)");
         counter("god.replication.failed", n -> n.cluster() == null ? 0 : n.cluster().failedAsyncReplications(),
                 "asynchronous copies that failed (anti-entropy repairs them)");
+        counter("god.replication.refused", n -> n.cluster() == null ? 0 : n.cluster().refusedReplications(),
+                "copies (Sync or asynchronous) refused at once: their replica's lane held god.replication.queue waiting"
+                        + " copies, it answers slowly or not at all (anti-entropy repairs them)");
         counter("god.replication.calls", n -> n.cluster() == null ? 0 : n.cluster().replicationCalls(),
                 "replication calls sent (copies to one replica coalesce while a call to it is in flight)");
         counter("god.replication.records", n -> n.cluster() == null ? 0 : n.cluster().replicatedRecords(),

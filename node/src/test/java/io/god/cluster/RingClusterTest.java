@@ -5,6 +5,7 @@ import static io.god.cluster.Rings.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.god.metrics.NodeMeters;
 import io.god.node.GodNode;
 import io.god.ring.Member;
 import io.god.testing.ScaledTimeout;
@@ -12,6 +13,8 @@ import io.god.testing.TimeScale;
 import io.god.time.Scheduler;
 import io.god.transport.InMemoryNetwork;
 import io.god.transport.TestNetwork;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -302,24 +306,10 @@ class RingClusterTest {
     @Test
     void aQuorumSyncWriteDoesNotWaitForAReplicaThatStoppedAnswering() throws Exception {
         try (TestNetwork network = new TestNetwork(12); Rings rings = new Rings()) {
-            rings.transports = (settings, handlers) -> network.net.transport(settings.advertise());
-            rings.extra.put("god.ring.failures", "1000"); // keep the unreachable replica in the view
-            rings.extra.put("god.ring.interval", "100ms");
-            rings.extra.put("god.sync.acks", "quorum");
-            rings.extra.put("god.rpc.timeout", TimeScale.setting("60s"));
-            for (int i = 0; i < 3; i++) {
-                rings.start(i, null, rings.address(0));
-            }
-            await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
-            network.net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
-            // N = 3 on 3 nodes: every key's replica set includes the cut-off node; W = 2. The key is node 0's (equal to
-            // its predecessor's position): not forwarded to the cut-off node
-            var view = rings.nodes.get(0).membership().ring();
-            byte[] key = view.predecessorOf(view.byAddress(rings.address(0))).position();
+            byte[] key = thirdCutOff(network, rings);
             ExecutorService writer = Executors.newSingleThreadExecutor();
             try {
-                Future<String> put = writer.submit(() -> call(rings.rpcs.get(0), "Put", "{\"Key\":\""
-                        + Base64.getEncoder().encodeToString(key) + "\",\"Value\":\"" + b64("v") + "\",\"Sync\":true}"));
+                Future<String> put = writer.submit(() -> syncPut(rings, key));
                 await("confirmed by two replicas, long before the third one's 60 s deadline")
                         .atMost(TimeScale.seconds(20)).until(put::isDone);
                 assertThat(put.get()).isEqualTo("{}");
@@ -331,6 +321,53 @@ class RingClusterTest {
             }
             assertThat(rings.nodes.get(0).membership().ring().byAddress(rings.address(2))).isNotNull();
         }
+    }
+
+    /**
+     * The copies for a replica that stopped answering wait in its lane; past {@code god.replication.queue} of them a
+     * copy is refused at once, the Sync write still confirmed by the two others, and the refusal is counted
+     * ({@code god_replication_refused_total}).
+     */
+    @Test
+    void copiesBeyondTheQueueForAReplicaThatStoppedAnsweringAreRefusedAndCounted() throws Exception {
+        try (TestNetwork network = new TestNetwork(12); Rings rings = new Rings()) {
+            rings.extra.put("god.replication.queue", "2");
+            byte[] key = thirdCutOff(network, rings);
+            PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            NodeMeters.bind(rings.nodes.get(0), metrics, OptionalInt.empty());
+            assertThat(NodeMetersRingTest.value(metrics, "god_replication_refused_total")).isZero();
+            // the first copy for node 2 is in flight (held until its 60 s deadline), the next two wait in its lane
+            for (int i = 0; i < 5; i++) {
+                assertThat(syncPut(rings, key)).isEqualTo("{}");
+            }
+            assertThat(NodeMetersRingTest.value(metrics, "god_replication_refused_total")).isEqualTo(2);
+            assertThat(rings.nodes.get(1).store().state().get(key).exists()).isTrue();
+        }
+    }
+
+    /**
+     * Three in-memory nodes, N = 3 and W = 2 (every key's replica set is all three), node 2 cut off from the others
+     * but kept in their view (calls to it go unanswered until their 60 s deadline); returns a key node 0 executes
+     * (equal to its predecessor's position: not forwarded to the cut-off node).
+     */
+    private static byte[] thirdCutOff(TestNetwork network, Rings rings) throws Exception {
+        rings.transports = (settings, handlers) -> network.net.transport(settings.advertise());
+        rings.extra.put("god.ring.failures", "1000"); // keep the unreachable replica in the view
+        rings.extra.put("god.ring.interval", "100ms");
+        rings.extra.put("god.sync.acks", "quorum");
+        rings.extra.put("god.rpc.timeout", TimeScale.setting("60s"));
+        for (int i = 0; i < 3; i++) {
+            rings.start(i, null, rings.address(0));
+        }
+        await().atMost(CONVERGE).until(() -> rings.converged() && rings.nodes.get(0).membership().ring().size() == 3);
+        network.net.partition(List.of(rings.address(2)), List.of(rings.address(0), rings.address(1)));
+        var view = rings.nodes.get(0).membership().ring();
+        return view.predecessorOf(view.byAddress(rings.address(0))).position();
+    }
+
+    private static String syncPut(Rings rings, byte[] key) {
+        return call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + Base64.getEncoder().encodeToString(key) + "\",\"Value\":\""
+                + b64("v") + "\",\"Sync\":true}");
     }
 
     @Test
