@@ -18,18 +18,24 @@ public interface Scheduler {
 
     Cancellable schedule(long delayNanos, Runnable task);
 
-    /** Real time on an executor (its tasks must not block). */
+    /**
+     * Real time on an executor (its tasks must not block). A task the executor no longer takes (it shut down: the
+     * node is closing) runs at once on the caller: the tasks are call deadlines and retries, whose futures someone
+     * waits for — dropped, a retry's caller waited for its own bound (a replication lane stayed occupied until then).
+     * A retry that runs at once finds its transport closed and fails; its attempts are bounded.
+     */
     static Scheduler of(ScheduledExecutorService executor) {
         return (delay, task) -> {
-            if (executor.isShutdown()) {
-                return () -> { };
+            if (!executor.isShutdown()) {
+                try {
+                    var f = executor.schedule(task, Math.max(0, delay), TimeUnit.NANOSECONDS);
+                    return () -> f.cancel(false);
+                } catch (java.util.concurrent.RejectedExecutionException e) { // shut down meanwhile
+                    // run below
+                }
             }
-            try {
-                var f = executor.schedule(task, Math.max(0, delay), TimeUnit.NANOSECONDS);
-                return () -> f.cancel(false);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                return () -> { };
-            }
+            task.run();
+            return () -> { };
         };
     }
 }

@@ -174,6 +174,20 @@ class TransportTest {
         assertThat((System.nanoTime() - start) / 1_000_000).as("3 attempts, not the whole deadline").isLessThan(TimeScale.seconds(2).toMillis());
     }
 
+    /**
+     * A retry due after its timers stopped (the node is closing) still ends: its next attempts run at once and fail.
+     * Dropped, the call never completed and its caller (a replication lane, a Sync writer) waited for its own bound.
+     */
+    @Test
+    void aRetryDueAfterItsTimersStoppedStillFails() throws Exception {
+        TcpTransport client = tcp(0, null);
+        ScheduledExecutorService stopped = Executors.newSingleThreadScheduledExecutor();
+        stopped.shutdown();
+        Retry retry = new Retry(client, Scheduler.of(stopped), NanoClock.system(), 3, Duration.ofMillis(10));
+        TransportException e = failure(retry.call("127.0.0.1:" + freePort(), 1, new byte[0], TimeScale.seconds(60)));
+        assertThat(e.reason()).isEqualTo(TransportException.Reason.UNREACHABLE);
+    }
+
     @Test
     void malformedAndOversizedFramesCloseOnlyThatConnection() throws Exception {
         int port = freePort();
