@@ -55,8 +55,20 @@ public final class Rbac {
                 || rules(call.namespace()).stream().anyMatch(rule -> matches(rule, call));
     }
 
+    /** {@link #rules} by namespace: deploy/ is read once per namespace (a scenario suite checks thousands of calls). */
+    private static final java.util.Map<String, List<PolicyRule>> RULES = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** The rules deploy/ grants in a namespace (empty: cluster-wide only): the ClusterRole's and its Roles'. */
     public static List<PolicyRule> rules(String namespace) throws IOException {
+        List<PolicyRule> known = RULES.get(namespace);
+        if (known == null) {
+            known = List.copyOf(read(namespace));
+            RULES.put(namespace, known);
+        }
+        return known;
+    }
+
+    private static List<PolicyRule> read(String namespace) throws IOException {
         List<PolicyRule> rules = new ArrayList<>(operatorRole().getRules());
         deployObjects().stream().filter(Role.class::isInstance).map(Role.class::cast)
                 .filter(r -> r.getMetadata().getNamespace().equals(namespace)).forEach(r -> rules.addAll(r.getRules()));
