@@ -121,6 +121,15 @@ public final class Executor {
     }
 
     /**
+     * Brings the paths to a batch of top-level keys ({@code keys[0..count)}) into the CPU cache
+     * ({@link io.god.tree.TreeState#warm(byte[][], int)}), before a pipelined read's point commands run one by one;
+     * keys this node holds no copy of end their descent early. Returns what {@code warm} returns (keep it).
+     */
+    public int prefetch(byte[][] keys, int count) {
+        return node.store().state().warm(keys, count);
+    }
+
+    /**
      * Runs one command: the result object the JSON contract serialises (a {@link Wire} record, a list, a number,
      * {@code {}} or null), or another member's answer as {@link Relayed}. Throws {@link CommandError} (or an
      * exception {@link #failure} maps) with nothing changed.

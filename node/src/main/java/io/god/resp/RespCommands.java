@@ -178,6 +178,26 @@ final class RespCommands {
     }
 
     /**
+     * Before a pipelined read's commands run: the keys of its GETs and SETs brought into the CPU cache together
+     * ({@link io.god.command.Executor#prefetch}); their descents' cache misses overlap instead of coming one command
+     * after another. Returns what the prefetch read (keep it).
+     */
+    int prefetch(List<List<byte[]>> batch) {
+        byte[][] keys = new byte[batch.size()][];
+        int n = 0;
+        for (List<byte[]> command : batch) { // a loop, not a stream: this runs for every pipelined read
+            int size = command.size();
+            if ((size == 2 || size == 3) && command.get(0).length == 3) {
+                String name = name(command.get(0));
+                if (size == 2 ? "GET".equals(name) : "SET".equals(name)) {
+                    keys[n++] = command.get(1);
+                }
+            }
+        }
+        return n < 2 ? 0 : rpc.executor().prefetch(keys, n);
+    }
+
+    /**
      * Commands that never wait, run on the network event loop: point reads and plain SETs ({@link
      * io.god.command.Executor#writesAtOnce}) of a node alone in its ring, and PING/ECHO.
      */

@@ -163,6 +163,8 @@ public final class RespServer implements AutoCloseable {
         private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
         private volatile boolean paused;
         private boolean broken;
+        /** What {@link RespCommands#prefetch} read, kept so that its reads are not optimised away; never read. */
+        private int prefetched;
 
         Connection(NetSocket socket) {
             this.socket = socket;
@@ -219,6 +221,9 @@ public final class RespServer implements AutoCloseable {
             // nothing of the connection queued: the commands run here, as far as they go without waiting; else after
             // the queued ones, on a worker
             List<List<byte[]>> batch = commandsRead;
+            if (batch.size() > 1 && tail.isDone()) {
+                prefetched += commands.prefetch(batch);
+            }
             tail = tail.isDone() ? guarded(drive(batch, 0, false))
                     : tail.thenComposeAsync(v -> guarded(drive(batch, 0, true)), workers);
         }

@@ -74,6 +74,16 @@ public final class TreeState implements MerkleSource {
         }
     }
 
+    /**
+     * {@link #warm} for a batch of keys ({@code keys[0..count)}) at once, their descents interleaved
+     * ({@link Trie#touch}): what a pipelined read of commands is about to read and write is in the CPU cache before
+     * the first of them runs. Returns a sum of what it read: the caller keeps it, so that the reads are not
+     * optimised away.
+     */
+    public int warm(byte[][] keys, int count) {
+        return count > 0 ? Trie.touch(root, keys, count) : 0;
+    }
+
     /** The stored entry of key (value, tombstone and/or sub tree), or null. */
     public Entry entry(byte[] key) {
         return Trie.get(root, key);

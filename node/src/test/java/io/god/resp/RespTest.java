@@ -131,6 +131,33 @@ public class RespTest {
                 assertThat(replies.get(2 * i)).isEqualTo("OK");
                 assertThat(replies.get(2 * i + 1)).isEqualTo("v" + i);
             }
+            // one pipelined read whose keys' descents are taken together (RespCommands#prefetch): keys that are
+            // prefixes of each other, binary keys, absent keys between present ones, a key written then read again
+            byte[][] keys = {"q".getBytes(), "qq".getBytes(), "qqq".getBytes(), {(byte) 0xff, 0}, {(byte) 0xff},
+                    {0, 0, 0}, "qa".getBytes()};
+            Pipeline q = j.pipelined();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < keys.length; i++) {
+                    q.get(keys[i]);
+                    if ((i + round) % 2 == 0) {
+                        q.set(keys[i], ("r" + round + "k" + i).getBytes());
+                    }
+                }
+            }
+            List<Object> got = q.syncAndReturnAll();
+            List<Object> expected = new ArrayList<>();
+            Map<Integer, String> model = new java.util.HashMap<>();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < keys.length; i++) {
+                    expected.add(model.get(i));
+                    if ((i + round) % 2 == 0) {
+                        expected.add("OK");
+                        model.put(i, "r" + round + "k" + i);
+                    }
+                }
+            }
+            assertThat(got.stream().map(o -> o instanceof byte[] b ? new String(b) : o).toList())
+                    .isEqualTo(expected);
         }
     }
 
