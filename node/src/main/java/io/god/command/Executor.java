@@ -16,6 +16,8 @@ import io.god.wire.Call;
 import io.god.wire.DataCall;
 import io.god.wire.Ops;
 import io.god.wire.SliceCall;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The node's one execution path (DESIGN §4). Every front end — the god JSON contract, {@code /v1}, the binary data
@@ -105,19 +107,20 @@ public final class Executor {
 
     /**
      * Whether a client's point write (Put, Del) never waits, so it may run on a network event loop: a node alone in
-     * its ring ({@link Cluster#confirmsAlone}: no copy to send, no replica for a Sync write to wait for) with an
-     * in-memory store (a durable log may wait for the disk). RESP SET measured faster on the loops (bench/resp.sh):
-     * a hop to a worker per pipelined read costs two context switches on a 2-core machine.
+     * its ring ({@link Cluster#confirmsAlone}: no copy to send, no replica for a Sync write to wait for) whose store
+     * does not wait for the disk (in memory, or a log under fsync everysec/no: its append goes to the page cache, as
+     * Redis' AOF append does from its event loop; fsync always waits). RESP SET measured faster on the loops
+     * (bench/resp.sh): a hop to a worker per pipelined read costs two context switches on a 2-core machine.
      */
     public boolean writesAtOnce(boolean sync) {
         Cluster cluster = node.cluster();
         return (cluster == null || cluster.alone()) && writeWaitsForNothing(sync);
     }
 
-    /** A write applied here returns without waiting: in memory, and Sync with no other replica to confirm it. */
+    /** A write applied here returns without waiting: no fsync to wait for, and Sync with no other replica to confirm it. */
     private boolean writeWaitsForNothing(boolean sync) {
         Cluster cluster = node.cluster();
-        return !node.store().durable() && (!sync || cluster == null || cluster.confirmsAlone());
+        return !node.store().writesWaitForTheDisk() && (!sync || cluster == null || cluster.confirmsAlone());
     }
 
     /**
@@ -246,10 +249,10 @@ public final class Executor {
     /**
      * Runs a binary data call (Get, Put, Del, SubGet, SubPut, SubDel) with the rules of {@link #run}; forwarding
      * carries the call in its binary form. Called on the network event loop first ({@code mayBlock} false): it
-     * answers there what needs no waiting — reads this node executes (a tree version is immutable), writes to an
-     * in-memory store that wait for no replica (asynchronous, or Sync on a node alone), and refusals — and returns
-     * null for the rest (forwarding, Sync writes other replicas confirm, durable stores whose log may wait for the
-     * disk), which the caller runs again on a worker.
+     * answers there what needs no waiting — reads this node executes (a tree version is immutable), writes that
+     * wait for no replica (asynchronous, or Sync on a node alone) and no fsync, and refusals — and returns null for
+     * the rest (forwarding, Sync writes other replicas confirm, a log that fsyncs every write), which the caller runs
+     * again on a worker.
      */
     public DataCall.Reply point(DataCall c, boolean mayBlock, long since) {
         Point p = checked(c);
@@ -265,6 +268,58 @@ public final class Executor {
             }
         }
         return here(p, stamp);
+    }
+
+    /**
+     * Point writes that wait for nothing ({@link #writesAtOnce}: a node alone, a store whose writes do not wait for
+     * the disk), applied together: each checked and stamped as {@link #point(DataCall)} does, the admitted ones then
+     * applied as one tree version and, on a durable store, one log append ({@link Operations#writeAll}) — a
+     * pipelined run of RESP SETs pays one write to the log instead of one a SET. The replies in order: a refused
+     * call its refusal, the others OK, or all of them the refusal of the append. Null, nothing done, when one of them
+     * would wait after all (the ring changed since the caller asked): the caller runs them one by one.
+     */
+    public List<DataCall.Reply> pointWrites(List<DataCall> calls) {
+        long start = System.nanoTime();
+        int n = calls.size();
+        DataCall.Reply[] replies = new DataCall.Reply[n];
+        Point[] points = new Point[n];
+        for (int i = 0; i < n; i++) {
+            try {
+                Point p = checked(calls.get(i));
+                if (!p.local() || p.waits() || p.read()) {
+                    return null;
+                }
+                points[i] = p;
+            } catch (RuntimeException e) {
+                replies[i] = refusal(e, calls.get(i));
+            }
+        }
+        List<Record> records = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            if (points[i] != null) {
+                DataCall c = calls.get(i);
+                try {
+                    records.add(record(points[i].request(),
+                            admission.stamp(points[i].request().command(), c.stamp(), c.hops(), start)));
+                } catch (RuntimeException e) {
+                    replies[i] = refusal(e, c);
+                    points[i] = null;
+                }
+            }
+        }
+        RuntimeException failed = null;
+        try {
+            operations.writeAll(records, calls.get(0).sync());
+        } catch (RuntimeException e) {
+            failed = e;
+        }
+        for (int i = 0; i < n; i++) {
+            if (points[i] != null) {
+                replies[i] = failed == null ? DataCall.Reply.ok() : refusal(failed, calls.get(i));
+            }
+            counted(calls.get(i), replies[i], start);
+        }
+        return java.util.Arrays.asList(replies);
     }
 
     /** A point call checked (sizes, credential, node state) and where it runs. */

@@ -110,6 +110,20 @@ final class Operations {
     }
 
     /**
+     * Writes applied here together — one tree version, one log append on a durable store — each then replicated as
+     * {@link #write} replicates it ({@code sync} for all). Nothing applied when the append fails.
+     */
+    void writeAll(List<Record> records, boolean sync) {
+        if (records.isEmpty()) {
+            return;
+        }
+        store().applyAll(records);
+        for (Record r : records) {
+            replicate(List.of(r), r.key(), sync);
+        }
+    }
+
+    /**
      * As {@link #write} without a thread waiting for the replicas: applied here now, the future completes when a Sync
      * write is confirmed (or fails with the 503 write throws). For an in-memory store: a durable one may wait for the
      * disk when it logs the write.

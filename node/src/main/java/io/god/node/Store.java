@@ -42,6 +42,14 @@ public interface Store extends AutoCloseable {
     boolean durable();
 
     /**
+     * Whether applying a write may wait for the disk: a durable log that fsyncs every write ({@code always}). Under
+     * {@code everysec} and {@code no} a write's append is a write into the page cache, as Redis' AOF append is.
+     */
+    default boolean writesWaitForTheDisk() {
+        return false;
+    }
+
+    /**
      * Stale-data quarantine: moves the data aside to {@code <data dir>/quarantine/<name>/} (keeping at
      * most {@code keep} such directories) and goes on empty. Empty (nothing done) in memory.
      */
@@ -213,6 +221,11 @@ public interface Store extends AutoCloseable {
             @Override
             public boolean durable() {
                 return true;
+            }
+
+            @Override
+            public boolean writesWaitForTheDisk() {
+                return durable.fsyncsEveryWrite();
             }
 
             @Override

@@ -281,6 +281,11 @@ public final class DurableTree implements AutoCloseable {
         return tree.collectGarbage(budget);
     }
 
+    /** Whether each write waits for its fsync ({@link FsyncPolicy#ALWAYS}). */
+    public boolean fsyncsEveryWrite() {
+        return options.fsync() == FsyncPolicy.ALWAYS;
+    }
+
     /** Forces the log to disk now, whatever the policy. */
     public void sync() {
         wal.sync();

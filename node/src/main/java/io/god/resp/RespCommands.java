@@ -154,6 +154,41 @@ final class RespCommands {
     }
 
     /**
+     * The plain SETs (no options) that stand one after another in the batch from {@code from}, when there are two or
+     * more and they wait for nothing ({@link io.god.command.Executor#writesAtOnce}): applied together
+     * ({@link io.god.command.Executor#pointWrites}: one tree version, one log append) and their replies written in
+     * order. Returns how many it ran: 0, nothing done, for anything else (then the commands run one by one).
+     */
+    int setsTogether(RespSession s, List<List<byte[]>> batch, int from, RespWriter w) {
+        if (!isPlainSet(batch.get(from)) || from + 1 == batch.size() || !isPlainSet(batch.get(from + 1))
+                || !rpc.executor().writesAtOnce(sync)) {
+            return 0;
+        }
+        List<DataCall> calls = new java.util.ArrayList<>();
+        for (int i = from; i < batch.size() && isPlainSet(batch.get(i)); i++) {
+            calls.add(call(s, DataCall.PUT, batch.get(i).get(1), batch.get(i).get(2)));
+        }
+        List<DataCall.Reply> replies = rpc.executor().pointWrites(calls);
+        if (replies == null) {
+            return 0;
+        }
+        s.lastCommand = "SET";
+        s.lastCommandAtMillis = System.currentTimeMillis();
+        for (DataCall.Reply r : replies) {
+            if (r.status() == 200) {
+                w.simple("OK");
+            } else {
+                refused(new CommandError(r.status(), r.message()), "SET", w);
+            }
+        }
+        return calls.size();
+    }
+
+    private static boolean isPlainSet(List<byte[]> command) {
+        return command.size() == 3 && command.get(0).length == 3 && "SET".equals(name(command.get(0)));
+    }
+
+    /**
      * Writes the reply of a command {@link #start} started; returns false, nothing written, when that needs a wait
      * and {@code mayWait} is false (a GET that found no string asks whether the key holds a sub tree: WRONGTYPE).
      */

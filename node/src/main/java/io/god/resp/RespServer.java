@@ -240,6 +240,11 @@ public final class RespServer implements AutoCloseable {
             for (; i < batch.size() && !session.closing; i++) { // a loop, not a stream: this runs for every read
                 List<byte[]> command = batch.get(i);
                 RespWriter w = new RespWriter(out, session);
+                int sets = commands.setsTogether(session, batch, i, w); // a run of SETs: one tree version, one append
+                if (sets > 0) {
+                    i += sets - 1;
+                    continue;
+                }
                 CompletableFuture<DataCall.Reply> started = commands.start(session, command, workers);
                 if (started != null && started.isDone()) {
                     if (!commands.finish(session, command, started.join(), w, mayWait)) {

@@ -161,6 +161,65 @@ public class RespTest {
         }
     }
 
+    /**
+     * A pipelined run of plain SETs on a durable node is one log append ({@link RespCommands#setsTogether}), each SET
+     * still checked on its own: the one over god.limits.value-size gets the error a lone SET gets and is not written,
+     * the others are; a GET between runs sees the run before it.
+     */
+    @Test
+    void aPipelinedRunOfSetsIsOneLogAppendAndEachSetIsCheckedAlone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.data-dir", dir.toString(), "god.limits.value-size", "1k"))
+                .start(1); Jedis j = jedis(n, 0)) {
+            java.util.concurrent.atomic.AtomicInteger appends = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger records = new java.util.concurrent.atomic.AtomicInteger();
+            n.rings.nodes.get(0).store().observe(new io.god.persist.PersistenceObserver() {
+                @Override
+                public void appended(long nanos, int count) {
+                    appends.incrementAndGet();
+                    records.addAndGet(count);
+                }
+            });
+            String big = "x".repeat(2000);
+            String alone = catchError(() -> j.set("alone", big));
+            assertThat(alone).startsWith("ERR ").contains("god.limits.value-size");
+            Pipeline p = j.pipelined();
+            for (int i = 0; i < 100; i++) {
+                p.set("run" + i, i == 40 ? big : "v" + i);
+            }
+            p.get("run41");
+            for (int i = 0; i < 20; i++) {
+                p.set("run" + i, "w" + i);
+            }
+            List<Object> replies = p.syncAndReturnAll();
+            for (int i = 0; i < 100; i++) {
+                Object r = replies.get(i);
+                if (i == 40) {
+                    assertThat(r).isInstanceOf(JedisDataException.class);
+                    assertThat(((JedisDataException) r).getMessage()).isEqualTo(alone);
+                } else {
+                    assertThat(r).isEqualTo("OK");
+                }
+            }
+            assertThat(replies.get(100)).isEqualTo("v41");
+            assertThat(replies.subList(101, 121)).containsOnly("OK");
+            assertThat(j.get("run40")).as("the refused SET wrote nothing").isNull();
+            assertThat(j.get("run5")).isEqualTo("w5");
+            assertThat(j.get("run99")).isEqualTo("v99");
+            assertThat(records.get()).isEqualTo(119);
+            assertThat(appends.get()).as("appends for 119 records in two runs").isLessThanOrEqualTo(10);
+        }
+    }
+
+    private static String catchError(Runnable r) {
+        try {
+            r.run();
+        } catch (JedisDataException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("no error reply");
+    }
+
     @Test
     void writesNeedTheTokenAndResp3HelloCarriesIt() throws Exception {
         try (RespNodes n = new RespNodes(Map.of("god.auth.token", "s3cret-token")).start(1)) {
