@@ -32,6 +32,8 @@ public final class RespServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RespServer.class.getName());
     /** Commands read ahead of their replies per connection (pipelining) before the socket is paused. */
     static final int MAX_PENDING = 1024;
+    /** Commands of one connection in flight at once on a ring (forwarded GETs and SETs to different keys). */
+    static final int MAX_WINDOW = 64;
     /** The negative ports (Vert.x: a shared random port each) the servers of this JVM asked for when told port 0. */
     private static final AtomicInteger ANY_PORT = new AtomicInteger();
 
@@ -252,15 +254,18 @@ public final class RespServer implements AutoCloseable {
                     }
                 } else if (started != null) {
                     written(out, i - from);
-                    int next = i + 1;
-                    return started.thenCompose(r -> {
-                        Buffer reply = Buffer.buffer();
-                        if (!commands.finish(session, command, r, new RespWriter(reply, session), false)) {
-                            return onWorker(reply, batch, next - 1, next - 1, r);
-                        }
-                        written(reply, 1);
-                        return drive(batch, next, false);
-                    });
+                    // the commands after it that go to other keys start now too (a window of them in flight at
+                    // once); their replies are written in order as they come, the rest of the batch after the last
+                    List<CompletableFuture<DataCall.Reply>> window = new java.util.ArrayList<>();
+                    window.add(started);
+                    int end = startAfter(batch, i, window);
+                    CompletableFuture<Void> answered = DONE;
+                    for (int k = i; k < end; k++) {
+                        List<byte[]> c = batch.get(k);
+                        CompletableFuture<DataCall.Reply> f = window.get(k - i);
+                        answered = answered.thenCompose(v -> answer(c, f));
+                    }
+                    return answered.thenCompose(v -> drive(batch, end, false));
                 } else if (mayWait) {
                     commands.execute(session, command, w);
                 } else if (!commands.executeAtOnce(session, command, w)) {
@@ -275,6 +280,56 @@ public final class RespServer implements AutoCloseable {
                 answered(batch.size() - i); // after QUIT the rest is not run
             }
             return DONE;
+        }
+
+        /**
+         * Starts the GETs and SETs after the batch's command {@code at} (started, first in {@code window}) as long as
+         * each goes to a key no command in the window touches (a command on the same key waits for the one before
+         * it: a GET sees the SET before it) and {@link RespCommands#start} starts it; adds their futures to the window
+         * and returns the index after the last started. On a ring, a pipeline's commands for different keys are
+         * then in flight at once instead of one forwarded call after another.
+         */
+        private int startAfter(List<List<byte[]>> batch, int at, List<CompletableFuture<DataCall.Reply>> window) {
+            int j = at + 1;
+            for (; j < batch.size() && window.size() < MAX_WINDOW; j++) {
+                List<byte[]> next = batch.get(j);
+                if (next.size() < 2 || next.size() > 3 || touchedBefore(batch, at, j)) {
+                    break;
+                }
+                CompletableFuture<DataCall.Reply> f = commands.start(session, next, workers);
+                if (f == null) {
+                    break;
+                }
+                window.add(f);
+            }
+            return j;
+        }
+
+        /** Whether a command from {@code from} before {@code j} names the key of command j. */
+        private static boolean touchedBefore(List<List<byte[]>> batch, int from, int j) {
+            byte[] key = batch.get(j).get(1);
+            for (int k = from; k < j; k++) {
+                if (java.util.Arrays.equals(batch.get(k).get(1), key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Writes the reply of a started command when it comes: finished on a worker when that may wait. */
+        private CompletableFuture<Void> answer(List<byte[]> command, CompletableFuture<DataCall.Reply> started) {
+            return started.thenCompose(r -> {
+                Buffer reply = Buffer.buffer();
+                if (commands.finish(session, command, r, new RespWriter(reply, session), false)) {
+                    written(reply, 1);
+                    return DONE;
+                }
+                return CompletableFuture.runAsync(() -> {
+                    Buffer b = Buffer.buffer();
+                    commands.finish(session, command, r, new RespWriter(b, session), true);
+                    written(b, 1);
+                }, workers);
+            });
         }
 
         /**

@@ -188,30 +188,14 @@ class RespRingPipelineTest {
     @Test
     void aForwardedCommandHoldsNoWorkerWhileItsMemberAnswers() throws Exception {
         ExecutorService clients = Executors.newFixedThreadPool(CONNECTIONS);
-        CompletableFuture<Void> release = new CompletableFuture<>();
-        AtomicInteger held = new AtomicInteger();
-        AtomicBoolean hold = new AtomicBoolean();
+        Held calls = new Held();
+        CompletableFuture<Void> release = calls.release;
+        AtomicInteger held = calls.held;
+        AtomicBoolean hold = calls.hold;
         Vertx vertx = Vertx.vertx();
         RespServer server = null;
         try (TestNetwork network = new TestNetwork(30); Rings rings = new Rings()) {
-            // long deadlines: a waiting worker must not give up (and fail over) while the test holds the answers
-            rings.extra.put("god.rpc.timeout", TimeScale.setting("60s"));
-            String first = rings.address(0);
-            rings.setTransports((settings, h) -> {
-                Transport own = network.net.transport(settings.advertise());
-                return !settings.advertise().equals(first) ? own : new WrappedTransport(own) {
-                    @Override
-                    public CompletableFuture<byte[]> call(String to, int op, byte[] payload, Duration deadline) {
-                        CompletableFuture<byte[]> answer = inner.call(to, op, payload, deadline);
-                        if (!hold.get() || op != Ops.DATA) {
-                            return answer;
-                        }
-                        held.incrementAndGet();
-                        return answer.thenCombine(release, (r, v) -> r);
-                    }
-                };
-            });
-            startAndSettle(rings, 3);
+            calls.ring(network, rings);
             GodNode node = rings.nodes.get(0);
             server = new RespServer(vertx, rings.rpc(0), true, 100, 1, 1);
             int port = server.start("127.0.0.1", 0);
@@ -263,6 +247,91 @@ class RespRingPipelineTest {
             }
             vertx.close();
             clients.shutdownNow();
+        }
+    }
+
+    /**
+     * One connection's pipelined GETs and SETs for different keys go to their members at once; a command on a key an
+     * earlier one in flight touches waits for it (a GET sees the SET before it). With node 0's DATA calls held: four
+     * forwarded GETs and a forwarded SET are in flight together, the GET of the SET's key is not; once released, the
+     * replies come in order and that GET sees the new value.
+     */
+    @Test
+    void aPipelinesCommandsOnOtherKeysAreInFlightAtOnceAndOnOneKeyInTurn() throws Exception {
+        Held calls = new Held();
+        Vertx vertx = Vertx.vertx();
+        RespServer server = null;
+        try (TestNetwork network = new TestNetwork(32); Rings rings = new Rings()) {
+            calls.ring(network, rings);
+            GodNode node = rings.nodes.get(0);
+            server = new RespServer(vertx, rings.rpc(0), true, 100, 1, 1);
+            int port = server.start("127.0.0.1", 0);
+            List<byte[]> reads = forwarded(node, true, 4, 'r');
+            byte[] written = forwarded(node, false, 1, 'w').get(0);
+            try (Jedis j = new Jedis("127.0.0.1", port, 120_000)) {
+                for (byte[] k : reads) {
+                    assertThat(j.set(k, k)).isEqualTo("OK");
+                }
+                assertThat(j.set(written, "old".getBytes(StandardCharsets.UTF_8))).isEqualTo("OK");
+                calls.hold.set(true);
+                CompletableFuture<List<Object>> replies = CompletableFuture.supplyAsync(() -> {
+                    try (Jedis k = new Jedis("127.0.0.1", port, 120_000)) {
+                        Pipeline p = k.pipelined();
+                        reads.forEach(p::get);
+                        p.set(written, "new".getBytes(StandardCharsets.UTF_8));
+                        p.get(written);
+                        return p.syncAndReturnAll();
+                    }
+                });
+                Awaitility.await("the four GETs and the SET in flight at once").atMost(TimeScale.seconds(20))
+                        .until(() -> calls.held.get() == 5);
+                Thread.sleep(200); // a GET of the SET's key sent meanwhile would be a sixth held call
+                assertThat(calls.held.get()).as("the GET of the SET's key waits for it").isEqualTo(5);
+                assertThat(replies).isNotDone();
+                calls.release.complete(null);
+                List<Object> got = replies.get(30, TimeUnit.SECONDS);
+                for (int i = 0; i < 4; i++) {
+                    assertThat((byte[]) got.get(i)).isEqualTo(reads.get(i));
+                }
+                assertThat(got.get(4)).isEqualTo("OK");
+                assertThat((byte[]) got.get(5)).isEqualTo("new".getBytes(StandardCharsets.UTF_8));
+                assertThat(calls.held.get()).isEqualTo(6);
+            }
+        } finally {
+            calls.release.complete(null);
+            if (server != null) {
+                server.close();
+            }
+            vertx.close();
+        }
+    }
+
+    /** Node 0's forwarded DATA calls, held (answered only once released) while {@link #hold} is set. */
+    private static final class Held {
+        final CompletableFuture<Void> release = new CompletableFuture<>();
+        final AtomicInteger held = new AtomicInteger();
+        final AtomicBoolean hold = new AtomicBoolean();
+
+        /** Starts a 3-node ring on {@code network} whose node 0 holds its DATA calls so, and waits until it settled. */
+        void ring(TestNetwork network, Rings rings) {
+            // long deadlines: a waiting call must not give up (and fail over) while the test holds the answers
+            rings.extra.put("god.rpc.timeout", TimeScale.setting("60s"));
+            String first = rings.address(0);
+            rings.setTransports((settings, h) -> {
+                Transport own = network.net.transport(settings.advertise());
+                return !settings.advertise().equals(first) ? own : new WrappedTransport(own) {
+                    @Override
+                    public CompletableFuture<byte[]> call(String to, int op, byte[] payload, Duration deadline) {
+                        CompletableFuture<byte[]> answer = inner.call(to, op, payload, deadline);
+                        if (!hold.get() || op != Ops.DATA) {
+                            return answer;
+                        }
+                        held.incrementAndGet();
+                        return answer.thenCombine(release, (r, v) -> r);
+                    }
+                };
+            });
+            startAndSettle(rings, 3);
         }
     }
 
