@@ -195,8 +195,7 @@ class RespRingPipelineTest {
         Vertx vertx = Vertx.vertx();
         RespServer server = null;
         try (TestNetwork network = new TestNetwork(30); Rings rings = new Rings()) {
-            calls.ring(network, rings);
-            GodNode node = rings.nodes.get(0);
+            GodNode node = calls.ring(network, rings);
             server = new RespServer(vertx, rings.rpc(0), true, 100, 1, 1);
             int port = server.start("127.0.0.1", 0);
             List<byte[]> reads = forwarded(node, true, CONNECTIONS / 2, 'r');
@@ -262,11 +261,10 @@ class RespRingPipelineTest {
         Vertx vertx = Vertx.vertx();
         RespServer server = null;
         try (TestNetwork network = new TestNetwork(32); Rings rings = new Rings()) {
-            calls.ring(network, rings);
-            GodNode node = rings.nodes.get(0);
+            GodNode node = calls.ring(network, rings);
             server = new RespServer(vertx, rings.rpc(0), true, 100, 1, 1);
-            int port = server.start("127.0.0.1", 0);
             List<byte[]> reads = forwarded(node, true, 4, 'r');
+            int port = server.start("127.0.0.1", 0);
             byte[] written = forwarded(node, false, 1, 'w').get(0);
             try (Jedis j = new Jedis("127.0.0.1", port, 120_000)) {
                 for (byte[] k : reads) {
@@ -312,8 +310,11 @@ class RespRingPipelineTest {
         final AtomicInteger held = new AtomicInteger();
         final AtomicBoolean hold = new AtomicBoolean();
 
-        /** Starts a 3-node ring on {@code network} whose node 0 holds its DATA calls so, and waits until it settled. */
-        void ring(TestNetwork network, Rings rings) {
+        /**
+         * Starts a 3-node ring on {@code network} whose node 0 holds its DATA calls so, waits until it settled and
+         * returns node 0.
+         */
+        GodNode ring(TestNetwork network, Rings rings) {
             // long deadlines: a waiting call must not give up (and fail over) while the test holds the answers
             rings.extra.put("god.rpc.timeout", TimeScale.setting("60s"));
             String first = rings.address(0);
@@ -332,6 +333,7 @@ class RespRingPipelineTest {
                 };
             });
             startAndSettle(rings, 3);
+            return rings.nodes.get(0);
         }
     }
 
