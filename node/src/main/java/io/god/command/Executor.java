@@ -119,8 +119,24 @@ public final class Executor {
 
     /** A write applied here returns without waiting: no fsync to wait for, and Sync with no other replica to confirm it. */
     private boolean writeWaitsForNothing(boolean sync) {
+        return !node.store().writesWaitForTheDisk() && confirmedAlone(sync);
+    }
+
+    /** A write applied here needs no other replica's confirmation: asynchronous, or Sync with no other replica. */
+    private boolean confirmedAlone(boolean sync) {
         Cluster cluster = node.cluster();
-        return !node.store().writesWaitForTheDisk() && (!sync || cluster == null || cluster.confirmsAlone());
+        return !sync || cluster == null || cluster.confirmsAlone();
+    }
+
+    /**
+     * Whether a client's point writes may be applied together ({@link #pointWrites}) on a thread that may block or
+     * not: a node alone in its ring whose writes no other replica confirms, and — where the thread must not block —
+     * whose store does not wait for the disk ({@link #writesAtOnce}). Under fsync {@code always} a worker applies a
+     * run of writes as one append and one fsync.
+     */
+    public boolean writesTogether(boolean sync, boolean mayBlock) {
+        Cluster cluster = node.cluster();
+        return mayBlock ? (cluster == null || cluster.alone()) && confirmedAlone(sync) : writesAtOnce(sync);
     }
 
     /**
@@ -271,14 +287,14 @@ public final class Executor {
     }
 
     /**
-     * Point writes that wait for nothing ({@link #writesAtOnce}: a node alone, a store whose writes do not wait for
-     * the disk), applied together: each checked and stamped as {@link #point(DataCall)} does, the admitted ones then
-     * applied as one tree version and, on a durable store, one log append ({@link Operations#writeAll}) — a
-     * pipelined run of RESP SETs pays one write to the log instead of one a SET. The replies in order: a refused
-     * call its refusal, the others OK, or all of them the refusal of the append. Null, nothing done, when one of them
-     * would wait after all (the ring changed since the caller asked): the caller runs them one by one.
+     * Point writes applied together ({@link #writesTogether}): each checked and stamped as {@link #point(DataCall)}
+     * does, the admitted ones then applied as one tree version and, on a durable store, one log append (and under
+     * fsync always one fsync: {@link Operations#writeAll}) — a pipelined run of RESP SETs pays one write to the log
+     * instead of one a SET. The replies in order: a refused call its refusal, the others OK, or all of them the
+     * refusal of the append. Null, nothing done, when one of them goes to another member, or would wait where
+     * {@code mayBlock} is false (the ring changed since the caller asked): the caller runs them one by one.
      */
-    public List<DataCall.Reply> pointWrites(List<DataCall> calls) {
+    public List<DataCall.Reply> pointWrites(List<DataCall> calls, boolean mayBlock) {
         long start = System.nanoTime();
         int n = calls.size();
         DataCall.Reply[] replies = new DataCall.Reply[n];
@@ -286,7 +302,7 @@ public final class Executor {
         for (int i = 0; i < n; i++) {
             try {
                 Point p = checked(calls.get(i));
-                if (!p.local() || p.waits() || p.read()) {
+                if (!p.local() || p.read() || p.waits() && !mayBlock) {
                     return null;
                 }
                 points[i] = p;

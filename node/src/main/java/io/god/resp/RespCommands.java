@@ -155,20 +155,21 @@ final class RespCommands {
 
     /**
      * The plain SETs (no options) that stand one after another in the batch from {@code from}, when there are two or
-     * more and they wait for nothing ({@link io.god.command.Executor#writesAtOnce}): applied together
-     * ({@link io.god.command.Executor#pointWrites}: one tree version, one log append) and their replies written in
-     * order. Returns how many it ran: 0, nothing done, for anything else (then the commands run one by one).
+     * more and this thread may apply them together ({@link io.god.command.Executor#writesTogether}; {@code mayWait}:
+     * a worker, which may wait for an fsync): applied so ({@link io.god.command.Executor#pointWrites}: one tree
+     * version, one log append) and their replies written in order. Returns how many it ran: 0, nothing done, for
+     * anything else (then the commands run one by one).
      */
-    int setsTogether(RespSession s, List<List<byte[]>> batch, int from, RespWriter w) {
+    int setsTogether(RespSession s, List<List<byte[]>> batch, int from, RespWriter w, boolean mayWait) {
         if (!isPlainSet(batch.get(from)) || from + 1 == batch.size() || !isPlainSet(batch.get(from + 1))
-                || !rpc.executor().writesAtOnce(sync)) {
+                || !rpc.executor().writesTogether(sync, mayWait)) {
             return 0;
         }
         List<DataCall> calls = new java.util.ArrayList<>();
         for (int i = from; i < batch.size() && isPlainSet(batch.get(i)); i++) {
             calls.add(call(s, DataCall.PUT, batch.get(i).get(1), batch.get(i).get(2)));
         }
-        List<DataCall.Reply> replies = rpc.executor().pointWrites(calls);
+        List<DataCall.Reply> replies = rpc.executor().pointWrites(calls, mayWait);
         if (replies == null) {
             return 0;
         }

@@ -242,7 +242,7 @@ public final class RespServer implements AutoCloseable {
             for (; i < batch.size() && !session.closing; i++) { // a loop, not a stream: this runs for every read
                 List<byte[]> command = batch.get(i);
                 RespWriter w = new RespWriter(out, session);
-                int sets = commands.setsTogether(session, batch, i, w); // a run of SETs: one tree version, one append
+                int sets = commands.setsTogether(session, batch, i, w, mayWait); // a run of SETs: one tree version, one append
                 if (sets > 0) {
                     i += sets - 1;
                     continue;

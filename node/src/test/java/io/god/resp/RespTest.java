@@ -162,22 +162,32 @@ public class RespTest {
     }
 
     /**
-     * A pipelined run of plain SETs on a durable node is one log append ({@link RespCommands#setsTogether}), each SET
-     * still checked on its own: the one over god.limits.value-size gets the error a lone SET gets and is not written,
-     * the others are; a GET between runs sees the run before it.
+     * A pipelined run of plain SETs on a durable node is one log append ({@link RespCommands#setsTogether}) — under
+     * fsync always also one fsync, on a worker — each SET still checked on its own: the one over
+     * god.limits.value-size gets the error a lone SET gets and is not written, the others are; a GET between runs
+     * sees the run before it.
      */
-    @Test
-    void aPipelinedRunOfSetsIsOneLogAppendAndEachSetIsCheckedAlone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
-        try (RespNodes n = new RespNodes(Map.of("god.data-dir", dir.toString(), "god.limits.value-size", "1k"))
-                .start(1); Jedis j = jedis(n, 0)) {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"everysec", "always"})
+    void aPipelinedRunOfSetsIsOneLogAppendAndEachSetIsCheckedAlone(String fsync,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.data-dir", dir.toString(), "god.limits.value-size", "1k",
+                "god.persistence.fsync", fsync)).start(1); Jedis j = jedis(n, 0)) {
             java.util.concurrent.atomic.AtomicInteger appends = new java.util.concurrent.atomic.AtomicInteger();
             java.util.concurrent.atomic.AtomicInteger records = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicLong synced = new java.util.concurrent.atomic.AtomicLong();
+            java.util.concurrent.atomic.AtomicInteger fsyncs = new java.util.concurrent.atomic.AtomicInteger();
             n.rings.nodes.get(0).store().observe(new io.god.persist.PersistenceObserver() {
                 @Override
                 public void appended(long nanos, int count) {
                     appends.incrementAndGet();
                     records.addAndGet(count);
+                }
+
+                @Override
+                public void synced(long nanos, long count) {
+                    synced.addAndGet(count);
+                    fsyncs.incrementAndGet();
                 }
             });
             String big = "x".repeat(2000);
@@ -208,6 +218,10 @@ public class RespTest {
             assertThat(j.get("run99")).isEqualTo("v99");
             assertThat(records.get()).isEqualTo(119);
             assertThat(appends.get()).as("appends for 119 records in two runs").isLessThanOrEqualTo(10);
+            if (fsync.equals("always")) {
+                assertThat(synced.get()).as("records made durable before their SETs were answered").isEqualTo(119);
+                assertThat(fsyncs.get()).as("fsyncs for two runs").isLessThanOrEqualTo(10);
+            }
         }
     }
 
