@@ -29,6 +29,8 @@ public final class Rings implements AutoCloseable {
     GodNode.TransportFactory transports;
     /** The clock every node started from now on uses (tests that move time replace it). */
     public NanoClock clock = NanoClock.system();
+    /** The disk under the data directories of the nodes started from now on (null: the real one). */
+    public io.god.persist.Disk disk;
 
     public Rings() throws Exception {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.2"))) {
@@ -68,7 +70,12 @@ public final class Rings implements AutoCloseable {
     /** As {@link #start(int, Path, String)}; {@code beforeJoin} runs after the node's handlers exist, before it joins. */
     public GodNode start(int i, Path dir, String seeds, java.util.function.Consumer<GodNode> beforeJoin) {
         JsonRpc[] made = new JsonRpc[1];
-        GodNode n = GodNode.start(settings(i, dir, seeds), io.god.node.NodeRuntime.production(clock, transports),
+        io.god.node.NodeRuntime runtime = io.god.node.NodeRuntime.production(clock, transports);
+        if (disk != null) {
+            runtime = new io.god.node.NodeRuntime(runtime.clock(), runtime.loops(), runtime.handlers(), runtime.seeds(),
+                    disk, runtime.transports(), runtime.awaiter(), runtime.monotonic());
+        }
+        GodNode n = GodNode.start(settings(i, dir, seeds), runtime,
                 node -> {
                     made[0] = new JsonRpc(node, (method, status, nanos) -> calls.add(i + ":" + method));
                     beforeJoin.accept(node);

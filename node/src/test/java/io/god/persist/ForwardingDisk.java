@@ -8,16 +8,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The real disk with faults for tests: a "full disk" after a byte budget, a gate on snapshot fsync. */
-class ForwardingDisk extends DelegatingDisk {
+public class ForwardingDisk extends DelegatingDisk {
 
     /** Bytes that may still be written to logs before writes fail like a full disk (negative = no limit). */
-    final AtomicLong logBudget = new AtomicLong(-1);
+    public final AtomicLong logBudget = new AtomicLong(-1);
     /** When set, a snapshot's fsync waits for it (the snapshot is "being written"). */
     volatile CountDownLatch snapshotGate;
     final CountDownLatch snapshotReachedGate = new CountDownLatch(1);
     volatile boolean failSnapshots;
 
-    ForwardingDisk() {
+    public ForwardingDisk() {
         super(NioDisk.INSTANCE);
     }
 

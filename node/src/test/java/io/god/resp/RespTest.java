@@ -225,6 +225,53 @@ public class RespTest {
         }
     }
 
+    /**
+     * A pipelined run of SETs whose log append fails (the disk is full after a partial write) is refused whole: every
+     * SET of the run gets the append's error, none is applied, and the log is cut back so that the SETs after the disk
+     * has room again are there after a restart — next to the values the refused run did not replace.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"everysec", "always"})
+    void aRunOfSetsWhoseAppendFailsIsRefusedWholeAndChangesNothing(String fsync,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Map<String, String> settings = Map.of("god.data-dir", dir.toString(), "god.persistence.fsync", fsync);
+        io.god.persist.ForwardingDisk disk = new io.god.persist.ForwardingDisk();
+        try (RespNodes n = new RespNodes(settings)) {
+            n.rings.disk = disk;
+            n.start(1);
+            try (Jedis j = jedis(n, 0)) {
+                Pipeline p = j.pipelined();
+                for (int i = 0; i < 50; i++) {
+                    p.set("run" + i, "old" + i);
+                }
+                assertThat(p.syncAndReturnAll()).hasSize(50).containsOnly("OK");
+                disk.logBudget.set(100); // the next append writes 100 bytes, then the disk is full
+                for (int i = 0; i < 50; i++) {
+                    p.set("run" + i, "new" + i);
+                }
+                p.get("run0");
+                p.get("run49");
+                List<Object> replies = p.syncAndReturnAll();
+                for (Object r : replies.subList(0, 50)) {
+                    assertThat(r).isInstanceOf(JedisDataException.class);
+                    assertThat(((JedisDataException) r).getMessage()).startsWith("ERR ")
+                            .contains("write not acknowledged").contains("No space left on device");
+                }
+                assertThat(replies.subList(50, 52)).containsExactly("old0", "old49");
+                disk.logBudget.set(-1);
+                for (int i = 0; i < 50; i += 2) {
+                    p.set("run" + i, "newer" + i);
+                }
+                assertThat(p.syncAndReturnAll()).hasSize(25).containsOnly("OK");
+            }
+        }
+        try (RespNodes n = new RespNodes(settings).start(1); Jedis j = jedis(n, 0)) {
+            for (int i = 0; i < 50; i++) {
+                assertThat(j.get("run" + i)).as("run%d after the restart", i).isEqualTo((i % 2 == 0 ? "newer" : "old") + i);
+            }
+        }
+    }
+
     private static String catchError(Runnable r) {
         try {
             r.run();
