@@ -161,18 +161,35 @@ final class RespCommands {
      * anything else (then the commands run one by one).
      */
     int setsTogether(RespSession s, List<List<byte[]>> batch, int from, RespWriter w, boolean mayWait) {
-        if (!isPlainSet(batch.get(from)) || from + 1 == batch.size() || !isPlainSet(batch.get(from + 1))
-                || !rpc.executor().writesTogether(sync, mayWait)) {
+        if (from + 1 == batch.size() || !isPlainSet(batch.get(from + 1))) {
             return 0;
+        }
+        List<DataCall> calls = plainSets(s, batch, from, mayWait);
+        List<DataCall.Reply> replies = calls == null ? null : rpc.executor().pointWrites(calls, mayWait);
+        if (replies == null) {
+            return 0;
+        }
+        setsAnswered(s, replies, w);
+        return calls.size();
+    }
+
+    /**
+     * The plain SETs that stand one after another in the batch from {@code from} (one or more) as calls, when this
+     * thread may apply them together ({@link io.god.command.Executor#writesTogether}); else null.
+     */
+    List<DataCall> plainSets(RespSession s, List<List<byte[]>> batch, int from, boolean mayWait) {
+        if (!isPlainSet(batch.get(from)) || !rpc.executor().writesTogether(sync, mayWait)) {
+            return null;
         }
         List<DataCall> calls = new java.util.ArrayList<>();
         for (int i = from; i < batch.size() && isPlainSet(batch.get(i)); i++) {
             calls.add(call(s, DataCall.PUT, batch.get(i).get(1), batch.get(i).get(2)));
         }
-        List<DataCall.Reply> replies = rpc.executor().pointWrites(calls, mayWait);
-        if (replies == null) {
-            return 0;
-        }
+        return calls;
+    }
+
+    /** Writes the replies of SETs applied together: OK, or each refused one's error as a lone SET gets it. */
+    void setsAnswered(RespSession s, List<DataCall.Reply> replies, RespWriter w) {
         s.lastCommand = "SET";
         s.lastCommandAtMillis = System.currentTimeMillis();
         for (DataCall.Reply r : replies) {
@@ -182,7 +199,6 @@ final class RespCommands {
                 refused(new CommandError(r.status(), r.message()), "SET", w);
             }
         }
-        return calls.size();
     }
 
     private static boolean isPlainSet(List<byte[]> command) {

@@ -45,6 +45,9 @@ public final class RespServer implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     /** The sessions of the connections open now (CLIENT LIST, CLIENT KILL). */
     private final java.util.Map<Long, RespSession> sessions = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each event loop's SETs of a turn, applied together ({@link LoopWrites}). */
+    private final java.util.Map<io.vertx.core.Context, LoopWrites> loopWrites =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     /** One listener per event loop, all on the same port: Vert.x spreads the connections over them. */
     private final List<NetServer> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -161,6 +164,8 @@ public final class RespServer implements AutoCloseable {
         private final NetSocket socket;
         private final RespReader reader;
         private final RespSession session;
+        /** The SETs of this connection's event loop ({@link #together}); null off a Vert.x context. */
+        private final LoopWrites loop;
         private final AtomicInteger pending = new AtomicInteger();
         private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
         private volatile boolean paused;
@@ -176,6 +181,9 @@ public final class RespServer implements AutoCloseable {
             this.session = new RespSession(ids.incrementAndGet(), String.valueOf(socket.remoteAddress()),
                     this::kill);
             sessions.put(session.id, session);
+            io.vertx.core.Context context = vertx.getOrCreateContext();
+            this.loop = context.isEventLoopContext()
+                    ? loopWrites.computeIfAbsent(context, c -> new LoopWrites(rpc.executor(), c)) : null;
             socket.handler(this::received);
             socket.closeHandler(v -> {
                 connections.decrementAndGet();
@@ -221,13 +229,15 @@ public final class RespServer implements AutoCloseable {
                 socket.pause();
             }
             // nothing of the connection queued: the commands run here, as far as they go without waiting; else after
-            // the queued ones, on a worker
+            // the queued ones: here too when those end on this loop (SETs applied with the loop's others), else on a
+            // worker
             List<List<byte[]>> batch = commandsRead;
             if (batch.size() > 1 && tail.isDone()) {
                 prefetched += commands.prefetch(batch);
             }
-            tail = tail.isDone() ? guarded(drive(batch, 0, false))
-                    : tail.thenComposeAsync(v -> guarded(drive(batch, 0, true)), workers);
+            tail = guarded(tail.isDone() ? drive(batch, 0, false) : tail.thenCompose(v -> loop != null && loop.current()
+                    ? drive(batch, 0, false)
+                    : CompletableFuture.supplyAsync(() -> drive(batch, 0, true), workers).thenCompose(f -> f)));
         }
 
         /**
@@ -241,6 +251,13 @@ public final class RespServer implements AutoCloseable {
             int i = from;
             for (; i < batch.size() && !session.closing; i++) { // a loop, not a stream: this runs for every read
                 List<byte[]> command = batch.get(i);
+                if (!mayWait && loop != null && loop.current()) {
+                    List<DataCall> sets = commands.plainSets(session, batch, i, false);
+                    if (sets != null) {
+                        written(out, i - from);
+                        return together(batch, i, sets);
+                    }
+                }
                 RespWriter w = new RespWriter(out, session);
                 int sets = commands.setsTogether(session, batch, i, w, mayWait); // a run of SETs: one tree version, one append
                 if (sets > 0) {
@@ -280,6 +297,24 @@ public final class RespServer implements AutoCloseable {
                 answered(batch.size() - i); // after QUIT the rest is not run
             }
             return DONE;
+        }
+
+        /**
+         * The plain SETs from the batch's command {@code at} join the ones its event loop read in this turn
+         * ({@link LoopWrites}: one tree version, one log append); their replies and the rest of the batch follow once
+         * they are applied — or, when they could not be applied together (the ring changed), run one by one on a
+         * worker.
+         */
+        private CompletableFuture<Void> together(List<List<byte[]>> batch, int at, List<DataCall> sets) {
+            return loop.add(sets).thenCompose(replies -> {
+                if (replies == null) {
+                    return CompletableFuture.supplyAsync(() -> drive(batch, at, true), workers).thenCompose(f -> f);
+                }
+                Buffer out = Buffer.buffer();
+                commands.setsAnswered(session, replies, new RespWriter(out, session));
+                written(out, replies.size());
+                return drive(batch, at + replies.size(), false);
+            });
         }
 
         /**

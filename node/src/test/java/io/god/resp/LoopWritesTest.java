@@ -1,0 +1,135 @@
+package io.god.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.god.persist.PersistenceObserver;
+import io.god.testing.TimeScale;
+import io.netty.util.concurrent.EventExecutor;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The SETs that several connections' commands bring to an event loop in one turn are applied together
+ * ({@link LoopWrites}): one log append per loop and turn instead of one a SET, each SET still checked alone.
+ */
+class LoopWritesTest {
+
+    private static final String TOKEN = "loop-token";
+
+    @Test
+    void setsOfManyConnectionsReadInOneTurnAreOneAppendAndEachIsCheckedAlone(@TempDir Path dir) throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.data-dir", dir.toString(), "god.persistence.fsync", "everysec",
+                "god.limits.value-size", "1k", "god.auth.token", TOKEN)).start(1)) {
+            List<Socket> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < 16; i++) {
+                    Socket s = new Socket("127.0.0.1", n.port(0));
+                    s.setSoTimeout((int) TimeScale.seconds(30).toMillis());
+                    clients.add(s);
+                    // client 15 stays anonymous; every client's connection is open and served before the loops stop
+                    assertThat(roundTrip(s, i == 15 ? command("PING") : command("AUTH", TOKEN)))
+                            .isEqualTo(i == 15 ? "+PONG" : "+OK");
+                }
+                AtomicInteger appends = new AtomicInteger();
+                AtomicInteger records = new AtomicInteger();
+                n.rings.nodes.get(0).store().observe(new PersistenceObserver() {
+                    @Override
+                    public void appended(long nanos, int count) {
+                        appends.incrementAndGet();
+                        records.addAndGet(count);
+                    }
+                });
+                String big = "x".repeat(2000);
+                CountDownLatch release = new CountDownLatch(1);
+                int loops = stopEventLoops(n, release);
+                try { // every client's SET waits in its socket until the loops go on: one turn reads them all
+                    for (int i = 0; i < 16; i++) {
+                        clients.get(i).getOutputStream().write(command("SET", "k" + i, i == 7 ? big : "v" + i));
+                    }
+                } finally {
+                    release.countDown();
+                }
+                for (int i = 0; i < 16; i++) {
+                    String reply = reply(clients.get(i));
+                    if (i == 7) {
+                        assertThat(reply).startsWith("-ERR ").contains("god.limits.value-size");
+                    } else if (i == 15) {
+                        assertThat(reply).startsWith("-NOAUTH");
+                    } else {
+                        assertThat(reply).as("client %d", i).isEqualTo("+OK");
+                    }
+                }
+                assertThat(records.get()).as("the admitted SETs, each logged").isEqualTo(14);
+                assertThat(appends.get()).as("appends of 14 SETs read in one turn of the listener's two event loops"
+                        + " (%d loops held)", loops).isLessThanOrEqualTo(2);
+            } finally {
+                for (Socket s : clients) {
+                    s.close();
+                }
+            }
+            try (Jedis j = RespTest.jedis(n, 0)) {
+                j.auth(TOKEN);
+                for (int i = 0; i < 15; i++) {
+                    assertThat(j.get("k" + i)).as("k%d", i).isEqualTo(i == 7 ? null : "v" + i);
+                }
+                assertThat(j.get("k15")).as("the anonymous SET wrote nothing").isNull();
+            }
+        }
+    }
+
+    /** Holds every event loop of the RESP listeners' Vert.x until {@code release}; returns how many it holds. */
+    private static int stopEventLoops(RespNodes n, CountDownLatch release) throws InterruptedException {
+        List<EventExecutor> loops = new ArrayList<>();
+        n.vertx.nettyEventLoopGroup().forEach(loops::add);
+        CountDownLatch held = new CountDownLatch(loops.size());
+        for (EventExecutor loop : loops) {
+            loop.execute(() -> {
+                held.countDown();
+                try {
+                    release.await(TimeScale.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        assertThat(held.await(TimeScale.seconds(30).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        return loops.size();
+    }
+
+    private static byte[] command(String... args) {
+        StringBuilder b = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String a : args) {
+            b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
+        }
+        return b.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String roundTrip(Socket s, byte[] request) throws Exception {
+        s.getOutputStream().write(request);
+        return reply(s);
+    }
+
+    /** One line reply, without its CRLF. */
+    private static String reply(Socket s) throws Exception {
+        InputStream in = s.getInputStream();
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            assertThat(c).as("the connection closed before a reply").isNotNegative();
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+}
