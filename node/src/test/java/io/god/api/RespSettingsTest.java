@@ -14,8 +14,13 @@ class RespSettingsTest {
     }
 
     @Test
-    void eventLoopsDefaultToOnePerCoreAndCanBeSet() {
-        assertThat(of(Map.of()).eventLoops()).isEqualTo(Math.min(64, Runtime.getRuntime().availableProcessors()));
+    void eventLoopsDefaultToOnePerCoreButOneAndCanBeSet() {
+        assertThat(of(Map.of()).eventLoops())
+                .isEqualTo(RespSettings.defaultEventLoops(Runtime.getRuntime().availableProcessors()));
+        assertThat(RespSettings.defaultEventLoops(1)).isEqualTo(1);
+        assertThat(RespSettings.defaultEventLoops(2)).isEqualTo(1);
+        assertThat(RespSettings.defaultEventLoops(4)).isEqualTo(3);
+        assertThat(RespSettings.defaultEventLoops(128)).isEqualTo(64);
         assertThat(of(Map.of("god.resp.event-loops", " 3 ")).eventLoops()).isEqualTo(3);
     }
 
