@@ -140,6 +140,20 @@ public final class Executor {
     }
 
     /**
+     * After a point GET of key that found no value: SubSize(key) read from this node's own copy, when the GET was
+     * answered from it alone — a node alone in its ring whose copy serves reads, so that the GET's checks (token,
+     * limits, the copy's state) were this read's too; -1 when the key's owner must be asked with a SubSize request.
+     * A RESP GET of an absent key, which must tell nil from WRONGTYPE, is then one read instead of two requests.
+     */
+    public long subSizeAfterMiss(byte[] key) {
+        Cluster cluster = node.cluster();
+        if (cluster != null && (!cluster.alone() || !cluster.ownCopyComplete() && !cluster.servesReads())) {
+            return -1;
+        }
+        return TreeReads.subSize(node.store().state(), key);
+    }
+
+    /**
      * Brings the paths to a batch of top-level keys ({@code keys[0..count)}) into the CPU cache
      * ({@link io.god.tree.TreeState#warm(byte[][], int)}), before a pipelined read's point commands run one by one;
      * keys this node holds no copy of end their descent early. Returns what {@code warm} returns (keep it).

@@ -87,7 +87,7 @@ final class TreeReads {
                     fetch), budget);
             case SLICE_LEN, REVERSE_SLICE_LEN, MIRROR_SLICE_LEN, MIRROR_REVERSE_SLICE_LEN ->
                     sliceLen((Request.SliceLen) r, s.sub(key), fetch, budget);
-            case SUB_SIZE -> s.sub(key).values().size();
+            case SUB_SIZE -> subSize(s, key);
             case SUB_CONFIGURATION -> {
                 TreeState sub = s.sub(key);
                 yield new Result.Conf(key, new TreeMap<>(sub.configuration()), sub.configurationTimestamp());
@@ -253,5 +253,10 @@ final class TreeReads {
         int limit = (int) Math.min(q.len(), fetch);
         return reverse ? view.slice(null, false, q.from(), q.fromInc(), limit, true)
                 : view.slice(q.from(), q.fromInc(), null, false, limit, false);
+    }
+
+    /** SubSize: the live values of the sub tree under key (0: none). */
+    static long subSize(TreeState s, byte[] key) {
+        return s.sub(key).values().size();
     }
 }

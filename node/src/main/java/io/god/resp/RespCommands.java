@@ -333,7 +333,8 @@ final class RespCommands {
 
     /** A GET's answer for a key without a string value: nil, or WRONGTYPE when the key holds a sub tree. */
     byte[] missing(RespSession s, byte[] key) {
-        if (subSize(s, key) > 0) {
+        long here = rpc.executor().subSizeAfterMiss(key);
+        if ((here < 0 ? subSize(s, key) : here) > 0) {
             throw new CommandError(400, SubUpdates.WRONGTYPE);
         }
         return null;

@@ -25,7 +25,7 @@ public final class Rings implements AutoCloseable {
     final List<JsonRpc> rpcs = new ArrayList<>();
     public final Map<String, String> extra = new HashMap<>();
     /** "node index:method" of every call each node's JSON handler completed (local or forwarded). */
-    final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+    public final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
     GodNode.TransportFactory transports;
     /** The clock every node started from now on uses (tests that move time replace it). */
     public NanoClock clock = NanoClock.system();

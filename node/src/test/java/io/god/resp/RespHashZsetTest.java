@@ -75,7 +75,11 @@ class RespHashZsetTest {
             assertThatThrownBy(() -> j.hset("z", "f", "v")).hasMessageStartingWith("WRONGTYPE");
             assertThatThrownBy(() -> j.zadd("h", 1, "m")).hasMessageStartingWith("WRONGTYPE");
             assertThatThrownBy(() -> j.zadd("s", 1, "m")).hasMessageStartingWith("WRONGTYPE");
+            n.rings.calls.clear();
             assertThatThrownBy(() -> j.get("h")).hasMessageStartingWith("WRONGTYPE");
+            assertThat(j.get("none")).isNull();
+            assertThat(n.rings.calls).as("a node alone tells nil from WRONGTYPE on the copy its GET read")
+                    .doesNotContain("0:SubSize");
             assertThatThrownBy(() -> j.hget("s", "f")).hasMessageStartingWith("WRONGTYPE");
             assertThatThrownBy(() -> j.zunionstore("d", "z", "h")).hasMessageStartingWith("WRONGTYPE");
             assertThat(List.of(j.type("z"), j.type("h"), j.type("s"), j.type("d"))).as("nothing changed")
