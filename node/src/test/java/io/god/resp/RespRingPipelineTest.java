@@ -62,11 +62,13 @@ class RespRingPipelineTest {
     /**
      * Seeded random pipelines of SET/GET/DEL/EXISTS over 30 keys (many repeats, so a reordered pair on one key shows)
      * mixed with barriers, against a model executing them one by one; the first pipeline sends GET before AUTH (refused)
-     * and after it (answered).
+     * and after it (answered). On a node alone too, where the plain SETs of a pipeline's reads wait for their loop's
+     * group ({@link LoopWrites}) while the next reads arrive, and the commands of those go on after them.
      */
-    @Test
-    void randomPipelinesAnswerAsASerialExecutionDoes() throws Exception {
-        try (RespNodes n = new RespNodes(Map.of("god.auth.token", TOKEN, "god.auth.reads", "true")).start(3);
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {3, 1})
+    void randomPipelinesAnswerAsASerialExecutionDoes(int nodes) throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.auth.token", TOKEN, "god.auth.reads", "true")).start(nodes);
                 Jedis j = RespTest.jedis(n, 0)) {
             Pipeline p = j.pipelined();
             Response<String> before = p.get("k0");
