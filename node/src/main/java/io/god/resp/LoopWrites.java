@@ -9,11 +9,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The plain SETs that the connections of one RESP event loop read in one turn of the loop, applied together once the
- * turn's reads are done: their keys prefetched side by side, then one tree version and, on a durable node, one log
- * append ({@link Executor#pointWrites}) — as Redis writes its AOF buffer once a loop turn, before the turn's replies
- * go out. Each connection's SETs get their replies (or refusals) in order when the group is applied; the connection
- * reads nothing further meanwhile, so its next command sees its SETs. Used on the event loop only, by the connections
- * of {@code loop}: no locking.
+ * turn's reads are done: the keys of several connections' SETs prefetched side by side, then one tree version and, on
+ * a durable node, one log append ({@link Executor#pointWrites}) — as Redis writes its AOF buffer once a loop turn,
+ * before the turn's replies go out. Each connection's SETs get their replies (or refusals) in order when the group is
+ * applied; the connection reads nothing further meanwhile, so its next command sees its SETs. Used on the event loop
+ * only, by the connections of {@code loop}: no locking.
  */
 final class LoopWrites {
 
@@ -62,7 +62,7 @@ final class LoopWrites {
         scheduled = false; // the members' continuations below may start the next group
         List<DataCall.Reply> replies;
         try {
-            if (group.size() > 1) {
+            if (waiting.size() > 1) { // one connection's run was prefetched with its read (RespServer#received)
                 byte[][] keys = new byte[group.size()][];
                 for (int i = 0; i < keys.length; i++) {
                     keys[i] = group.get(i).key();
