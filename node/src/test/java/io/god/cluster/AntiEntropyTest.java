@@ -147,6 +147,9 @@ class AntiEntropyTest {
                 call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("n" + k) + "\",\"Value\":\"" + b64("v")
                         + "\",\"Sync\":true}");
             }
+            // a Sync put returns at the write quorum: its last copy may still be on its way (CI run j3)
+            await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> java.util.stream.IntStream
+                    .range(0, 100).allMatch(k -> n.store().state().get(utf8("n" + k)).exists())));
             assertThat(syncUntilClean(rings)).isEqualTo(1);
             long first = rings.nodes.get(0).timestamps().next();
             long retry = first + 1_200_000_000L; // the retry, 1.2 s later (the client's attempt timeout)
