@@ -58,6 +58,12 @@ class AntiEntropyTest {
         throw new AssertionError("sync did not settle in 10 passes");
     }
 
+    /** A Sync put returns at the write quorum: its last copy may still be on its way (CI run j3). */
+    private static void awaitEveryReplicaHolds(Rings rings, String prefix, int count) {
+        await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> java.util.stream.IntStream
+                .range(0, count).allMatch(k -> n.store().state().get(utf8(prefix + k)).exists())));
+    }
+
     private static void wipe(Path dir) throws Exception {
         try (Stream<Path> s = Files.walk(dir)) {
             s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -71,6 +77,7 @@ class AntiEntropyTest {
                 call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("key" + k) + "\",\"Value\":\"" + b64("v" + k)
                         + "\",\"Sync\":true}");
             }
+            awaitEveryReplicaHolds(rings, "key", 200);
             assertThat(syncUntilClean(rings)).isEqualTo(1);
             rings.nodes.get(2).close();
             wipe(tmp.resolve("r2"));
@@ -147,9 +154,7 @@ class AntiEntropyTest {
                 call(rings.rpcs.get(0), "Put", "{\"Key\":\"" + b64("n" + k) + "\",\"Value\":\"" + b64("v")
                         + "\",\"Sync\":true}");
             }
-            // a Sync put returns at the write quorum: its last copy may still be on its way (CI run j3)
-            await().atMost(CONVERGE).until(() -> rings.running().stream().allMatch(n -> java.util.stream.IntStream
-                    .range(0, 100).allMatch(k -> n.store().state().get(utf8("n" + k)).exists())));
+            awaitEveryReplicaHolds(rings, "n", 100);
             assertThat(syncUntilClean(rings)).isEqualTo(1);
             long first = rings.nodes.get(0).timestamps().next();
             long retry = first + 1_200_000_000L; // the retry, 1.2 s later (the client's attempt timeout)
