@@ -188,7 +188,13 @@ public final class GodNode implements AutoCloseable {
      */
     static final java.time.Duration PAUSE_THRESHOLD = java.time.Duration.ofSeconds(1);
     static final java.time.Duration PAUSE_GRACE = java.time.Duration.ofMillis(100);
-    static final java.time.Duration PAUSE_BEAT = java.time.Duration.ofMillis(10);
+    /**
+     * A beat every 100 ms notices a 1 s pause as well as one every 10 ms did (the first beat after a resume is
+     * overdue and runs at once; until it runs, writes are refused for the missing beats), at a tenth of the cost: each
+     * beat reads {@code /proc/thread-self/schedstat} and wakes a core, and at 10 ms the beats took 2 % of the CPU of a
+     * node serving RESP GETs on two cores (async-profiler, bench/resp.sh's GET), a core the benchmark's client shares.
+     */
+    static final java.time.Duration PAUSE_BEAT = java.time.Duration.ofMillis(100);
     private final io.god.time.PauseWatch pauseWatch;
     private final ScheduledExecutorService pauseBeats;
 

@@ -201,6 +201,12 @@ final class RespCommands {
         }
     }
 
+    /** A GET that runs on the event loop at once ({@link #answersAtOnce}: a node alone in its ring). */
+    boolean isPlainGet(List<byte[]> command) {
+        return command.size() == 2 && command.get(0).length == 3 && "GET".equals(name(command.get(0)))
+                && answersAtOnce(command);
+    }
+
     private static boolean isPlainSet(List<byte[]> command) {
         return command.size() == 3 && command.get(0).length == 3 && "SET".equals(name(command.get(0)));
     }

@@ -45,8 +45,8 @@ public final class RespServer implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     /** The sessions of the connections open now (CLIENT LIST, CLIENT KILL). */
     private final java.util.Map<Long, RespSession> sessions = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Each event loop's SETs of a turn, applied together ({@link LoopWrites}). */
-    private final java.util.Map<io.vertx.core.Context, LoopWrites> loopWrites =
+    /** Each event loop's SETs and GETs of a turn, run together ({@link LoopTurn}). */
+    private final java.util.Map<io.vertx.core.Context, LoopTurn> loopTurns =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     /** One listener per event loop, all on the same port: Vert.x spreads the connections over them. */
@@ -138,6 +138,11 @@ public final class RespServer implements AutoCloseable {
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
     }
 
+    /** How many keys this server's loop turns prefetched together ({@link LoopTurn}), for tests. */
+    long keysPrefetchedInTurns() {
+        return loopTurns.values().stream().mapToLong(LoopTurn::keysPrefetched).sum();
+    }
+
     private volatile boolean loopbackOnly;
 
     /** Protected mode ({@link io.god.command.ProtectedMode}): refuse clients of other machines with -DENIED. */
@@ -164,8 +169,10 @@ public final class RespServer implements AutoCloseable {
         private final NetSocket socket;
         private final RespReader reader;
         private final RespSession session;
-        /** The SETs of this connection's event loop ({@link #together}); null off a Vert.x context. */
-        private final LoopWrites loop;
+        /** The SETs and GETs of this connection's event loop's turn ({@link #together}); null off a Vert.x context. */
+        private final LoopTurn loop;
+        /** The GET the chain goes on with waited in its loop's turn ({@link LoopTurn#read}): it runs now. */
+        private boolean readInTurn;
         private final AtomicInteger pending = new AtomicInteger();
         private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
         private volatile boolean paused;
@@ -183,7 +190,7 @@ public final class RespServer implements AutoCloseable {
             sessions.put(session.id, session);
             io.vertx.core.Context context = vertx.getOrCreateContext();
             this.loop = context.isEventLoopContext()
-                    ? loopWrites.computeIfAbsent(context, c -> new LoopWrites(rpc.executor(), c)) : null;
+                    ? loopTurns.computeIfAbsent(context, c -> new LoopTurn(rpc.executor(), c)) : null;
             socket.handler(this::received);
             socket.closeHandler(v -> {
                 connections.decrementAndGet();
@@ -257,6 +264,17 @@ public final class RespServer implements AutoCloseable {
                         written(out, i - from);
                         return together(batch, i, sets);
                     }
+                    if (readInTurn) {
+                        readInTurn = false;
+                    } else if (i == batch.size() - 1 && commands.isPlainGet(command)) {
+                        // the read's last command, a GET: it waits for its turn's others, their keys read side by side
+                        written(out, i - from);
+                        int at = i;
+                        return loop.read(command.get(1)).thenCompose(v -> {
+                            readInTurn = true;
+                            return drive(batch, at, false);
+                        });
+                    }
                 }
                 RespWriter w = new RespWriter(out, session);
                 int sets = commands.setsTogether(session, batch, i, w, mayWait); // a run of SETs: one tree version, one append
@@ -301,7 +319,7 @@ public final class RespServer implements AutoCloseable {
 
         /**
          * The plain SETs from the batch's command {@code at} join the ones its event loop read in this turn
-         * ({@link LoopWrites}: one tree version, one log append); their replies and the rest of the batch follow once
+         * ({@link LoopTurn}: one tree version, one log append); their replies and the rest of the batch follow once
          * they are applied — or, when they could not be applied together (the ring changed), run one by one on a
          * worker.
          */

@@ -63,7 +63,7 @@ class RespRingPipelineTest {
      * Seeded random pipelines of SET/GET/DEL/EXISTS over 30 keys (many repeats, so a reordered pair on one key shows)
      * mixed with barriers, against a model executing them one by one; the first pipeline sends GET before AUTH (refused)
      * and after it (answered). On a node alone too, where the plain SETs of a pipeline's reads wait for their loop's
-     * group ({@link LoopWrites}) while the next reads arrive, and the commands of those go on after them.
+     * group ({@link LoopTurn}) while the next reads arrive, and the commands of those go on after them.
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(ints = {3, 1})

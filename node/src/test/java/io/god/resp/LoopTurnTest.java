@@ -20,10 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
- * The SETs that several connections' commands bring to an event loop in one turn are applied together
- * ({@link LoopWrites}): one log append per loop and turn instead of one a SET, each SET still checked alone.
+ * The SETs and GETs that several connections' commands bring to an event loop in one turn run together
+ * ({@link LoopTurn}): their keys prefetched side by side, one log append per loop and turn instead of one a SET, each
+ * command still checked and answered as it would be alone.
  */
-class LoopWritesTest {
+class LoopTurnTest {
 
     private static final String TOKEN = "loop-token";
 
@@ -86,6 +87,78 @@ class LoopWritesTest {
                 assertThat(j.get("k15")).as("the anonymous SET wrote nothing").isNull();
             }
         }
+    }
+
+    @Test
+    void getsAndSetsOfManyConnectionsReadInOneTurnRunTogetherAndEachAnswersAsAlone() throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.auth.token", TOKEN, "god.auth.reads", "true")).start(1)) {
+            try (Jedis j = RespTest.jedis(n, 0)) {
+                j.auth(TOKEN);
+                for (int i = 0; i < 6; i++) {
+                    j.set("g" + i, "v" + i);
+                }
+                j.hset("h", "f", "x");
+            }
+            List<Socket> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < 16; i++) {
+                    Socket s = new Socket("127.0.0.1", n.port(0));
+                    s.setSoTimeout((int) TimeScale.seconds(30).toMillis());
+                    clients.add(s);
+                    assertThat(roundTrip(s, i == 13 ? command("PING") : command("AUTH", TOKEN)))
+                            .isEqualTo(i == 13 ? "+PONG" : "+OK"); // client 13 stays anonymous
+                }
+                long before = n.servers.get(0).keysPrefetchedInTurns();
+                CountDownLatch release = new CountDownLatch(1);
+                stopEventLoops(n, release);
+                try { // one turn reads them all: GETs of present keys, SETs, a miss, a hash, a GET after a SET
+                    for (int i = 0; i < 16; i++) {
+                        byte[] c = i < 6 ? command("GET", "g" + i) : i < 11 ? command("SET", "s" + i, "w" + i)
+                                : i == 11 ? command("GET", "missing") : i == 12 ? command("GET", "h")
+                                : i == 13 ? command("GET", "g0") : i == 14 ? concat(command("SET", "p", "1"),
+                                command("GET", "p")) : command("GET", "s6");
+                        clients.get(i).getOutputStream().write(c);
+                    }
+                } finally {
+                    release.countDown();
+                }
+                for (int i = 0; i < 6; i++) {
+                    assertThat(bulk(clients.get(i))).as("client %d", i).isEqualTo("v" + i);
+                }
+                for (int i = 6; i < 11; i++) {
+                    assertThat(reply(clients.get(i))).as("client %d", i).isEqualTo("+OK");
+                }
+                assertThat(bulk(clients.get(11))).as("a GET of a missing key").isNull();
+                assertThat(reply(clients.get(12))).as("a GET of a hash").startsWith("-WRONGTYPE");
+                assertThat(reply(clients.get(13))).as("an anonymous GET").startsWith("-NOAUTH");
+                assertThat(reply(clients.get(14))).isEqualTo("+OK");
+                assertThat(bulk(clients.get(14))).as("a GET after its connection's SET sees it").isEqualTo("1");
+                assertThat(bulk(clients.get(15))).as("a GET of a key another connection sets in the same turn")
+                        .isIn(null, "w6");
+                // without the GETs in the group only the SETs' keys (six at most) would have been prefetched
+                assertThat(n.servers.get(0).keysPrefetchedInTurns() - before)
+                        .as("keys of the turn's GETs and SETs read side by side").isGreaterThanOrEqualTo(14);
+                clients.get(15).getOutputStream().write(command("GET", "s6"));
+                assertThat(bulk(clients.get(15))).as("the SET is there after the turn").isEqualTo("w6");
+            } finally {
+                for (Socket s : clients) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
+    /** A bulk string reply, or null for a nil one. */
+    private static String bulk(Socket s) throws Exception {
+        String head = reply(s);
+        assertThat(head).as("a bulk reply").startsWith("$");
+        return head.equals("$-1") ? null : reply(s);
     }
 
     /** Holds every event loop of the RESP listeners' Vert.x until {@code release}; returns how many it holds. */
