@@ -90,10 +90,14 @@ public final class SubUpdates {
 
     /** The type of {@code key} in {@code s}. */
     public static Kind kind(TreeState s, byte[] key) {
-        if (s.get(key).exists()) {
+        return kind(s.get(key).exists(), s.sub(key));
+    }
+
+    /** The type of a key that holds a top-level value ({@code string}) or not, and this sub tree. */
+    private static Kind kind(boolean string, TreeState sub) {
+        if (string) {
             return Kind.STRING;
         }
-        TreeState sub = s.sub(key);
         if (sub.values().size() == 0) {
             return Kind.NONE;
         }
@@ -127,20 +131,44 @@ public final class SubUpdates {
         }
     }
 
-    /** One update: the tree as its records so far leave it. */
+    /**
+     * One update: the key's sub tree as its records so far leave it. A record of the sub tree changes only that (a
+     * ZADD of a new key no longer copied the top-level path twice before its records were applied); the tree follows
+     * the records when one of another kind comes.
+     */
     private final class Update {
+        /** The tree as records[0, applied) leave it. */
         private TreeState s;
+        private int applied;
+        /** The key's sub tree as every record so far leaves it. */
+        private TreeState sub;
         private final byte[] key;
         private final List<Record> records = new ArrayList<>();
 
         Update(TreeState s, byte[] key) {
             this.s = s;
             this.key = key;
+            this.sub = s.sub(key);
         }
 
         private void write(Record r) {
             records.add(r);
-            s = r.applyTo(s);
+            TreeState changed = Arrays.equals(r.key(), key) ? r.applyToSub(sub) : null;
+            if (changed != null) {
+                if (r.timestamp() > s.clearedAt()) { // as TreeState#withSub: no newer than the last clear, no change
+                    sub = changed;
+                }
+                return;
+            }
+            for (int i = applied; i < records.size(); i++) {
+                s = records.get(i).applyTo(s);
+            }
+            applied = records.size();
+            sub = s.sub(key);
+        }
+
+        private Kind kind() {
+            return SubUpdates.kind(s.get(key).exists(), sub);
         }
 
         private long ts() {
@@ -148,12 +176,12 @@ public final class SubUpdates {
         }
 
         private TreeState sub() {
-            return s.sub(key);
+            return sub;
         }
 
         /** Refuses another type; an absent key becomes one of {@code kind} (its sub tree configured so). */
         private void become(Kind kind) {
-            Kind k = kind(s, key);
+            Kind k = kind();
             if (k != Kind.NONE && k != kind) {
                 throw new CommandError(400, WRONGTYPE);
             }
@@ -243,7 +271,7 @@ public final class SubUpdates {
         }
 
         Outcome remove(List<byte[]> members, Kind kind) {
-            Kind k = kind(s, key);
+            Kind k = kind();
             if (k != Kind.NONE && k != kind) {
                 throw new CommandError(400, WRONGTYPE);
             }
@@ -307,7 +335,7 @@ public final class SubUpdates {
         Outcome zpop(List<byte[]> args) {
             boolean max = "max".equals(new String(args.get(0), StandardCharsets.US_ASCII));
             long count = Long.parseLong(new String(args.get(1), StandardCharsets.US_ASCII));
-            Kind k = kind(s, key);
+            Kind k = kind();
             if (k != Kind.NONE && k != Kind.ZSET) {
                 throw new CommandError(400, WRONGTYPE);
             }
@@ -355,7 +383,7 @@ public final class SubUpdates {
 
         /** Deletes the key whatever its type: 1 when it existed. */
         Outcome del() {
-            Kind k = kind(s, key);
+            Kind k = kind();
             if (k == Kind.STRING) {
                 write(Record.delete(key, ts()));
             }

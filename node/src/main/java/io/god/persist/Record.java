@@ -152,6 +152,22 @@ public final class Record {
         };
     }
 
+    /**
+     * What this record does to its key's sub tree, given that sub tree ({@code s.sub(key())}), or null for a record
+     * that is no change of a sub tree: {@code applyTo(s).sub(key())} is {@code applyToSub(s.sub(key()))} for a tree
+     * cleared before this record's timestamp. A read-modify-write of one sub tree (SubUpdates) follows its records on
+     * the sub tree alone, without copying the top-level path for each.
+     */
+    public TreeState applyToSub(TreeState sub) {
+        return switch (kind) {
+            case SUB_PUT -> sub.put(subKey, value, timestamp);
+            case SUB_DELETE -> sub.delete(subKey, timestamp);
+            case SUB_CLEAR -> sub.clear(timestamp);
+            case SUB_CONFIGURATION -> sub.setConfiguration(configuration, timestamp);
+            default -> null;
+        };
+    }
+
     private TreeState dropIfUnchanged(TreeState s) {
         java.nio.ByteBuffer v = java.nio.ByteBuffer.wrap(value);
         return s.dropIf(key, new Hash128(v.getLong(), v.getLong()), v.getLong());

@@ -266,13 +266,12 @@ public final class RespServer implements AutoCloseable {
                     }
                     if (readInTurn) {
                         readInTurn = false;
-                    } else if (i == batch.size() - 1 && commands.isPlainGet(command)) {
-                        // the read's last command, a GET: it waits for its turn's others, their keys read side by side
-                        written(out, i - from);
-                        int at = i;
+                    } else if (batch.size() == 1 && commands.isPlainGet(command)) {
+                        // a read of one GET waits for its turn's others, their keys read side by side (a pipelined
+                        // read's keys were read together already: its last GET waiting cost a second flush)
                         return loop.read(command.get(1)).thenCompose(v -> {
                             readInTurn = true;
-                            return drive(batch, at, false);
+                            return drive(batch, 0, false);
                         });
                     }
                 }

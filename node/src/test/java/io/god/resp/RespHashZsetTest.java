@@ -3,6 +3,7 @@ package io.god.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.params.ZAddParams;
@@ -23,6 +27,34 @@ import redis.clients.jedis.resps.Tuple;
  * others and concurrent ZINCRBYs through every node all count (they run at the key's owner).
  */
 class RespHashZsetTest {
+
+    /**
+     * On a node alone whose writes wait for nothing (fsync everysec), a hash or sorted-set write — one SubUpdate — runs
+     * on the network event loop, as a SET does, refusals too; under fsync always it waits for its fsync on a worker.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"everysec", "always"})
+    void aHashOrSortedSetWriteRunsOnTheEventLoopWhenItWaitsForNothing(String fsync, @TempDir Path dir)
+            throws Exception {
+        try (RespNodes n = new RespNodes(Map.of("god.data-dir", dir.toString(), "god.persistence.fsync", fsync))
+                .start(1)) {
+            List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+            io.god.api.JsonRpc observed = new io.god.api.JsonRpc(n.rings.nodes.get(0),
+                    (method, status, nanos) -> threads.add(method + " " + status + " " + Thread.currentThread().getName()));
+            try (RespServer server = new RespServer(n.vertx, observed, true, 10, 2, 1);
+                    Jedis j = new Jedis("127.0.0.1", server.start("127.0.0.1", 0))) {
+                assertThat(j.zadd("z", 1.5, "a")).isEqualTo(1);
+                assertThat(j.zincrby("z", 2, "a")).isEqualTo(3.5);
+                assertThat(j.hset("h", Map.of("f", "v", "g", "w"))).isEqualTo(2);
+                assertThat(j.hdel("h", "f")).isEqualTo(1);
+                assertThatThrownBy(() -> j.hset("z", "f", "v")).hasMessageStartingWith("WRONGTYPE");
+                assertThat(j.zscore("z", "a")).isEqualTo(3.5);
+                assertThat(j.hgetAll("h")).isEqualTo(Map.of("g", "w"));
+                assertThat(threads).filteredOn(t -> t.startsWith("SubUpdate ")).hasSize(5)
+                        .allSatisfy(t -> assertThat(t).contains(fsync.equals("always") ? "god-resp-" : "eventloop"));
+            }
+        }
+    }
 
     @Test
     void scoresAtTheEdgesOrderAsRedisOrdersThem() throws Exception {
