@@ -132,9 +132,9 @@ public final class SubUpdates {
     }
 
     /**
-     * One update: the key's sub tree as its records so far leave it. A record of the sub tree changes only that (a
-     * ZADD of a new key no longer copied the top-level path twice before its records were applied); the tree follows
-     * the records when one of another kind comes.
+     * One update: the key's sub tree as its records so far leave it. A record of the sub tree changes only that, and
+     * the tree follows the records only when one of another kind comes (before, each record copied the top-level path:
+     * a ZADD of a new key did so twice before its records were applied to the store).
      */
     private final class Update {
         /** The tree as records[0, applied) leave it. */

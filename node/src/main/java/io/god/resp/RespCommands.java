@@ -265,7 +265,7 @@ final class RespCommands {
     /**
      * Hash and sorted-set writes that are one SubUpdate of one key (a read-modify-write at the key, bounded by the
      * request's size): on a node alone whose writes wait for nothing they run on the event loop as a plain SET does —
-     * a hop to a worker and back was half of a ZADD's cost on two cores (bench/resp.sh: 0.50× of Redis).
+     * the hop to a worker and back cost ZADD a fifth of its rate on two cores (43k → 52k/s, bench/RESULTS.md).
      */
     private static final java.util.Set<String> SUB_UPDATES_AT_ONCE = java.util.Set.of("ZADD", "ZINCRBY", "ZREM",
             "HSET", "HMSET", "HSETNX", "HDEL", "HINCRBY", "HINCRBYFLOAT");

@@ -34,14 +34,7 @@ class LoopTurnTest {
                 "god.limits.value-size", "1k", "god.auth.token", TOKEN)).start(1)) {
             List<Socket> clients = new ArrayList<>();
             try {
-                for (int i = 0; i < 16; i++) {
-                    Socket s = new Socket("127.0.0.1", n.port(0));
-                    s.setSoTimeout((int) TimeScale.seconds(30).toMillis());
-                    clients.add(s);
-                    // client 15 stays anonymous; every client's connection is open and served before the loops stop
-                    assertThat(roundTrip(s, i == 15 ? command("PING") : command("AUTH", TOKEN)))
-                            .isEqualTo(i == 15 ? "+PONG" : "+OK");
-                }
+                connect(n, clients, 15);
                 AtomicInteger appends = new AtomicInteger();
                 AtomicInteger records = new AtomicInteger();
                 n.rings.nodes.get(0).store().observe(new PersistenceObserver() {
@@ -101,13 +94,7 @@ class LoopTurnTest {
             }
             List<Socket> clients = new ArrayList<>();
             try {
-                for (int i = 0; i < 16; i++) {
-                    Socket s = new Socket("127.0.0.1", n.port(0));
-                    s.setSoTimeout((int) TimeScale.seconds(30).toMillis());
-                    clients.add(s);
-                    assertThat(roundTrip(s, i == 13 ? command("PING") : command("AUTH", TOKEN)))
-                            .isEqualTo(i == 13 ? "+PONG" : "+OK"); // client 13 stays anonymous
-                }
+                connect(n, clients, 13);
                 long before = n.servers.get(0).keysPrefetchedInTurns();
                 CountDownLatch release = new CountDownLatch(1);
                 stopEventLoops(n, release);
@@ -145,6 +132,20 @@ class LoopTurnTest {
                     s.close();
                 }
             }
+        }
+    }
+
+    /**
+     * Opens sixteen connections into {@code clients}, each authenticated but {@code anonymous}'s: every connection is
+     * open and served before the loops stop.
+     */
+    private static void connect(RespNodes n, List<Socket> clients, int anonymous) throws Exception {
+        for (int i = 0; i < 16; i++) {
+            Socket s = new Socket("127.0.0.1", n.port(0));
+            s.setSoTimeout((int) TimeScale.seconds(30).toMillis());
+            clients.add(s);
+            assertThat(roundTrip(s, i == anonymous ? command("PING") : command("AUTH", TOKEN)))
+                    .isEqualTo(i == anonymous ? "+PONG" : "+OK");
         }
     }
 
