@@ -315,7 +315,7 @@ public final class DurableTree implements AutoCloseable {
                     if (frames == null) {
                         frames = new ByteArrayOutputStream(64);
                     }
-                    frames.writeBytes(Frames.frame(c.logged.apply(cur, next).encode()));
+                    frames.writeBytes(c.logged.apply(cur, next).frame());
                     records++;
                     cur = next;
                 }

@@ -62,12 +62,22 @@ final class Frames {
     }
 
     static byte[] frame(byte[] body) {
-        if (body.length > MAX_BODY) {
-            throw new IllegalArgumentException("record of " + body.length + " bytes exceeds " + MAX_BODY);
-        }
-        ByteBuffer b = ByteBuffer.allocate(HEADER + body.length);
+        ByteBuffer b = ByteBuffer.allocate(HEADER + checkedBody(body.length));
         put(b, body);
         return b.array();
+    }
+
+    /** A body's length, refused over {@link #MAX_BODY}. */
+    static int checkedBody(int length) {
+        if (length > MAX_BODY) {
+            throw new IllegalArgumentException("record of " + length + " bytes exceeds " + MAX_BODY);
+        }
+        return length;
+    }
+
+    /** Writes the header of the frame at buf[0] whose body of {@code length} bytes is already in place after it. */
+    static void seal(byte[] buf, int length) {
+        ByteBuffer.wrap(buf).putInt(length).putInt(crc(buf, HEADER, length));
     }
 
     /** Reads frames from a stream, tracking the length of the valid prefix. */

@@ -211,6 +211,76 @@ public final class Record {
         return out.toByteArray();
     }
 
+    /**
+     * This record as one log frame ({@link Frames}), the same bytes as {@code Frames.frame(encode())}: for the kinds
+     * of a write's hot path written straight into the frame's one array — {@link #encode}'s stream (synchronized, a
+     * byte at a time), its copy and the frame's were a tenth of a durable RESP SET's allocation (async-profiler).
+     */
+    byte[] frame() {
+        byte[] a;
+        byte[] b = null;
+        byte[] c = null;
+        switch (kind) {
+            case PUT -> {
+                a = Objects.requireNonNull(key);
+                b = Objects.requireNonNull(value);
+            }
+            case DELETE, SUB_CLEAR -> a = Objects.requireNonNull(key);
+            case DROP -> {
+                a = Objects.requireNonNull(key);
+                b = value; // the expected version, when there is one
+            }
+            case SUB_PUT -> {
+                a = Objects.requireNonNull(key);
+                b = Objects.requireNonNull(subKey);
+                c = Objects.requireNonNull(value);
+            }
+            case SUB_DELETE -> {
+                a = Objects.requireNonNull(key);
+                b = Objects.requireNonNull(subKey);
+            }
+            case CLEAR -> a = null;
+            default -> { // the configuration kinds, whose maps are encoded by the stream
+                return Frames.frame(encode());
+            }
+        }
+        int size = 1 + 8 + sized(a) + sized(b) + sized(c);
+        ByteBuffer out = ByteBuffer.allocate(Frames.HEADER + Frames.checkedBody(size));
+        out.position(Frames.HEADER);
+        out.put(kind.code).putLong(timestamp);
+        put(out, a);
+        put(out, b);
+        put(out, c);
+        Frames.seal(out.array(), size);
+        return out.array();
+    }
+
+    /** A byte string's encoded size (varint length and bytes); 0 for none. */
+    private static int sized(byte[] field) {
+        if (field == null) {
+            return 0;
+        }
+        int n = 1;
+        for (int v = field.length; (v & ~0x7f) != 0; v >>>= 7) {
+            n++;
+        }
+        return n + field.length;
+    }
+
+    /** Writes a byte string as {@link #writeBytes} does; nothing for none. */
+    private static void put(ByteBuffer out, byte[] field) {
+        if (field == null) {
+            return;
+        }
+        int v = field.length;
+        while ((v & ~0x7f) != 0) {
+            out.put((byte) ((v & 0x7f) | 0x80));
+            v >>>= 7;
+        }
+        out.put((byte) v);
+        out.put(field);
+    }
+
     /** Decodes a body; throws {@link CorruptDataException} when it is not a well-formed record. */
     public static Record decode(byte[] body) {
         try {
