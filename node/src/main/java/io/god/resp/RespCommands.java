@@ -188,10 +188,25 @@ final class RespCommands {
         return calls;
     }
 
-    /** Writes the replies of SETs applied together: OK, or each refused one's error as a lone SET gets it. */
-    void setsAnswered(RespSession s, List<DataCall.Reply> replies, RespWriter w) {
+    /** Whether every SET applied together was acknowledged: then each reply is OK ({@link #setsAnswered}). */
+    static boolean allOk(List<DataCall.Reply> replies) {
+        for (DataCall.Reply r : replies) {
+            if (r.status() != 200) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** SET is the session's last command (CLIENT LIST). */
+    static void setNoted(RespSession s) {
         s.lastCommand = "SET";
         s.lastCommandAtMillis = System.currentTimeMillis();
+    }
+
+    /** Writes the replies of SETs applied together: OK, or each refused one's error as a lone SET gets it. */
+    void setsAnswered(RespSession s, List<DataCall.Reply> replies, RespWriter w) {
+        setNoted(s);
         for (DataCall.Reply r : replies) {
             if (r.status() == 200) {
                 w.simple("OK");

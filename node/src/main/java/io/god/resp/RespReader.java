@@ -52,11 +52,11 @@ final class RespReader {
         return commands();
     }
 
-    /** {@link #feed(byte[])} of a received buffer, copied once (into this reader's buffer). */
-    List<List<byte[]>> feed(io.vertx.core.buffer.Buffer data) {
-        int n = data.length();
+    /** {@link #feed(byte[])} of a received buffer's readable bytes, copied once (into this reader's buffer). */
+    List<List<byte[]>> feed(io.netty.buffer.ByteBuf data) {
+        int n = data.readableBytes();
         reserve(n);
-        data.getBytes(0, n, buf, end);
+        data.getBytes(data.readerIndex(), buf, end, n);
         end += n;
         return commands();
     }

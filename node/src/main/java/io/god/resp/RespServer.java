@@ -49,6 +49,8 @@ public final class RespServer implements AutoCloseable {
     private final java.util.Map<io.vertx.core.Context, LoopTurn> loopTurns =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
+    /** Commands read from clients since start (tests: a paused connection is not read). */
+    private final AtomicLong commandsRead = new AtomicLong();
     /** One listener per event loop, all on the same port: Vert.x spreads the connections over them. */
     private final List<NetServer> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final int loops;
@@ -138,6 +140,11 @@ public final class RespServer implements AutoCloseable {
                 .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
     }
 
+    /** Commands read from all clients since start, for tests. */
+    long commandsRead() {
+        return commandsRead.get();
+    }
+
     /** How many keys this server's loop turns prefetched together ({@link LoopTurn}), for tests. */
     long keysPrefetchedInTurns() {
         return loopTurns.values().stream().mapToLong(LoopTurn::keysPrefetched).sum();
@@ -191,7 +198,9 @@ public final class RespServer implements AutoCloseable {
             io.vertx.core.Context context = vertx.getOrCreateContext();
             this.loop = context.isEventLoopContext()
                     ? loopTurns.computeIfAbsent(context, c -> new LoopTurn(rpc.executor(), c)) : null;
-            socket.handler(this::received);
+            // the received bytes as Netty read them (pooled, direct), parsed straight into the reader's buffer: a
+            // NetSocket data handler gets each read copied to a new heap buffer first
+            ((io.vertx.core.net.impl.NetSocketInternal) socket).messageHandler(this::message);
             socket.closeHandler(v -> {
                 connections.decrementAndGet();
                 sessions.remove(session.id);
@@ -214,8 +223,20 @@ public final class RespServer implements AutoCloseable {
             }
         }
 
+        private void message(Object m) {
+            if (m instanceof io.netty.buffer.ByteBuf b) {
+                try {
+                    received(b);
+                } finally {
+                    b.release();
+                }
+            } else {
+                io.netty.util.ReferenceCountUtil.release(m);
+            }
+        }
+
         /** On the event loop: parse, and queue each complete command behind the ones before it. */
-        private void received(Buffer b) {
+        private void received(io.netty.buffer.ByteBuf b) {
             if (broken) {
                 return;
             }
@@ -231,9 +252,10 @@ public final class RespServer implements AutoCloseable {
             if (commandsRead.isEmpty()) {
                 return;
             }
+            RespServer.this.commandsRead.addAndGet(commandsRead.size());
             if (pending.addAndGet(commandsRead.size()) > MAX_PENDING && !paused) {
                 paused = true;
-                socket.pause();
+                autoRead(false);
             }
             // nothing of the connection queued: the commands run here, as far as they go without waiting; else after
             // the queued ones: here too when those end on this loop (SETs applied with the loop's others), else on a
@@ -327,9 +349,14 @@ public final class RespServer implements AutoCloseable {
                 if (replies == null) {
                     return CompletableFuture.supplyAsync(() -> drive(batch, at, true), workers).thenCompose(f -> f);
                 }
-                Buffer out = Buffer.buffer();
-                commands.setsAnswered(session, replies, new RespWriter(out, session));
-                written(out, replies.size());
+                if (RespCommands.allOk(replies)) {
+                    RespCommands.setNoted(session);
+                    writtenOks(replies.size());
+                } else {
+                    Buffer out = Buffer.buffer();
+                    commands.setsAnswered(session, replies, new RespWriter(out, session));
+                    written(out, replies.size());
+                }
                 return drive(batch, at + replies.size(), false);
             });
         }
@@ -399,6 +426,15 @@ public final class RespServer implements AutoCloseable {
             }, workers).thenCompose(f -> f);
         }
 
+        /** Writes {@code count} OK replies from the shared direct buffer of them (no copy, no allocation). */
+        private void writtenOks(int count) {
+            var raw = (io.vertx.core.net.impl.NetSocketInternal) socket;
+            for (int left = count; left > 0; left -= OKS_AT_ONCE) {
+                raw.writeMessage(OKS.retainedSlice(0, OK.length * Math.min(left, OKS_AT_ONCE)));
+            }
+            answered(count);
+        }
+
         /** Writes the replies of {@code count} commands (none: nothing to write) and counts them answered. */
         private void written(Buffer out, int count) {
             if (count > 0) {
@@ -407,10 +443,16 @@ public final class RespServer implements AutoCloseable {
             }
         }
 
+        /** Stops or resumes reading the socket (thread-safe in Netty: the read is scheduled on the loop). */
+        private void autoRead(boolean on) {
+            ((io.vertx.core.net.impl.NetSocketInternal) socket).channelHandlerContext().channel().config()
+                    .setAutoRead(on);
+        }
+
         private void answered(int count) {
             if (pending.addAndGet(-count) < MAX_PENDING / 2 && paused) {
                 paused = false;
-                socket.resume();
+                autoRead(true);
             }
         }
 
@@ -425,6 +467,18 @@ public final class RespServer implements AutoCloseable {
     }
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private static final byte[] OK = {'+', 'O', 'K', '\r', '\n'};
+    private static final int OKS_AT_ONCE = 256;
+    /** OKS_AT_ONCE OK replies in direct memory, never freed: a write of SETs' OKs sends a slice of it. */
+    private static final io.netty.buffer.ByteBuf OKS;
+
+    static {
+        io.netty.buffer.ByteBuf oks = io.netty.buffer.Unpooled.directBuffer(OK.length * OKS_AT_ONCE);
+        for (int i = 0; i < OKS_AT_ONCE; i++) {
+            oks.writeBytes(OK);
+        }
+        OKS = io.netty.buffer.Unpooled.unreleasableBuffer(oks.asReadOnly());
+    }
 
     public int connections() {
         return connections.get();
