@@ -49,7 +49,7 @@ if [ "$BUILD" = 1 ] || [ ! -f "$JAR" ]; then
 fi
 
 start_node() { # name host seeds redundancy [more -D settings]
-  java -Xmx2g -XX:+ExitOnOutOfMemoryError -XX:+UseTransparentHugePages "${@:5}" \
+  java -Xms2g -Xmx2g -XX:+ExitOnOutOfMemoryError -XX:+UseTransparentHugePages "${@:5}" \
     -Dquarkus.http.host="$2" -Dquarkus.http.port=9192 -Dquarkus.management.host="$2" -Dquarkus.management.port=9000 \
     -Dgod.node.host="$2" -Dgod.node.port=9191 -Dgod.node.advertise="$2:9191" -Dgod.resp.port=6379 \
     -Dgod.seeds="$3" -Dgod.redundancy="$4" -Dgod.ring.interval=200ms \

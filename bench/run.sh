@@ -51,7 +51,7 @@ fi
 # ---------------------------------------------------------------- processes
 start_node() { # name host seeds redundancy extra-jvm-args...
   local name=$1 host=$2 seeds=$3 redundancy=$4; shift 4
-  java -Xmx2g -XX:+ExitOnOutOfMemoryError -XX:+UseTransparentHugePages "$@" \
+  java -Xms2g -Xmx2g -XX:+ExitOnOutOfMemoryError -XX:+UseTransparentHugePages "$@" \
     -Dquarkus.http.host="$host" -Dquarkus.http.port=9192 \
     -Dquarkus.management.host="$host" -Dquarkus.management.port=9000 \
     -Dgod.node.host="$host" -Dgod.node.port=9191 -Dgod.node.advertise="$host:9191" \

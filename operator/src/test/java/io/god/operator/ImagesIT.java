@@ -35,6 +35,8 @@ class ImagesIT {
         f.assertRunsAsNonRoot();
         assertThat(f.exposed()).containsExactlyInAnyOrder(Ports.HTTP, Ports.BINARY, Ports.RESP, Ports.MANAGEMENT);
         assertThat(f.text).contains("JAVA_OPTS_APPEND=\"-XX:+ExitOnOutOfMemoryError -XX:+UseTransparentHugePages");
+        // not the launcher's ParallelGC with GCTimeRatio=4 (docs/operations.md: garbage collector and heap)
+        assertThat(f.text).contains("GC_CONTAINER_OPTIONS=\"-XX:+UseG1GC\"", "GC_TIME_RATIO=12");
         f.assertCopiedFilesExist(root());
     }
 

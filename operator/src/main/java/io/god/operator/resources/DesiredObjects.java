@@ -268,10 +268,12 @@ public final class DesiredObjects {
                         .build(),
                 // a JVM node image dies cleanly on OOM (the run-java launcher of JVM images appends this);
                 // the native node exits by itself on OOM (io.god.node.OomExit)
-                // heap at 70 % of the container's memory leaves room for direct buffers, metaspace and threads;
-                // transparent huge pages for the heap where the host offers them (docs/operations.md)
+                // heap at 70 % of the container's memory leaves room for direct buffers, metaspace and threads, and
+                // is the heap from the start (as a database's: not grown through frequent collections); transparent
+                // huge pages for the heap where the host offers them (docs/operations.md)
                 new EnvVarBuilder().withName("JAVA_OPTS_APPEND")
-                        .withValue("-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=70 -XX:+UseTransparentHugePages")
+                        .withValue("-XX:+ExitOnOutOfMemoryError -XX:InitialRAMPercentage=70 -XX:MaxRAMPercentage=70"
+                                + " -XX:+UseTransparentHugePages")
                         .build()));
         env.addAll(NodeSecrets.env(cluster));
         return env;

@@ -91,6 +91,7 @@ class DesiredObjectsTest {
         assertThat(node.getEnv()).anySatisfy(e -> {
             assertThat(e.getName()).isEqualTo("JAVA_OPTS_APPEND");
             assertThat(e.getValue()).contains("-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=70",
+                    "-XX:InitialRAMPercentage=70",
                     "-XX:+UseTransparentHugePages");
         });
         var startup = node.getStartupProbe();
