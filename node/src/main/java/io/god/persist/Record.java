@@ -175,46 +175,29 @@ public final class Record {
 
     // ------------------------------------------------------------------ encoding
 
+    /** This record's body (kind, timestamp, fields) as recovery reads it: the body of its {@link #frame}. */
     public byte[] encode() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(32 + len(key) + len(subKey) + len(value));
+        byte[] frame = frame();
+        return Arrays.copyOfRange(frame, Frames.HEADER, frame.length);
+    }
+
+    /** The body of a configuration record, whose map the stream writes. */
+    private byte[] configurationBody() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + len(key));
         out.write(kind.code);
         writeLong(out, timestamp);
-        switch (kind) {
-            case PUT -> {
-                writeBytes(out, key);
-                writeBytes(out, value);
-            }
-            case DELETE, SUB_CLEAR -> writeBytes(out, key);
-            case DROP -> {
-                writeBytes(out, key);
-                if (value != null) {
-                    writeBytes(out, value);
-                }
-            }
-            case SUB_PUT -> {
-                writeBytes(out, key);
-                writeBytes(out, subKey);
-                writeBytes(out, value);
-            }
-            case SUB_DELETE -> {
-                writeBytes(out, key);
-                writeBytes(out, subKey);
-            }
-            case SUB_CONFIGURATION -> {
-                writeBytes(out, key);
-                writeMap(out, configuration);
-            }
-            case CONFIGURATION -> writeMap(out, configuration);
-            case CLEAR -> {
-            }
+        if (kind == Kind.SUB_CONFIGURATION) {
+            writeBytes(out, key);
         }
+        writeMap(out, configuration);
         return out.toByteArray();
     }
 
     /**
-     * This record as one log frame ({@link Frames}), the same bytes as {@code Frames.frame(encode())}: for the kinds
-     * of a write's hot path written straight into the frame's one array — {@link #encode}'s stream (synchronized, a
-     * byte at a time), its copy and the frame's were a tenth of a durable RESP SET's allocation (async-profiler).
+     * This record as one log or snapshot frame ({@link Frames}): the one place its fields are laid out ({@link #encode}
+     * is this frame's body). The kinds of a write's hot path are written straight into the frame's one array — a
+     * stream (synchronized, a byte at a time), its copy and the frame's were a tenth of a durable RESP SET's
+     * allocation (async-profiler).
      */
     byte[] frame() {
         byte[] a;
@@ -240,9 +223,10 @@ public final class Record {
                 b = Objects.requireNonNull(subKey);
             }
             case CLEAR -> a = null;
-            default -> { // the configuration kinds, whose maps are encoded by the stream
-                return Frames.frame(encode());
+            case SUB_CONFIGURATION, CONFIGURATION -> {
+                return Frames.frame(configurationBody());
             }
+            default -> throw new IllegalStateException("record kind " + kind);
         }
         int size = 1 + 8 + sized(a) + sized(b) + sized(c);
         ByteBuffer out = ByteBuffer.allocate(Frames.HEADER + Frames.checkedBody(size));

@@ -52,14 +52,14 @@ final class Snapshots {
             Record.writeLong(h, state.clearedAt());
             Record.writeLong(h, state.configurationTimestamp());
             Record.writeMap(h, state.configuration());
-            buf = put(f, buf, h.toByteArray());
+            buf = put(f, buf, Frames.frame(h.toByteArray()));
             for (Iterator<Entry> it = state.entries(null); it.hasNext(); ) {
                 Entry e = it.next();
                 if (e.hasValue()) {
-                    buf = put(f, buf, Record.put(e.key(), e.value(), e.timestamp()).encode());
+                    buf = put(f, buf, Record.put(e.key(), e.value(), e.timestamp()).frame());
                     records++;
                 } else if (e.isTombstone()) {
-                    buf = put(f, buf, Record.delete(e.key(), e.timestamp()).encode());
+                    buf = put(f, buf, Record.delete(e.key(), e.timestamp()).frame());
                     records++;
                 }
                 TreeState sub = e.sub();
@@ -67,21 +67,21 @@ final class Snapshots {
                     continue;
                 }
                 if (sub.clearedAt() > 0) {
-                    buf = put(f, buf, Record.subClear(e.key(), sub.clearedAt()).encode());
+                    buf = put(f, buf, Record.subClear(e.key(), sub.clearedAt()).frame());
                     records++;
                 }
                 if (sub.configurationTimestamp() > 0) {
                     buf = put(f, buf, Record.subSetConfiguration(e.key(), sub.configuration(),
-                            sub.configurationTimestamp()).encode());
+                            sub.configurationTimestamp()).frame());
                     records++;
                 }
                 for (Iterator<Entry> si = sub.entries(null); si.hasNext(); ) {
                     Entry s = si.next();
                     if (s.hasValue()) {
-                        buf = put(f, buf, Record.subPut(e.key(), s.key(), s.value(), s.timestamp()).encode());
+                        buf = put(f, buf, Record.subPut(e.key(), s.key(), s.value(), s.timestamp()).frame());
                         records++;
                     } else if (s.isTombstone()) {
-                        buf = put(f, buf, Record.subDelete(e.key(), s.key(), s.timestamp()).encode());
+                        buf = put(f, buf, Record.subDelete(e.key(), s.key(), s.timestamp()).frame());
                         records++;
                     }
                 }
@@ -92,7 +92,7 @@ final class Snapshots {
             Hash128 root = state.hash();
             Record.writeLong(t, root.h1());
             Record.writeLong(t, root.h2());
-            buf = put(f, buf, t.toByteArray());
+            buf = put(f, buf, Frames.frame(t.toByteArray()));
             buf.flip();
             f.write(buf);
             f.sync();
@@ -111,17 +111,17 @@ final class Snapshots {
         return records;
     }
 
-    private static ByteBuffer put(Disk.AppendFile f, ByteBuffer buf, byte[] body) throws IOException {
-        int need = Frames.HEADER + body.length;
-        if (buf.remaining() < need) {
+    /** Adds a frame to the buffer, written to f first when the frame does not fit; returns the buffer. */
+    private static ByteBuffer put(Disk.AppendFile f, ByteBuffer buf, byte[] frame) throws IOException {
+        if (buf.remaining() < frame.length) {
             buf.flip();
             f.write(buf);
             buf.clear();
-            if (buf.capacity() < need) {
-                buf = ByteBuffer.allocate(need);
+            if (buf.capacity() < frame.length) {
+                buf = ByteBuffer.allocate(frame.length);
             }
         }
-        Frames.put(buf, body);
+        buf.put(frame);
         return buf;
     }
 

@@ -218,8 +218,8 @@ final class RespCommands {
 
     /** A GET that runs on the event loop at once ({@link #answersAtOnce}: a node alone in its ring). */
     boolean isPlainGet(List<byte[]> command) {
-        return command.size() == 2 && command.get(0).length == 3 && "GET".equals(name(command.get(0)))
-                && answersAtOnce(command);
+        return command.size() == 2 && "GET".equals(name(command.get(0)))
+                && rpc.executor().answersAtOnce(io.god.request.Command.GET);
     }
 
     private static boolean isPlainSet(List<byte[]> command) {

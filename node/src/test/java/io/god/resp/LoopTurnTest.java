@@ -136,6 +136,60 @@ class LoopTurnTest {
     }
 
     /**
+     * A turn whose log append fails (the disk is full) refuses each of its SETs with the append's error and applies
+     * none of them; the GETs read in the same turn answer as alone: the values before, also of the keys the refused
+     * SETs named. Once the disk has room the next SET is acknowledged, and a restart finds only what was.
+     */
+    @Test
+    void aTurnWhoseAppendFailsRefusesItsSetsAndItsGetsReadTheValuesBefore(@TempDir Path dir) throws Exception {
+        Map<String, String> settings = Map.of("god.data-dir", dir.toString(), "god.persistence.fsync", "everysec",
+                "god.auth.token", TOKEN);
+        io.god.persist.ForwardingDisk disk = new io.god.persist.ForwardingDisk();
+        try (RespNodes n = new RespNodes(settings)) {
+            n.rings.disk = disk;
+            n.start(1);
+            try (Jedis j = RespTest.jedis(n, 0)) {
+                j.auth(TOKEN);
+                for (int i = 0; i < 16; i++) {
+                    j.set("f" + i, "old" + i);
+                }
+            }
+            List<Socket> clients = new ArrayList<>();
+            try {
+                connect(n, clients, -1);
+                CountDownLatch release = new CountDownLatch(1);
+                stopEventLoops(n, release);
+                try { // one turn a loop: the even clients SET a key, each odd one GETs the key its neighbour SETs
+                    disk.logBudget.set(10); // the next append writes 10 bytes, then the disk is full
+                    for (int i = 0; i < 16; i++) {
+                        clients.get(i).getOutputStream().write(i % 2 == 0 ? command("SET", "f" + i, "new" + i)
+                                : command("GET", "f" + (i - 1)));
+                    }
+                } finally {
+                    release.countDown();
+                }
+                for (int i = 0; i < 16; i += 2) {
+                    assertThat(reply(clients.get(i))).as("client %d", i).startsWith("-ERR ")
+                            .contains("No space left on device");
+                    assertThat(bulk(clients.get(i + 1))).as("client %d", i + 1).isEqualTo("old" + i);
+                }
+                disk.logBudget.set(-1);
+                assertThat(roundTrip(clients.get(0), command("SET", "f0", "newer"))).isEqualTo("+OK");
+            } finally {
+                for (Socket s : clients) {
+                    s.close();
+                }
+            }
+        }
+        try (RespNodes n = new RespNodes(settings).start(1); Jedis j = RespTest.jedis(n, 0)) {
+            j.auth(TOKEN);
+            for (int i = 0; i < 16; i++) {
+                assertThat(j.get("f" + i)).as("f%d after a restart", i).isEqualTo(i == 0 ? "newer" : "old" + i);
+            }
+        }
+    }
+
+    /**
      * Opens sixteen connections into {@code clients}, each authenticated but {@code anonymous}'s: every connection is
      * open and served before the loops stop.
      */
